@@ -1,0 +1,350 @@
+//! Geometry, grids, parsing and printing.
+//!
+//! A grid of side `N = box_rows × box_cols` holds `N²` cells, numbered row by row.
+//! Cell values are `0` for empty and `1..=N` for digits. In text, empty is `.` or `0`,
+//! digits are `1`–`9`, then `A`–`G` for 10–16.
+
+mod parse;
+mod symmetry;
+
+pub use parse::{parse_line, parse_line_with, ParseError};
+pub use symmetry::Symmetry;
+
+use std::fmt;
+
+/// The shape of a grid: boxes of `box_rows × box_cols` cells, side `box_rows × box_cols`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    box_rows: u8,
+    box_cols: u8,
+}
+
+/// Grid sides the engine supports, each with its box shape.
+pub const SUPPORTED_SIZES: [usize; 5] = [4, 6, 9, 12, 16];
+
+impl Geometry {
+    /// 9×9 with 3×3 boxes.
+    pub const CLASSIC: Geometry = Geometry {
+        box_rows: 3,
+        box_cols: 3,
+    };
+
+    /// The standard geometry for a grid side: 4 (2×2), 6 (2×3), 9 (3×3), 12 (3×4), 16 (4×4).
+    pub fn for_size(size: usize) -> Option<Geometry> {
+        let (box_rows, box_cols) = match size {
+            4 => (2, 2),
+            6 => (2, 3),
+            9 => (3, 3),
+            12 => (3, 4),
+            16 => (4, 4),
+            _ => return None,
+        };
+        Some(Geometry { box_rows, box_cols })
+    }
+
+    /// The geometry whose grid has `cells` cells, if supported.
+    pub fn for_cell_count(cells: usize) -> Option<Geometry> {
+        SUPPORTED_SIZES
+            .iter()
+            .find(|&&n| n * n == cells)
+            .and_then(|&n| Geometry::for_size(n))
+    }
+
+    /// Side of the grid (number of digits).
+    #[inline]
+    pub fn n(self) -> usize {
+        self.box_rows as usize * self.box_cols as usize
+    }
+
+    /// Number of cells.
+    #[inline]
+    pub fn cells(self) -> usize {
+        self.n() * self.n()
+    }
+
+    /// Rows per box.
+    #[inline]
+    pub fn box_rows(self) -> usize {
+        self.box_rows as usize
+    }
+
+    /// Columns per box.
+    #[inline]
+    pub fn box_cols(self) -> usize {
+        self.box_cols as usize
+    }
+
+    /// Whether boxes are square (then transposition and the diagonal symmetries keep boxes).
+    pub fn square_boxes(self) -> bool {
+        self.box_rows == self.box_cols
+    }
+
+    /// Box index (row-major over boxes) of a cell at `(row, col)`.
+    #[inline]
+    pub fn box_of(self, row: usize, col: usize) -> usize {
+        let stacks = self.n() / self.box_cols();
+        (row / self.box_rows()) * stacks + col / self.box_cols()
+    }
+
+    /// Short label such as `9x9 (3x3 boxes)`.
+    pub fn label(self) -> String {
+        format!(
+            "{n}x{n} ({}x{} boxes)",
+            self.box_rows,
+            self.box_cols,
+            n = self.n()
+        )
+    }
+
+    /// The box shape as `RxC`, e.g. `3x3`.
+    pub fn box_shape(self) -> String {
+        format!("{}x{}", self.box_rows, self.box_cols)
+    }
+}
+
+/// A grid: geometry plus cell values (`0` empty, `1..=N` digits).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    geometry: Geometry,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// An empty grid.
+    pub fn empty(geometry: Geometry) -> Grid {
+        Grid {
+            geometry,
+            cells: vec![0; geometry.cells()],
+        }
+    }
+
+    /// A grid from raw values; the caller guarantees the length and range.
+    ///
+    /// # Panics
+    /// When the length is not `N²` or a value exceeds `N` (a programming error).
+    pub fn from_cells(geometry: Geometry, cells: Vec<u8>) -> Grid {
+        assert_eq!(cells.len(), geometry.cells(), "cell count");
+        assert!(
+            cells.iter().all(|&v| (v as usize) <= geometry.n()),
+            "cell value out of range"
+        );
+        Grid { geometry, cells }
+    }
+
+    /// The geometry.
+    #[inline]
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// Cell values, row by row.
+    #[inline]
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// Value of one cell.
+    #[inline]
+    pub fn get(&self, cell: usize) -> u8 {
+        self.cells[cell]
+    }
+
+    /// Sets one cell (`0` clears it).
+    #[inline]
+    pub fn set(&mut self, cell: usize, value: u8) {
+        debug_assert!((value as usize) <= self.geometry.n());
+        self.cells[cell] = value;
+    }
+
+    /// Number of filled cells.
+    pub fn clue_count(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// Whether every cell is filled.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+
+    /// Whether this full or partial grid agrees with `solution` on every filled cell.
+    pub fn is_consistent_with(&self, solution: &Grid) -> bool {
+        self.geometry == solution.geometry
+            && self
+                .cells
+                .iter()
+                .zip(&solution.cells)
+                .all(|(&a, &b)| a == 0 || a == b)
+    }
+
+    /// The first conflict (a digit twice in a row, column or box), if any.
+    pub fn find_conflict(&self) -> Option<Conflict> {
+        let g = self.geometry;
+        let n = g.n();
+        let mut rows = vec![0u32; n];
+        let mut cols = vec![0u32; n];
+        let mut boxes = vec![0u32; n];
+        for (cell, &v) in self.cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (r, c) = (cell / n, cell % n);
+            let b = g.box_of(r, c);
+            let bit = 1u32 << v;
+            let unit = if rows[r] & bit != 0 {
+                Some(Unit::Row(r))
+            } else if cols[c] & bit != 0 {
+                Some(Unit::Column(c))
+            } else if boxes[b] & bit != 0 {
+                Some(Unit::Box(b))
+            } else {
+                None
+            };
+            if let Some(unit) = unit {
+                return Some(Conflict { digit: v, unit });
+            }
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+        None
+    }
+
+    /// One-line form: `.` for empty cells.
+    pub fn to_line(&self) -> String {
+        self.cells.iter().map(|&v| digit_char(v)).collect()
+    }
+
+    /// A readable multi-line grid with box borders.
+    pub fn to_pretty(&self) -> String {
+        let g = self.geometry;
+        let n = g.n();
+        let mut sep = String::from("+");
+        for _ in 0..n / g.box_cols() {
+            sep.push_str(&"-".repeat(2 * g.box_cols() + 1));
+            sep.push('+');
+        }
+        let mut out = String::new();
+        for r in 0..n {
+            if r % g.box_rows() == 0 {
+                out.push_str(&sep);
+                out.push('\n');
+            }
+            for c in 0..n {
+                if c % g.box_cols() == 0 {
+                    out.push_str("| ");
+                }
+                out.push(digit_char(self.cells[r * n + c]));
+                out.push(' ');
+            }
+            out.push_str("|\n");
+        }
+        out.push_str(&sep);
+        out.push('\n');
+        out
+    }
+}
+
+impl fmt::Display for Grid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_line())
+    }
+}
+
+/// A row, column or box, numbered from 1 in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Row index (0-based).
+    Row(usize),
+    /// Column index (0-based).
+    Column(usize),
+    /// Box index (0-based, row-major).
+    Box(usize),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(i) => write!(f, "row {}", i + 1),
+            Unit::Column(i) => write!(f, "column {}", i + 1),
+            Unit::Box(i) => write!(f, "box {}", i + 1),
+        }
+    }
+}
+
+/// A digit that appears twice in one unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The repeated digit.
+    pub digit: u8,
+    /// Where it repeats.
+    pub unit: Unit,
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "digit {} appears twice in {}",
+            digit_char(self.digit),
+            self.unit
+        )
+    }
+}
+
+/// The character for a cell value: `.` for 0, `1`–`9`, then `A`… for 10 and up.
+pub fn digit_char(v: u8) -> char {
+    match v {
+        0 => '.',
+        1..=9 => (b'0' + v) as char,
+        _ => (b'A' + v - 10) as char,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_have_expected_boxes() {
+        for &n in &SUPPORTED_SIZES {
+            let g = Geometry::for_size(n).unwrap();
+            assert_eq!(g.n(), n);
+            assert_eq!(Geometry::for_cell_count(n * n), Some(g));
+        }
+        assert_eq!(Geometry::for_size(6).unwrap().box_shape(), "2x3");
+        assert_eq!(Geometry::for_size(12).unwrap().box_shape(), "3x4");
+        assert!(Geometry::for_size(8).is_none());
+    }
+
+    #[test]
+    fn box_index_is_row_major() {
+        let g = Geometry::for_size(6).unwrap();
+        assert_eq!(g.box_of(0, 0), 0);
+        assert_eq!(g.box_of(0, 3), 1);
+        assert_eq!(g.box_of(2, 0), 2);
+        assert_eq!(g.box_of(5, 5), 5);
+    }
+
+    #[test]
+    fn pretty_has_box_borders() {
+        let g = Grid::empty(Geometry::for_size(4).unwrap());
+        let text = g.to_pretty();
+        assert_eq!(text.lines().count(), 4 + 3);
+        assert!(text.starts_with("+-----+-----+"));
+    }
+
+    #[test]
+    fn conflict_names_unit() {
+        let mut g = Grid::empty(Geometry::CLASSIC);
+        g.set(0, 5);
+        g.set(10, 5);
+        let c = g.find_conflict().unwrap();
+        assert_eq!(c.to_string(), "digit 5 appears twice in box 1");
+    }
+
+    #[test]
+    fn letters_past_nine() {
+        assert_eq!(digit_char(10), 'A');
+        assert_eq!(digit_char(16), 'G');
+    }
+}

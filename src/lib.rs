@@ -1,0 +1,8 @@
+//! sudoku-bank: generate, rate, deduplicate and store Sudoku puzzles with one solution.
+//!
+//! Layers, each depending only on those above it in this list:
+//! [`grid`], [`solver`], [`generate`], [`canon`], then storage and the pipeline.
+
+pub mod grid;
+pub mod rng;
+pub mod solver;

@@ -1,0 +1,240 @@
+//! Bitmask solver: solution counts up to a limit, the first solution, search statistics.
+//!
+//! This is the hot path of generation (every dig step asks it) and of `bank solve`.
+//! See [`search`] for the algorithm.
+
+mod search;
+mod tables;
+
+pub(crate) use tables::tables;
+
+use crate::grid::{Geometry, Grid};
+use crate::rng::Rand;
+use search::{Ascending, BranchOrder, Search};
+use std::time::Instant;
+use thiserror::Error;
+
+/// Effort a search spent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Search states examined (the root plus one per branch taken).
+    pub nodes: u64,
+    /// Branches taken: each candidate tried at a branching cell.
+    pub guesses: u64,
+    /// Dead ends: states that propagation proved contradictory.
+    pub backtracks: u64,
+}
+
+/// The deadline passed before the search finished; no result is given.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+#[error("deadline passed")]
+pub struct Aborted;
+
+/// Result of counting solutions.
+#[derive(Clone, Debug)]
+pub struct Counted {
+    /// Solutions found, at most the limit asked for.
+    pub count: u64,
+    /// The first solution found, if any.
+    pub first: Option<Grid>,
+    /// Effort spent.
+    pub stats: SearchStats,
+}
+
+impl Counted {
+    /// The solution when there is exactly one.
+    pub fn unique(&self) -> Option<&Grid> {
+        if self.count == 1 {
+            self.first.as_ref()
+        } else {
+            None
+        }
+    }
+}
+
+/// A solver, optionally bounded by a wall-clock deadline. A deadline can abort a search,
+/// never change its result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Solver {
+    deadline: Option<Instant>,
+}
+
+/// Calls `$f::<N, CELLS>(args)` for the grid side of geometry `$g`.
+macro_rules! by_size {
+    ($g:expr, $f:ident($($arg:expr),*)) => {
+        match $g.n() {
+            4 => $f::<4, 16, _>($($arg),*),
+            6 => $f::<6, 36, _>($($arg),*),
+            9 => $f::<9, 81, _>($($arg),*),
+            12 => $f::<12, 144, _>($($arg),*),
+            16 => $f::<16, 256, _>($($arg),*),
+            n => unreachable!("unsupported grid side {n}"),
+        }
+    };
+}
+
+impl Solver {
+    /// A solver with no deadline.
+    pub fn new() -> Solver {
+        Solver { deadline: None }
+    }
+
+    /// A solver that gives up at `deadline`.
+    pub fn with_deadline(deadline: Option<Instant>) -> Solver {
+        Solver { deadline }
+    }
+
+    /// Counts solutions of `grid`, stopping at `limit` (use 2 for a uniqueness check).
+    pub fn count(&self, grid: &Grid, limit: u64) -> Result<Counted, Aborted> {
+        let g = grid.geometry();
+        let s = by_size!(
+            g,
+            explore(g, grid.cells(), None, limit, self.deadline, Ascending)
+        );
+        s.finished()?;
+        Ok(Counted {
+            count: s.count,
+            first: s.first.map(|cells| Grid::from_cells(g, cells)),
+            stats: s.stats,
+        })
+    }
+
+    /// Whether `grid` has a solution with some digit other than `digit` at open `cell`.
+    ///
+    /// Digging asks this after removing clue `digit` from `cell`: when the answer is no,
+    /// the puzzle still has exactly one solution. It is one search for any solution, not
+    /// a count to two.
+    pub fn has_solution_avoiding(
+        &self,
+        grid: &Grid,
+        cell: usize,
+        digit: u8,
+    ) -> Result<bool, Aborted> {
+        let g = grid.geometry();
+        let s = by_size!(
+            g,
+            explore(g, grid.cells(), Some((cell, digit)), 1, self.deadline, Ascending)
+        );
+        s.finished()?;
+        Ok(s.count > 0)
+    }
+
+    /// A full grid found by searching from `start` with candidates tried in random order
+    /// (the solver-enumeration route). `None` when `start` has no solution.
+    pub fn random_solution(&self, start: &Grid, rng: &mut Rand) -> Result<Option<Grid>, Aborted> {
+        let g = start.geometry();
+        let s = by_size!(
+            g,
+            explore(g, start.cells(), None, 1, self.deadline, RandomOrder(rng))
+        );
+        s.finished()?;
+        Ok(s.first.map(|cells| Grid::from_cells(g, cells)))
+    }
+}
+
+/// Counts solutions of `grid` up to `limit`, with no deadline.
+pub fn count_solutions(grid: &Grid, limit: u64) -> Counted {
+    Solver::new().count(grid, limit).expect("no deadline")
+}
+
+/// Whether `grid` has exactly one solution.
+pub fn is_unique(grid: &Grid) -> bool {
+    count_solutions(grid, 2).count == 1
+}
+
+fn explore<const N: usize, const CELLS: usize, O: BranchOrder>(
+    g: Geometry,
+    clues: &[u8],
+    exclude: Option<(usize, u8)>,
+    limit: u64,
+    deadline: Option<Instant>,
+    order: O,
+) -> Search<'static, O> {
+    let mut s = Search::new(tables(g), order, limit, deadline);
+    if let Some(mut board) = s.board::<N, CELLS>(clues) {
+        let feasible = match exclude {
+            Some((cell, digit)) => s.exclude(&mut board, cell, digit),
+            None => true,
+        };
+        if feasible {
+            s.run::<N, CELLS>(board);
+        }
+    }
+    s
+}
+
+/// Candidates in a random order drawn from the caller's generator.
+struct RandomOrder<'r>(&'r mut Rand);
+
+impl BranchOrder for RandomOrder<'_> {
+    fn order(&mut self, mask: u16, out: &mut [u16; 16]) -> usize {
+        let k = Ascending.order(mask, out);
+        self.0.shuffle(&mut out[..k]);
+        k
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_line;
+
+    const HARD: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn solves_a_known_puzzle() {
+        let p = parse_line(HARD).unwrap();
+        let r = count_solutions(&p, 2);
+        assert_eq!(r.count, 1);
+        let s = r.unique().unwrap();
+        assert!(s.is_full());
+        assert!(s.find_conflict().is_none());
+        assert!(p.is_consistent_with(s));
+        assert_eq!(
+            s.to_line(),
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+        );
+    }
+
+    #[test]
+    fn empty_grid_has_many_solutions() {
+        for n in crate::grid::SUPPORTED_SIZES {
+            let g = Grid::empty(Geometry::for_size(n).unwrap());
+            assert_eq!(count_solutions(&g, 2).count, 2, "size {n}");
+        }
+    }
+
+    #[test]
+    fn four_by_four_has_288_grids() {
+        let g = Grid::empty(Geometry::for_size(4).unwrap());
+        assert_eq!(count_solutions(&g, 10_000).count, 288);
+    }
+
+    #[test]
+    fn contradiction_has_no_solution() {
+        // Row 1 holds 1-8, so its last cell needs a 9, but column 9 already has one.
+        let mut line = String::from("12345678.........9");
+        line.push_str(&".".repeat(81 - line.len()));
+        let p = parse_line(&line).unwrap();
+        assert_eq!(count_solutions(&p, 2).count, 0);
+    }
+
+    #[test]
+    fn avoiding_the_only_digit_has_no_solution() {
+        let p = parse_line(HARD).unwrap();
+        let s = count_solutions(&p, 1).first.unwrap();
+        let solver = Solver::new();
+        let open = (0..81).find(|&c| p.get(c) == 0).unwrap();
+        assert!(!solver.has_solution_avoiding(&p, open, s.get(open)).unwrap());
+        let other = s.get(open) % 9 + 1;
+        assert!(solver.has_solution_avoiding(&p, open, other).unwrap());
+    }
+
+    #[test]
+    fn expired_deadline_aborts() {
+        let g = Grid::empty(Geometry::for_size(16).unwrap());
+        let solver = Solver::with_deadline(Some(Instant::now()));
+        assert_eq!(solver.count(&g, u64::MAX).unwrap_err(), Aborted);
+    }
+}

@@ -1,0 +1,114 @@
+//! Per-geometry lookup tables for the solver: units, peers, unit membership.
+
+use crate::grid::{Geometry, SUPPORTED_SIZES};
+use std::sync::OnceLock;
+
+/// Units and peers of one geometry, flattened for the hot path.
+pub(crate) struct Tables {
+    /// Peers of each cell, `peer_count` per cell.
+    peers: Vec<u16>,
+    peer_count: usize,
+    /// Cells of each unit (rows, then columns, then boxes), `n` per unit.
+    units: Vec<u16>,
+    n: usize,
+    /// For each cell, a bit mask of the three units it belongs to.
+    pub(crate) cell_units: Vec<u64>,
+}
+
+impl Tables {
+    fn build(g: Geometry) -> Tables {
+        let n = g.n();
+        let cells = g.cells();
+        let mut units = Vec::with_capacity(3 * n * n);
+        for r in 0..n {
+            units.extend((0..n).map(|c| (r * n + c) as u16));
+        }
+        for c in 0..n {
+            units.extend((0..n).map(|r| (r * n + c) as u16));
+        }
+        for b in 0..n {
+            let stacks = n / g.box_cols();
+            let (r0, c0) = ((b / stacks) * g.box_rows(), (b % stacks) * g.box_cols());
+            for i in 0..n {
+                let (r, c) = (r0 + i / g.box_cols(), c0 + i % g.box_cols());
+                units.push((r * n + c) as u16);
+            }
+        }
+        let cell_units: Vec<u64> = (0..cells)
+            .map(|cell| {
+                let (r, c) = (cell / n, cell % n);
+                (1u64 << r) | (1u64 << (n + c)) | (1u64 << (2 * n + g.box_of(r, c)))
+            })
+            .collect();
+        let peer_count = 3 * n - g.box_rows() - g.box_cols() - 1;
+        let mut peers = Vec::with_capacity(cells * peer_count);
+        for cell in 0..cells {
+            let before = peers.len();
+            for other in 0..cells {
+                if other != cell && cell_units[cell] & cell_units[other] != 0 {
+                    peers.push(other as u16);
+                }
+            }
+            debug_assert_eq!(peers.len() - before, peer_count);
+        }
+        Tables {
+            peers,
+            peer_count,
+            units,
+            n,
+            cell_units,
+        }
+    }
+
+    /// The peers of a cell (cells sharing a row, column or box).
+    #[inline]
+    pub(crate) fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+    }
+
+    /// The cells of unit `u` (0..n rows, n..2n columns, 2n..3n boxes).
+    #[inline]
+    pub(crate) fn unit(&self, u: usize) -> &[u16] {
+        &self.units[u * self.n..(u + 1) * self.n]
+    }
+}
+
+/// The tables for a supported geometry, built once per process.
+pub(crate) fn tables(g: Geometry) -> &'static Tables {
+    static TABLES: [OnceLock<Tables>; SUPPORTED_SIZES.len()] =
+        [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+    let index = SUPPORTED_SIZES
+        .iter()
+        .position(|&n| n == g.n())
+        .expect("supported geometry");
+    TABLES[index].get_or_init(|| Tables::build(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_counts() {
+        let t = tables(Geometry::CLASSIC);
+        assert_eq!(t.peers(0).len(), 20);
+        assert_eq!(t.unit(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
+        assert_eq!(t.cell_units.len(), 81);
+    }
+
+    #[test]
+    fn every_size_has_consistent_peers() {
+        for n in SUPPORTED_SIZES {
+            let g = Geometry::for_size(n).unwrap();
+            let t = tables(g);
+            for cell in 0..g.cells() {
+                assert!(!t.peers(cell).contains(&(cell as u16)));
+                for u in 0..3 * n {
+                    let cells = t.unit(u);
+                    assert_eq!(cells.len(), n);
+                    assert_eq!(cells.contains(&(cell as u16)), t.cell_units[cell] >> u & 1 == 1);
+                }
+            }
+        }
+    }
+}
