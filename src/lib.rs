@@ -3,6 +3,9 @@
 //! Layers, each depending only on those above it in this list:
 //! [`grid`], [`solver`], [`generate`], [`canon`], then storage and the pipeline.
 
+pub mod canon;
+pub mod cli;
+pub mod generate;
 pub mod grid;
 pub mod rng;
 pub mod solver;

@@ -67,13 +67,14 @@ fn parse_cells(token: &str, geometry: Geometry) -> Result<Grid, ParseError> {
     let n = geometry.n();
     let mut cells = Vec::with_capacity(geometry.cells());
     for (i, ch) in token.chars().enumerate() {
-        let value = symbol_value(ch)
-            .filter(|&v| (v as usize) <= n)
-            .ok_or(ParseError::BadSymbol {
-                symbol: ch,
-                position: i + 1,
-                n,
-            })?;
+        let value =
+            symbol_value(ch)
+                .filter(|&v| (v as usize) <= n)
+                .ok_or(ParseError::BadSymbol {
+                    symbol: ch,
+                    position: i + 1,
+                    n,
+                })?;
         cells.push(value);
     }
     let grid = Grid::from_cells(geometry, cells);

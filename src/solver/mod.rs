@@ -113,7 +113,14 @@ impl Solver {
         let g = grid.geometry();
         let s = by_size!(
             g,
-            explore(g, grid.cells(), Some((cell, digit)), 1, self.deadline, Ascending)
+            explore(
+                g,
+                grid.cells(),
+                Some((cell, digit)),
+                1,
+                self.deadline,
+                Ascending
+            )
         );
         s.finished()?;
         Ok(s.count > 0)

@@ -63,12 +63,7 @@ pub(super) struct Search<'t, O> {
 }
 
 impl<'t, O: BranchOrder> Search<'t, O> {
-    pub(super) fn new(
-        tables: &'t Tables,
-        order: O,
-        limit: u64,
-        deadline: Option<Instant>,
-    ) -> Self {
+    pub(super) fn new(tables: &'t Tables, order: O, limit: u64, deadline: Option<Instant>) -> Self {
         Search {
             tables,
             order,

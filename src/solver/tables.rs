@@ -106,7 +106,10 @@ mod tests {
                 for u in 0..3 * n {
                     let cells = t.unit(u);
                     assert_eq!(cells.len(), n);
-                    assert_eq!(cells.contains(&(cell as u16)), t.cell_units[cell] >> u & 1 == 1);
+                    assert_eq!(
+                        cells.contains(&(cell as u16)),
+                        t.cell_units[cell] >> u & 1 == 1
+                    );
                 }
             }
         }

@@ -1,0 +1,142 @@
+//! `bank bench`: throughput figures for the solver and the generator, one thread.
+//!
+//! Timings are wall-clock on whatever else the machine is doing: compare figures taken
+//! in one run, and rerun before trusting a difference.
+
+use super::generate::SpecArgs;
+use super::input;
+use crate::generate::{generate, Spec};
+use crate::grid::Grid;
+use crate::solver::Solver;
+use anyhow::{bail, Result};
+use clap::{Args, Subcommand};
+use std::time::{Duration, Instant};
+
+/// Measure speed.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub what: BenchWhat,
+}
+
+/// What to measure.
+#[derive(Subcommand, Debug)]
+pub enum BenchWhat {
+    /// Uniqueness checks (count to 2) per second over whole puzzle files, one thread.
+    Solve {
+        /// Puzzle files (default: the public sets in ../shared/data/solver).
+        files: Vec<String>,
+        /// Passes over each file; the best pass is reported.
+        #[arg(long, default_value_t = 3)]
+        passes: u32,
+    },
+    /// Time per generated puzzle, one thread: median, mean and 90th percentile.
+    Generate {
+        #[command(flatten)]
+        spec: SpecArgs,
+        /// Puzzles to time.
+        #[arg(long, default_value_t = 2000)]
+        count: u64,
+        /// First seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// The default solver benchmark sets.
+pub const DEFAULT_SOLVER_SETS: [&str; 5] = [
+    "../shared/data/solver/17_clue.txt",
+    "../shared/data/solver/magictour_top1465.txt",
+    "../shared/data/solver/forum_hardest_1905_11plus.txt",
+    "../shared/data/solver/hardest_1106.txt",
+    "../shared/data/solver/serg_multi_solution.txt",
+];
+
+/// Runs the chosen benchmark and prints one line per measurement.
+pub fn run(args: &BenchArgs) -> Result<()> {
+    match &args.what {
+        BenchWhat::Solve { files, passes } => {
+            let files: Vec<String> = if files.is_empty() {
+                DEFAULT_SOLVER_SETS.iter().map(|s| s.to_string()).collect()
+            } else {
+                files.clone()
+            };
+            for file in files {
+                bench_solve(&file, *passes)?;
+            }
+            Ok(())
+        }
+        BenchWhat::Generate { spec, count, seed } => bench_generate(&spec.spec()?, *count, *seed),
+    }
+}
+
+fn load(file: &str) -> Result<Vec<Grid>> {
+    let (name, reader) = input::open(Some(file))?;
+    let mut puzzles = Vec::new();
+    for line in input::puzzles(reader) {
+        let line = line?;
+        match line.puzzle {
+            Ok(p) => puzzles.push(p),
+            Err(e) => bail!("{name}: line {}: {e}", line.number),
+        }
+    }
+    Ok(puzzles)
+}
+
+fn bench_solve(file: &str, passes: u32) -> Result<()> {
+    let puzzles = load(file)?;
+    let solver = Solver::new();
+    let mut best = Duration::MAX;
+    let mut unique = 0;
+    for _ in 0..passes.max(1) {
+        let start = Instant::now();
+        unique = 0;
+        for p in &puzzles {
+            if solver.count(p, 2)?.count == 1 {
+                unique += 1;
+            }
+        }
+        best = best.min(start.elapsed());
+    }
+    let rate = puzzles.len() as f64 / best.as_secs_f64();
+    println!(
+        "solve\t{file}\tpuzzles={}\tunique={unique}\t{rate:.0} puzzles/s\t{:.2} us/puzzle",
+        puzzles.len(),
+        1e6 / rate
+    );
+    Ok(())
+}
+
+fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
+    let mut times = Vec::with_capacity(count as usize);
+    let mut failed = 0u64;
+    let mut clues = 0usize;
+    let start = Instant::now();
+    for s in seed..seed + count {
+        let t = Instant::now();
+        let result = generate(spec, s, None);
+        times.push(t.elapsed());
+        match result {
+            Ok(g) => clues += g.puzzle.clue_count(),
+            Err(_) => failed += 1,
+        }
+    }
+    let total = start.elapsed();
+    times.sort();
+    let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize].as_secs_f64() * 1e6;
+    let made = count - failed;
+    println!(
+        "generate\tsize={} route={} strategy={} stop={:?}\tpuzzles={made} failed={failed}\t\
+         median={:.1} us\tp90={:.1} us\tmean={:.1} us\tmean clues={:.1}\t{:.0} attempts/s",
+        spec.geometry.n(),
+        spec.route,
+        spec.strategy,
+        spec.stop,
+        pct(0.5),
+        pct(0.9),
+        total.as_secs_f64() * 1e6 / count as f64,
+        clues as f64 / made.max(1) as f64,
+        count as f64 / total.as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! `bank solve`: one line of answer per puzzle.
+
+use super::input;
+use crate::solver::count_solutions;
+use anyhow::Result;
+use clap::Args;
+use std::io::Write;
+
+/// Solve puzzles, one per line.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// File with one puzzle a line (`-` or nothing: standard input).
+    pub file: Option<String>,
+    /// Print the exact number of solutions (up to --limit) instead of the solution.
+    #[arg(long)]
+    pub count: bool,
+    /// Highest count to reach with --count.
+    #[arg(long, default_value_t = 1_000_000, requires = "count")]
+    pub limit: u64,
+    /// Add search statistics: nodes, guesses, backtracks.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// Prints, per puzzle, its solution, `none` or `multiple` (or the count with `--count`).
+/// Returns the number of malformed lines, each reported on stderr.
+pub fn run(args: &SolveArgs) -> Result<usize> {
+    let (name, reader) = input::open(args.file.as_deref())?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut bad = 0;
+    for line in input::puzzles(reader) {
+        let line = line?;
+        let puzzle = match line.puzzle {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{name}: line {}: {e}", line.number);
+                bad += 1;
+                continue;
+            }
+        };
+        let limit = if args.count { args.limit } else { 2 };
+        let result = count_solutions(&puzzle, limit);
+        let answer = if args.count {
+            result.count.to_string()
+        } else {
+            match (result.count, &result.first) {
+                (1, Some(s)) => s.to_line(),
+                (0, _) => "none".into(),
+                _ => "multiple".into(),
+            }
+        };
+        if args.stats {
+            let s = result.stats;
+            writeln!(
+                out,
+                "{answer}\tnodes={} guesses={} backtracks={}",
+                s.nodes, s.guesses, s.backtracks
+            )?;
+        } else {
+            writeln!(out, "{answer}")?;
+        }
+    }
+    out.flush()?;
+    Ok(bad)
+}

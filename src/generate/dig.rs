@@ -1,0 +1,311 @@
+//! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
+
+use crate::grid::{Geometry, Grid, Symmetry};
+use crate::rng::Rand;
+use crate::solver::{Aborted, Solver};
+use std::fmt;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// Which cells are removed together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// One cell at a time, no symmetry.
+    Random,
+    /// Cells with their half-turn image.
+    Rot180,
+    /// Cells with their quarter-turn images (orbits of up to four).
+    Rot90,
+    /// Cells with their left-right mirror image.
+    Mirror,
+    /// Cells with their top-bottom mirror image.
+    Flip,
+    /// Cells with their reflection in the main diagonal.
+    Diagonal,
+}
+
+impl Strategy {
+    /// Every strategy, in CLI order.
+    pub const ALL: [Strategy; 6] = [
+        Strategy::Random,
+        Strategy::Rot180,
+        Strategy::Rot90,
+        Strategy::Mirror,
+        Strategy::Flip,
+        Strategy::Diagonal,
+    ];
+
+    /// The CLI and database name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::Rot180 => "rot180",
+            Strategy::Rot90 => "rot90",
+            Strategy::Mirror => "mirror",
+            Strategy::Flip => "flip",
+            Strategy::Diagonal => "diagonal",
+        }
+    }
+
+    /// The symmetry whose orbits are removed together (`None` for `random`).
+    pub fn symmetry(self) -> Option<Symmetry> {
+        match self {
+            Strategy::Random => None,
+            Strategy::Rot180 => Some(Symmetry::Rot180),
+            Strategy::Rot90 => Some(Symmetry::Rot90),
+            Strategy::Mirror => Some(Symmetry::Mirror),
+            Strategy::Flip => Some(Symmetry::Flip),
+            Strategy::Diagonal => Some(Symmetry::Transpose),
+        }
+    }
+
+    /// Refuses symmetries that do not keep the box shape (rot90 and diagonal on oblong boxes).
+    pub fn check(self, g: Geometry) -> Result<(), String> {
+        match self.symmetry() {
+            Some(s) if !s.keeps_boxes(g) => Err(format!(
+                "strategy '{}' does not fit {} boxes: quarter turns and diagonal reflections \
+                 need square boxes (use random, rot180, mirror or flip)",
+                self.name(),
+                g.box_shape()
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The groups of cells removed together, each listed once, in cell order.
+    pub fn orbits(self, g: Geometry) -> Vec<Vec<usize>> {
+        let n = g.n();
+        (0..g.cells())
+            .filter_map(|cell| {
+                let mut orbit = vec![cell];
+                if let Some(s) = self.symmetry() {
+                    let mut next = s.map_cell(n, cell);
+                    while next != cell {
+                        orbit.push(next);
+                        next = s.map_cell(n, next);
+                    }
+                }
+                (orbit.iter().min() == Some(&cell)).then_some(orbit)
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Strategy, String> {
+        Strategy::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown strategy '{s}' (use random, rot180, rot90, mirror, flip or diagonal)"
+                )
+            })
+    }
+}
+
+/// When digging stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// Stop once the puzzle has this many clues.
+    Clues(usize),
+    /// Stop when no clue (under a symmetry: no orbit) can be removed.
+    Minimal,
+}
+
+impl Stop {
+    /// The clue target, `None` for minimal.
+    pub fn target(self) -> Option<usize> {
+        match self {
+            Stop::Clues(k) => Some(k),
+            Stop::Minimal => None,
+        }
+    }
+}
+
+/// Why digging gave no puzzle.
+#[derive(Clone, Copy, Debug, Error, PartialEq, Eq)]
+pub enum DigError {
+    /// The clue target was not reached before the failure budget ran out or no orbit was left.
+    #[error("clue target {target} not reached (stopped at {reached})")]
+    TargetMissed {
+        /// The target.
+        target: usize,
+        /// Clues left when digging gave up.
+        reached: usize,
+    },
+    /// The deadline passed.
+    #[error("deadline passed")]
+    Aborted,
+}
+
+impl From<Aborted> for DigError {
+    fn from(_: Aborted) -> DigError {
+        DigError::Aborted
+    }
+}
+
+/// Digs `solution` into a puzzle with exactly one solution.
+///
+/// Orbits are tried in an order drawn from `rng`; an orbit is removed when, for each of
+/// its cells, no solution puts another digit there. `failure_budget` bounds the failed
+/// removals when digging to a target (`None`: try every orbit once).
+pub fn dig(
+    solution: &Grid,
+    strategy: Strategy,
+    stop: Stop,
+    failure_budget: Option<u32>,
+    rng: &mut Rand,
+    solver: &Solver,
+) -> Result<Grid, DigError> {
+    let g = solution.geometry();
+    let mut orbits = strategy.orbits(g);
+    rng.shuffle(&mut orbits);
+    let mut puzzle = solution.clone();
+    let mut clues = g.cells();
+    let mut failures = 0u32;
+    let target = stop.target().unwrap_or(0);
+    for orbit in &orbits {
+        if clues <= target {
+            break;
+        }
+        if clues - orbit.len() < target {
+            continue;
+        }
+        for &cell in orbit {
+            puzzle.set(cell, 0);
+        }
+        if still_unique(&puzzle, solution, orbit, solver)? {
+            clues -= orbit.len();
+        } else {
+            for &cell in orbit {
+                puzzle.set(cell, solution.get(cell));
+            }
+            failures += 1;
+            if stop != Stop::Minimal && failure_budget.is_some_and(|b| failures > b) {
+                break;
+            }
+        }
+    }
+    match stop {
+        Stop::Clues(target) if clues > target => Err(DigError::TargetMissed {
+            target,
+            reached: clues,
+        }),
+        _ => Ok(puzzle),
+    }
+}
+
+/// Whether `puzzle`, which was unique before `removed` were cleared, still is: every
+/// other solution would differ from `solution` at one of the removed cells.
+fn still_unique(
+    puzzle: &Grid,
+    solution: &Grid,
+    removed: &[usize],
+    solver: &Solver,
+) -> Result<bool, Aborted> {
+    for &cell in removed {
+        if solver.has_solution_avoiding(puzzle, cell, solution.get(cell))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Whether no clue of `puzzle` can be removed (under `strategy`: no whole orbit of clues)
+/// without losing uniqueness.
+pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
+    let solver = Solver::new();
+    strategy.orbits(puzzle.geometry()).iter().all(|orbit| {
+        if orbit.iter().any(|&c| puzzle.get(c) == 0) {
+            return true;
+        }
+        let mut fewer = puzzle.clone();
+        for &c in orbit {
+            fewer.set(c, 0);
+        }
+        !still_unique(&fewer, solution, orbit, &solver).expect("no deadline")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::base::pattern_grid;
+    use crate::solver::count_solutions;
+
+    #[test]
+    fn orbit_sizes() {
+        let g = Geometry::CLASSIC;
+        assert_eq!(Strategy::Random.orbits(g).len(), 81);
+        assert_eq!(Strategy::Rot180.orbits(g).len(), 41);
+        assert_eq!(Strategy::Rot90.orbits(g).len(), 21);
+        assert_eq!(Strategy::Mirror.orbits(g).len(), 45);
+        assert_eq!(Strategy::Diagonal.orbits(g).len(), 45);
+        let total: usize = Strategy::Rot90.orbits(g).iter().map(Vec::len).sum();
+        assert_eq!(total, 81);
+    }
+
+    #[test]
+    fn oblong_boxes_refuse_quarter_turns() {
+        let g = Geometry::for_size(6).unwrap();
+        let err = Strategy::Rot90.check(g).unwrap_err();
+        assert!(err.contains("does not fit 2x3 boxes"), "{err}");
+        assert!(Strategy::Diagonal.check(g).is_err());
+        assert!(Strategy::Rot180.check(g).is_ok());
+        assert!(Strategy::Rot90.check(Geometry::CLASSIC).is_ok());
+    }
+
+    #[test]
+    fn minimal_dig_is_unique_and_minimal() {
+        let solution = pattern_grid(Geometry::CLASSIC);
+        for strategy in Strategy::ALL {
+            let mut rng = Rand::new(3);
+            let p = dig(
+                &solution,
+                strategy,
+                Stop::Minimal,
+                None,
+                &mut rng,
+                &Solver::new(),
+            )
+            .unwrap();
+            assert_eq!(count_solutions(&p, 2).count, 1);
+            assert!(is_minimal(&p, &solution, strategy), "{strategy}");
+        }
+    }
+
+    #[test]
+    fn target_is_met_exactly_or_refused() {
+        let solution = pattern_grid(Geometry::CLASSIC);
+        let mut rng = Rand::new(9);
+        let p = dig(
+            &solution,
+            Strategy::Random,
+            Stop::Clues(40),
+            None,
+            &mut rng,
+            &Solver::new(),
+        )
+        .unwrap();
+        assert_eq!(p.clue_count(), 40);
+        assert!(crate::solver::is_unique(&p));
+        let err = dig(
+            &solution,
+            Strategy::Random,
+            Stop::Clues(5),
+            None,
+            &mut rng,
+            &Solver::new(),
+        )
+        .unwrap_err();
+        assert!(matches!(err, DigError::TargetMissed { target: 5, .. }));
+    }
+}

@@ -1,0 +1,108 @@
+//! Puzzle generation: a solution grid by one of three routes, then digging.
+//!
+//! A puzzle is a pure function of (geometry, route, strategy, stop, seed): the seed
+//! splits into one stream for the solution grid and one for digging.
+
+pub mod base;
+pub mod dig;
+
+pub use base::{pattern_grid, solution_grid, Route};
+pub use dig::{dig, is_minimal, DigError, Stop, Strategy};
+
+use crate::grid::{Geometry, Grid};
+use crate::rng::{derive_seed, Rand};
+use crate::solver::Solver;
+use std::time::Instant;
+
+/// Bumped whenever a change to the engine could change the puzzle made from a seed.
+pub const GENERATOR_VERSION: u32 = 1;
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Spec {
+    /// Grid geometry.
+    pub geometry: Geometry,
+    /// How the solution grid is built.
+    pub route: Route,
+    /// Which cells are removed together.
+    pub strategy: Strategy,
+    /// When digging stops.
+    pub stop: Stop,
+    /// Failed removals allowed before a clue target is given up (`None`: every orbit once).
+    pub failure_budget: Option<u32>,
+}
+
+/// A generated puzzle with its solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The puzzle (exactly one solution).
+    pub puzzle: Grid,
+    /// Its solution (the grid it was dug from).
+    pub solution: Grid,
+}
+
+/// Seed of the solution-grid stream for a puzzle seed.
+pub fn grid_seed(seed: u64) -> u64 {
+    derive_seed(&[seed, 0])
+}
+
+/// Seed of the digging stream for a puzzle seed.
+pub fn dig_seed(seed: u64) -> u64 {
+    derive_seed(&[seed, 1])
+}
+
+/// Generates one puzzle from `seed`. The deadline may abort, never change, the result.
+pub fn generate(spec: &Spec, seed: u64, deadline: Option<Instant>) -> Result<Generated, DigError> {
+    let solution = solution_grid(
+        spec.geometry,
+        spec.route,
+        &mut Rand::new(grid_seed(seed)),
+        deadline,
+    )?;
+    let puzzle = dig_grid(spec, &solution, dig_seed(seed), deadline)?;
+    Ok(Generated { puzzle, solution })
+}
+
+/// Digs a given solution grid by `spec` with the digging stream `dig_seed`.
+pub fn dig_grid(
+    spec: &Spec,
+    solution: &Grid,
+    dig_seed: u64,
+    deadline: Option<Instant>,
+) -> Result<Grid, DigError> {
+    dig(
+        solution,
+        spec.strategy,
+        spec.stop,
+        spec.failure_budget,
+        &mut Rand::new(dig_seed),
+        &Solver::with_deadline(deadline),
+    )
+}
+
+/// Seed of attempt `attempt` of job `job` in a run or batch seeded with `run_seed`.
+pub fn attempt_seed(run_seed: u64, job: u64, attempt: u32) -> u64 {
+    derive_seed(&[run_seed, job, u64::from(attempt)])
+}
+
+/// Generates job `job` of a batch: attempts `0..max_attempts` in turn, each with its own
+/// seed and (when `deadline_per_attempt` is set) its own deadline, until one succeeds.
+/// Returns the puzzle and the seed that made it, or the last failure.
+pub fn generate_job(
+    spec: &Spec,
+    batch_seed: u64,
+    job: u64,
+    max_attempts: u32,
+    deadline_per_attempt: Option<std::time::Duration>,
+) -> Result<(Generated, u64), DigError> {
+    let mut last = DigError::Aborted;
+    for attempt in 0..max_attempts.max(1) {
+        let seed = attempt_seed(batch_seed, job, attempt);
+        let deadline = deadline_per_attempt.map(|d| Instant::now() + d);
+        match generate(spec, seed, deadline) {
+            Ok(made) => return Ok((made, seed)),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}
