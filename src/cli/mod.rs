@@ -2,9 +2,12 @@
 
 mod bench;
 mod canon;
+mod fill;
 mod generate;
 mod input;
+mod inspect;
 mod solve;
+mod stats;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -26,6 +29,9 @@ pub const EXIT_ERROR: u8 = 2;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Log format on stderr (level from RUST_LOG, default warn).
+    #[arg(long, global = true, value_enum, default_value = "text")]
+    log_format: LogFormat,
 }
 
 #[derive(Subcommand, Debug)]
@@ -38,11 +44,43 @@ enum Command {
     Canon(canon::CanonArgs),
     /// Measure solver and generator speed.
     Bench(bench::BenchArgs),
+    /// Fill the bank with new puzzles (the nightly job).
+    Fill(fill::FillArgs),
+    /// Regenerate a stored puzzle from its metadata: exit 0 identical, 1 different.
+    Reproduce(inspect::IdArgs),
+    /// Show a stored puzzle, its solution and metadata.
+    Show {
+        #[command(flatten)]
+        id: inspect::IdArgs,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Counts per tier and size, clue histograms, recent runs and alarms.
+    Stats(stats::StatsArgs),
+}
+
+/// Where the bank is.
+#[derive(clap::Args, Debug)]
+pub struct BankArgs {
+    /// The SQLite bank file.
+    #[arg(long, default_value = "bank.sqlite")]
+    pub db: std::path::PathBuf,
+}
+
+/// Log output format.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line (for the nightly job's log collector).
+    Json,
 }
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging(cli.log_format);
     match dispatch(&cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
@@ -59,7 +97,40 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Canon(args) => canon::run(args).map(bad_lines_status),
         Command::Generate(args) => generate::run(args).map(|()| EXIT_OK),
         Command::Bench(args) => bench::run(args).map(|()| EXIT_OK),
+        Command::Fill(args) => fill::run(args, interrupt_flag()?),
+        Command::Reproduce(args) => inspect::run_reproduce(args),
+        Command::Show { id, json } => inspect::run_show(id, *json),
+        Command::Stats(args) => stats::run(args),
     }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().init(),
+    }
+}
+
+/// A flag set by the first Ctrl-C / SIGTERM; a second one exits at once.
+fn interrupt_flag() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let flag = std::sync::Arc::new(AtomicBool::new(false));
+    let handler_flag = flag.clone();
+    ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::SeqCst) {
+            eprintln!("second interrupt: exiting now (committed puzzles are safe)");
+            std::process::exit(130);
+        }
+        eprintln!(
+            "interrupt: finishing the current chunk, then stopping (Ctrl-C again to quit now)"
+        );
+    })?;
+    Ok(flag)
 }
 
 /// A rayon pool with `threads` workers (default: one per core).

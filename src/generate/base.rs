@@ -161,7 +161,7 @@ impl Filler {
 
     fn fill(&mut self, rng: &mut Rand) -> Result<bool, Aborted> {
         self.steps += 1;
-        if self.steps % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.steps.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Aborted);
         }
         let mut best: Option<(usize, u32)> = None;

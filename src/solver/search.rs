@@ -210,7 +210,8 @@ impl<'t, O: BranchOrder> Search<'t, O> {
     pub(super) fn run<const N: usize, const CELLS: usize>(&mut self, mut b: Board<CELLS>) {
         self.stats.nodes += 1;
         if let Some(deadline) = self.deadline {
-            if self.stats.nodes % DEADLINE_CHECK_INTERVAL == 0 && Instant::now() >= deadline {
+            // Checked at the first node too, so an expired deadline aborts at once.
+            if self.stats.nodes % DEADLINE_CHECK_INTERVAL == 1 && Instant::now() >= deadline {
                 self.aborted = true;
             }
         }

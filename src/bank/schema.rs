@@ -1,0 +1,38 @@
+//! Schema migrations: numbered SQL files from `migrations/`, applied in order inside one
+//! transaction; the version lives in `PRAGMA user_version`.
+
+use anyhow::{bail, Context, Result};
+use rusqlite::Connection;
+
+/// The migrations, in order; the schema version is their count.
+const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+
+/// Schema version this binary writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The schema version of an open database.
+pub fn version(conn: &Connection) -> Result<i64> {
+    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
+/// Brings the schema up to date; refuses a newer one without touching it.
+pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
+    let current = version(conn)?;
+    if current > SCHEMA_VERSION {
+        bail!(
+            "bank '{origin}' has schema version {current}, newer than this binary's \
+             {SCHEMA_VERSION}: use a newer `bank` (the bank was left untouched)"
+        );
+    }
+    if current == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction()?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        tx.execute_batch(sql)
+            .with_context(|| format!("applying migration {} to '{origin}'", i + 1))?;
+    }
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}

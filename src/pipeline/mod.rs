@@ -1,0 +1,376 @@
+//! The fill: a rayon pool runs attempts, the main thread orders their results, watches
+//! timeouts, and hands accepted puzzles to the writer thread.
+//!
+//! Work goes in chunks of [`CHUNK`] attempts. A chunk's make-up depends only on earlier
+//! results, never on thread count or timing, and its results are read in job order, so a
+//! run seed makes the same puzzles on any number of threads (timeouts aside: an attempt
+//! cut by the deadline is retried with the next attempt seed).
+
+pub mod attempt;
+pub mod monitor;
+pub mod reproduce;
+pub mod writer;
+
+use crate::bank::{fingerprint_prefix, AlarmRow, Bank, RunCounts, RunStatus};
+use crate::config::{Config, Tier};
+use crate::generate::GENERATOR_VERSION;
+use crate::grid::Geometry;
+use crate::rng::derive_seed;
+use anyhow::Result;
+use attempt::{AttemptInput, AttemptOutcome};
+use monitor::Monitor;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use writer::{Chunk, Writer};
+
+/// Attempts per chunk. A constant, so that results never depend on the thread count.
+pub const CHUNK: usize = 64;
+
+/// Open jobs kept even when fewer puzzles are wanted.
+const MIN_OPEN_JOBS: usize = 16;
+
+/// Consecutive jobs that may exhaust all their attempts before the run stops as failed.
+const GIVE_UP_STREAK: u64 = 20;
+
+/// Gives each attempt its deadline. Production uses [`WallClock`]; tests inject others.
+pub trait Deadlines: Sync {
+    /// The deadline of an attempt of `tier` at clue target `target`, started now.
+    fn deadline(&self, tier: &str, target: usize) -> Option<Instant>;
+}
+
+/// A fixed budget of wall-clock time per attempt.
+pub struct WallClock(pub Duration);
+
+impl Deadlines for WallClock {
+    fn deadline(&self, _tier: &str, _target: usize) -> Option<Instant> {
+        Some(Instant::now() + self.0)
+    }
+}
+
+/// Told after each chunk how a tier is going.
+pub trait Progress {
+    /// `accepted` of `wanted` for `tier`, with the run's counters.
+    fn update(&self, tier: &str, accepted: u64, wanted: u64, counts: &RunCounts);
+}
+
+/// A progress sink that shows nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn update(&self, _: &str, _: u64, _: u64, _: &RunCounts) {}
+}
+
+/// What to fill.
+#[derive(Clone, Debug)]
+pub struct FillRequest {
+    /// Puzzles to store in all.
+    pub count: u64,
+    /// Tiers to fill (the count is split evenly, the first tiers taking the remainder).
+    pub tiers: Vec<Tier>,
+    /// Grid geometry.
+    pub geometry: Geometry,
+    /// Run seed.
+    pub run_seed: u64,
+}
+
+/// How a fill ended.
+#[derive(Clone, Debug)]
+pub struct FillReport {
+    /// Run id in the bank.
+    pub run_id: i64,
+    /// Final status.
+    pub status: RunStatus,
+    /// Counters.
+    pub counts: RunCounts,
+    /// Why the run failed or stopped early.
+    pub message: Option<String>,
+    /// Wall-clock duration.
+    pub elapsed: Duration,
+    /// Accepted per tier, in request order.
+    pub per_tier: Vec<(String, u64)>,
+}
+
+/// One unit of parallel work.
+#[derive(Clone, Copy, Debug)]
+struct Job {
+    number: u64,
+    attempt: u32,
+}
+
+/// Runs a fill into `bank`. `stop` is polled between chunks (Ctrl-C).
+pub fn fill(
+    bank: Bank,
+    request: &FillRequest,
+    config: &Config,
+    deadlines: &dyn Deadlines,
+    progress: &dyn Progress,
+    stop: &AtomicBool,
+) -> Result<FillReport> {
+    let started = Instant::now();
+    bank.close_stale_runs()?;
+    let mut known = bank.fingerprint_prefixes()?;
+    let config_json = serde_json::to_string(&serde_json::json!({
+        "config": config,
+        "request": {
+            "count": request.count,
+            "size": request.geometry.n(),
+            "tiers": request.tiers.iter().map(|t| &t.name).collect::<Vec<_>>(),
+        }
+    }))?;
+    let run_id = bank.start_run(request.run_seed, &config_json, GENERATOR_VERSION)?;
+    tracing::info!(
+        run_id,
+        seed = request.run_seed,
+        count = request.count,
+        "fill started"
+    );
+    let writer = Writer::start(bank, run_id, config.writer.batch_size);
+
+    let mut counts = RunCounts::default();
+    let mut per_tier = Vec::new();
+    let mut outcome: Result<(RunStatus, Option<String>)> = Ok((RunStatus::Completed, None));
+    let share = |i: usize| {
+        let t = request.tiers.len() as u64;
+        request.count / t + u64::from((i as u64) < request.count % t)
+    };
+    for (index, tier) in request.tiers.iter().enumerate() {
+        let mut filler = TierFill::new(request, config, tier, index, share(index));
+        let result = filler.run(&writer, &mut known, &mut counts, deadlines, progress, stop);
+        per_tier.push((tier.name.clone(), filler.accepted));
+        match result {
+            Ok(None) => {}
+            Ok(Some(end)) => {
+                outcome = Ok(end);
+                break;
+            }
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
+    }
+    let (bank, written) = writer.finish();
+    let (status, message) = match (outcome, written) {
+        (Ok(end), Ok(report)) => {
+            // Another process may have stored some of the same puzzles first.
+            counts.accepted = counts.accepted.saturating_sub(report.ignored);
+            counts.duplicates += report.ignored;
+            end
+        }
+        (Err(e), _) | (_, Err(e)) => (RunStatus::Failed, Some(format!("{e:#}"))),
+    };
+    bank.finish_run(run_id, status, &counts, message.as_deref())?;
+    tracing::info!(
+        run_id,
+        status = status.name(),
+        accepted = counts.accepted,
+        "fill finished"
+    );
+    Ok(FillReport {
+        run_id,
+        status,
+        counts,
+        message,
+        elapsed: started.elapsed(),
+        per_tier,
+    })
+}
+
+/// The state of filling one tier.
+struct TierFill<'a> {
+    config: &'a Config,
+    tier: &'a Tier,
+    geometry: Geometry,
+    /// Seed of this tier's jobs within the run.
+    seed: u64,
+    wanted: u64,
+    accepted: u64,
+    target: usize,
+    max_target: usize,
+    next_job: u64,
+    retries: Vec<Job>,
+    monitor: Monitor,
+    give_up_streak: u64,
+}
+
+impl<'a> TierFill<'a> {
+    fn new(
+        request: &FillRequest,
+        config: &'a Config,
+        tier: &'a Tier,
+        index: usize,
+        wanted: u64,
+    ) -> Self {
+        let (low, high) = tier.clue_range(request.geometry);
+        TierFill {
+            config,
+            tier,
+            geometry: request.geometry,
+            seed: derive_seed(&[request.run_seed, request.geometry.n() as u64, index as u64]),
+            wanted,
+            accepted: 0,
+            target: low,
+            max_target: high,
+            next_job: 0,
+            retries: Vec::new(),
+            monitor: Monitor::new(config.alarm.window, config.alarm.threshold),
+            give_up_streak: 0,
+        }
+    }
+
+    /// The inputs of a job's attempt: route per base grid, strategy per job, seeds per attempt.
+    fn input(&self, job: Job) -> AttemptInput {
+        let grid_number = job.number / u64::from(self.config.generation.puzzles_per_grid);
+        let grid_seed = derive_seed(&[self.seed, 1, grid_number]);
+        AttemptInput {
+            geometry: self.geometry,
+            route: attempt::pick_weighted(&self.config.route_weights(), grid_seed),
+            grid_seed,
+            strategy: attempt::pick_weighted(
+                &self.config.strategy_weights(self.geometry),
+                derive_seed(&[self.seed, 2, job.number]),
+            ),
+            target: self.target,
+            dig_seed: derive_seed(&[self.seed, 3, job.number, u64::from(job.attempt)]),
+        }
+    }
+
+    /// Fills the tier; `Some((status, message))` when the run must end here.
+    fn run(
+        &mut self,
+        writer: &Writer,
+        known: &mut HashSet<[u8; 16]>,
+        counts: &mut RunCounts,
+        deadlines: &dyn Deadlines,
+        progress: &dyn Progress,
+        stop: &AtomicBool,
+    ) -> Result<Option<(RunStatus, Option<String>)>> {
+        while self.accepted < self.wanted {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(Some((
+                    RunStatus::Interrupted,
+                    Some("interrupted by signal".into()),
+                )));
+            }
+            let jobs = self.next_chunk();
+            let inputs: Vec<AttemptInput> = jobs.iter().map(|&j| self.input(j)).collect();
+            let tier = self.tier;
+            let outcomes: Vec<AttemptOutcome> = inputs
+                .par_iter()
+                .map(|input| {
+                    attempt::run(input, tier, deadlines.deadline(&tier.name, input.target))
+                })
+                .collect();
+            let mut chunk = Chunk {
+                puzzles: Vec::new(),
+                alarms: Vec::new(),
+                counts: *counts,
+            };
+            for ((job, input), outcome) in jobs.into_iter().zip(&inputs).zip(outcomes) {
+                counts.attempts += 1;
+                if job.attempt > 0 {
+                    counts.retries += 1;
+                }
+                let timed_out = matches!(outcome, AttemptOutcome::TimedOut);
+                let done = match outcome {
+                    AttemptOutcome::Accepted(p) if self.accepted < self.wanted => {
+                        if known.insert(fingerprint_prefix(&p.fingerprint)) {
+                            self.accepted += 1;
+                            counts.accepted += 1;
+                            chunk.puzzles.push(*p);
+                            true
+                        } else {
+                            counts.duplicates += 1;
+                            false
+                        }
+                    }
+                    AttemptOutcome::Accepted(_) => true, // tier already full: discarded
+                    AttemptOutcome::Rejected => {
+                        counts.rejected += 1;
+                        false
+                    }
+                    AttemptOutcome::TimedOut => {
+                        counts.timeouts += 1;
+                        false
+                    }
+                };
+                if done {
+                    self.give_up_streak = 0;
+                } else if job.attempt + 1 < self.config.generation.max_attempts {
+                    self.retries.push(Job {
+                        number: job.number,
+                        attempt: job.attempt + 1,
+                    });
+                } else {
+                    self.give_up_streak += 1;
+                    tracing::debug!(tier = %self.tier.name, job = job.number, "job gave up");
+                }
+                if let Some(alarm) = self.monitor.record(timed_out) {
+                    counts.alarms += 1;
+                    let old = input.target.max(self.target);
+                    let new = (old + self.config.alarm.step).min(self.max_target);
+                    let moved = new > old;
+                    tracing::warn!(tier = %self.tier.name, timeouts = alarm.timeouts, window = alarm.window,
+                        old_target = old, new_target = new, "too many attempts timed out: lowering the tier's target");
+                    chunk.alarms.push(AlarmRow {
+                        size: self.geometry.n(),
+                        tier: self.tier.name.clone(),
+                        window_size: alarm.window,
+                        timeouts_in_window: alarm.timeouts,
+                        old_target: old,
+                        new_target: moved.then_some(new),
+                    });
+                    if !moved {
+                        chunk.counts = *counts;
+                        writer.send(chunk)?;
+                        return Ok(Some((RunStatus::Failed, Some(format!(
+                            "tier '{}': more than {:.0}% of the last {} attempts timed out even at {} clues, \
+                             the top of its range: raise generation.deadline_ms or the tier's clue range",
+                            self.tier.name, self.config.alarm.threshold * 100.0, alarm.window, old
+                        )))));
+                    }
+                    self.target = new;
+                }
+            }
+            chunk.counts = *counts;
+            writer.send(chunk)?;
+            progress.update(&self.tier.name, self.accepted, self.wanted, counts);
+            if self.give_up_streak >= GIVE_UP_STREAK {
+                return Ok(Some((
+                    RunStatus::Failed,
+                    Some(format!(
+                        "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
+                     (band guesses {:?}, target {} clues): widen the tier's band or clue range",
+                        self.tier.name,
+                        self.give_up_streak,
+                        self.config.generation.max_attempts,
+                        self.tier.guesses,
+                        self.target
+                    )),
+                )));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Retries first (in job order), then new jobs, never more open jobs than puzzles wanted.
+    fn next_chunk(&mut self) -> Vec<Job> {
+        let mut jobs: Vec<Job> = std::mem::take(&mut self.retries);
+        jobs.sort_by_key(|j| j.number);
+        let mut overflow = jobs.split_off(jobs.len().min(CHUNK));
+        // A few spare jobs keep both cores busy on the last puzzles of a tier; results
+        // beyond the tier's need are discarded, in job order.
+        let open_cap = ((self.wanted - self.accepted) as usize).max(MIN_OPEN_JOBS);
+        while jobs.len() < CHUNK && jobs.len() + overflow.len() < open_cap {
+            jobs.push(Job {
+                number: self.next_job,
+                attempt: 0,
+            });
+            self.next_job += 1;
+        }
+        self.retries.append(&mut overflow);
+        jobs
+    }
+}
