@@ -52,3 +52,28 @@ pub fn puzzles(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Line>> {
             }
         })
 }
+
+/// Runs `answer` on every well-formed puzzle of `path` (or stdin), writing to buffered
+/// stdout; malformed lines are reported on stderr as `SOURCE: line N: problem` and skipped.
+/// Returns the number of malformed lines.
+pub fn for_each_puzzle(
+    path: Option<&str>,
+    mut answer: impl FnMut(&Grid, &mut dyn std::io::Write) -> Result<()>,
+) -> Result<usize> {
+    let (name, reader) = open(path)?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut bad = 0;
+    for line in puzzles(reader) {
+        let line = line?;
+        match line.puzzle {
+            Ok(p) => answer(&p, &mut out)?,
+            Err(e) => {
+                eprintln!("{name}: line {}: {e}", line.number);
+                bad += 1;
+            }
+        }
+    }
+    io::Write::flush(&mut out)?;
+    Ok(bad)
+}

@@ -4,7 +4,6 @@ use super::input;
 use crate::solver::count_solutions;
 use anyhow::Result;
 use clap::Args;
-use std::io::Write;
 
 /// Solve puzzles, one per line.
 #[derive(Args, Debug)]
@@ -25,22 +24,9 @@ pub struct SolveArgs {
 /// Prints, per puzzle, its solution, `none` or `multiple` (or the count with `--count`).
 /// Returns the number of malformed lines, each reported on stderr.
 pub fn run(args: &SolveArgs) -> Result<usize> {
-    let (name, reader) = input::open(args.file.as_deref())?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut bad = 0;
-    for line in input::puzzles(reader) {
-        let line = line?;
-        let puzzle = match line.puzzle {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("{name}: line {}: {e}", line.number);
-                bad += 1;
-                continue;
-            }
-        };
-        let limit = if args.count { args.limit } else { 2 };
-        let result = count_solutions(&puzzle, limit);
+    let limit = if args.count { args.limit } else { 2 };
+    input::for_each_puzzle(args.file.as_deref(), |puzzle, out| {
+        let result = count_solutions(puzzle, limit);
         let answer = if args.count {
             result.count.to_string()
         } else {
@@ -60,7 +46,6 @@ pub fn run(args: &SolveArgs) -> Result<usize> {
         } else {
             writeln!(out, "{answer}")?;
         }
-    }
-    out.flush()?;
-    Ok(bad)
+        Ok(())
+    })
 }
