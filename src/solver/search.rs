@@ -95,11 +95,35 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         } else {
             (1u64 << (3 * N)) - 1
         };
-        for (cell, &v) in clues.iter().enumerate() {
+        // Clues fill used-digit masks per unit; open cells get what is left. Much cheaper
+        // than placing clue by clue, which matters when digging rebuilds boards constantly.
+        let boxes_of = &self.tables.cell_box;
+        let (mut rows, mut cols, mut boxes) = ([0u16; N], [0u16; N], [0u16; N]);
+        for (cell, &v) in clues.iter().enumerate().take(CELLS) {
             if v != 0 {
                 let bit = 1u16 << (v - 1);
-                if b.cand[cell] & bit == 0 || !self.assign(&mut b, cell, bit) {
+                let (r, c, x) = (cell / N, cell % N, boxes_of[cell] as usize);
+                if (rows[r] | cols[c] | boxes[x]) & bit != 0 {
                     return None;
+                }
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[x] |= bit;
+                b.cand[cell] = bit;
+                b.value[cell] = v;
+                b.open -= 1;
+            }
+        }
+        for cell in 0..CELLS {
+            if b.value[cell] == 0 {
+                let (r, c, x) = (cell / N, cell % N, boxes_of[cell] as usize);
+                let m = all & !(rows[r] | cols[c] | boxes[x]);
+                if m == 0 {
+                    return None;
+                }
+                b.cand[cell] = m;
+                if m & (m - 1) == 0 {
+                    self.queue.push(cell as u16);
                 }
             }
         }
