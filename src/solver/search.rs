@@ -114,9 +114,9 @@ impl<'t, O: BranchOrder> Search<'t, O> {
                 b.open -= 1;
             }
         }
-        for cell in 0..CELLS {
+        for (cell, &x) in boxes_of.iter().enumerate().take(CELLS) {
             if b.value[cell] == 0 {
-                let (r, c, x) = (cell / N, cell % N, boxes_of[cell] as usize);
+                let (r, c, x) = (cell / N, cell % N, x as usize);
                 let m = all & !(rows[r] | cols[c] | boxes[x]);
                 if m == 0 {
                     return None;
