@@ -17,7 +17,9 @@ CREATE TABLE runs (
     timeouts          INTEGER NOT NULL DEFAULT 0,
     retries           INTEGER NOT NULL DEFAULT 0,
     alarms            INTEGER NOT NULL DEFAULT 0,
-    message           TEXT                           -- why a run failed or stopped
+    message           TEXT,                          -- why a run failed or stopped
+    pid               INTEGER,                       -- process that ran it (to tell a crash from a live run)
+    host              TEXT
 );
 
 CREATE TABLE base_grids (
@@ -33,7 +35,8 @@ CREATE TABLE base_grids (
 CREATE TABLE puzzles (
     id                INTEGER PRIMARY KEY,
     run_id            INTEGER NOT NULL REFERENCES runs(id),
-    base_grid_id      TEXT    NOT NULL REFERENCES base_grids(id),
+    source            TEXT    NOT NULL DEFAULT 'generated' CHECK (source IN ('generated', 'import')),
+    base_grid_id      TEXT    REFERENCES base_grids(id),  -- NULL for imported puzzles
     size              INTEGER NOT NULL,
     box_rows          INTEGER NOT NULL,
     box_cols          INTEGER NOT NULL,
@@ -43,12 +46,12 @@ CREATE TABLE puzzles (
     tier              TEXT    NOT NULL,
     backtracks        INTEGER NOT NULL,
     guesses           INTEGER NOT NULL,
-    seed              TEXT    NOT NULL,              -- seed of the digging stream
-    dig_strategy      TEXT    NOT NULL,
+    seed              TEXT,                          -- seed of the digging stream (NULL: imported)
+    dig_strategy      TEXT,                          -- NULL for imported puzzles
     target_clues      INTEGER,                       -- NULL when dug to minimal
     generator_version INTEGER NOT NULL,
     fingerprint       TEXT    NOT NULL UNIQUE,       -- blake3 of the canonical form (hex, 64)
-    generation_us     INTEGER NOT NULL,              -- time of the successful attempt
+    generation_us     INTEGER NOT NULL,              -- time of the successful attempt (import: rating time)
     created_at        TEXT    NOT NULL,
     served_at         TEXT                           -- set by the apps when a puzzle is handed out
 );

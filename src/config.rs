@@ -23,6 +23,9 @@ pub struct Config {
     /// Tiers, easiest first.
     #[serde(rename = "tier")]
     pub tiers: Vec<Tier>,
+    /// Puzzles the bank should hold: grid side (as text) → tier → count.
+    #[serde(default)]
+    pub quota: BTreeMap<String, BTreeMap<String, u64>>,
 }
 
 /// The `[generation]` table.
@@ -206,7 +209,38 @@ impl Config {
                 );
             }
         }
+        for (size, tiers) in &self.quota {
+            let ok = size.parse::<usize>().ok().and_then(Geometry::for_size).is_some();
+            if !ok {
+                bail!("quota.{size}: not a supported grid size (4, 6, 9, 12 or 16)");
+            }
+            for name in tiers.keys() {
+                if !self.tiers.iter().any(|t| &t.name == name) {
+                    bail!("quota.{size}.{name}: no [[tier]] named '{name}'");
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// The quota as (geometry, tier, puzzles wanted), sizes ascending, tiers in config order.
+    pub fn quotas(&self) -> Vec<(Geometry, &Tier, u64)> {
+        let mut sizes: Vec<(usize, &BTreeMap<String, u64>)> = self
+            .quota
+            .iter()
+            .map(|(k, v)| (k.parse().expect("validated"), v))
+            .collect();
+        sizes.sort_by_key(|(n, _)| *n);
+        let mut out = Vec::new();
+        for (n, wanted) in sizes {
+            let g = Geometry::for_size(n).expect("validated");
+            for tier in &self.tiers {
+                if let Some(&count) = wanted.get(&tier.name) {
+                    out.push((g, tier, count));
+                }
+            }
+        }
+        out
     }
 
     /// The tier of that name, with an error listing the known ones.
@@ -286,6 +320,17 @@ mod tests {
             err,
             "unknown tier 'nightmare': the config defines easy, medium, hard, expert"
         );
+    }
+
+    #[test]
+    fn quotas_are_validated_and_ordered() {
+        let c = Config::default_config();
+        let q = c.quotas();
+        assert_eq!(q[0].0.n(), 6);
+        assert!(q.iter().any(|(g, t, n)| g.n() == 9 && t.name == "hard" && *n == 10_000));
+        let text = DEFAULT_CONFIG.replace("[quota.9]", "[quota.8]");
+        let err = Config::parse(&text, "t.toml").unwrap_err().to_string();
+        assert!(err.contains("quota.8: not a supported grid size"), "{err}");
     }
 
     #[test]

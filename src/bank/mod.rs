@@ -44,8 +44,14 @@ pub struct BaseGridRow {
 /// A puzzle to store, with its base grid.
 #[derive(Clone, Debug)]
 pub struct NewPuzzle {
-    /// The base grid it was dug from (inserted if new).
-    pub base: BaseGridRow,
+    /// The base grid it was dug from (inserted if new); `None` for an imported puzzle.
+    pub base: Option<BaseGridRow>,
+    /// Grid side.
+    pub size: usize,
+    /// Rows per box.
+    pub box_rows: usize,
+    /// Columns per box.
+    pub box_cols: usize,
     /// One-line puzzle.
     pub puzzle: String,
     /// One-line solution.
@@ -58,18 +64,29 @@ pub struct NewPuzzle {
     pub backtracks: u64,
     /// Solver guesses to prove uniqueness.
     pub guesses: u64,
-    /// Seed of the digging stream.
-    pub seed: u64,
-    /// Strategy name.
-    pub dig_strategy: String,
-    /// Clue target, `None` for minimal.
+    /// Seed of the digging stream (`None`: imported).
+    pub seed: Option<u64>,
+    /// Strategy name (`None`: imported).
+    pub dig_strategy: Option<String>,
+    /// Clue target, `None` for minimal or imported.
     pub target_clues: Option<usize>,
-    /// Generator version that made it.
+    /// Generator version that made (or rated) it.
     pub generator_version: u32,
     /// Canonical fingerprint.
     pub fingerprint: String,
     /// Time of the successful attempt, µs.
     pub generation_us: u64,
+}
+
+impl NewPuzzle {
+    /// `generated` or `import`.
+    pub fn source(&self) -> &'static str {
+        if self.base.is_some() {
+            "generated"
+        } else {
+            "import"
+        }
+    }
 }
 
 /// A stored puzzle with its metadata.
@@ -79,14 +96,16 @@ pub struct StoredPuzzle {
     pub id: i64,
     /// Run that made it.
     pub run_id: i64,
-    /// Base grid id.
-    pub base_grid_id: String,
+    /// `generated` or `import`.
+    pub source: String,
+    /// Base grid id (`None`: imported).
+    pub base_grid_id: Option<String>,
     /// Base grid route.
-    pub route: String,
+    pub route: Option<String>,
     /// Base grid seed.
-    pub grid_seed: String,
+    pub grid_seed: Option<String>,
     /// Base grid cells.
-    pub base_grid: String,
+    pub base_grid: Option<String>,
     /// Grid side.
     pub size: usize,
     /// Rows per box.
@@ -105,10 +124,10 @@ pub struct StoredPuzzle {
     pub backtracks: u64,
     /// Solver guesses.
     pub guesses: u64,
-    /// Digging seed (decimal).
-    pub seed: String,
+    /// Digging seed (decimal; `None`: imported).
+    pub seed: Option<String>,
     /// Strategy name.
-    pub dig_strategy: String,
+    pub dig_strategy: Option<String>,
     /// Clue target.
     pub target_clues: Option<usize>,
     /// Generator version.
@@ -243,14 +262,35 @@ impl Bank {
         &self.conn
     }
 
-    /// Marks runs left `running` by a crash as `interrupted`; returns how many.
+    /// Marks runs left `running` by a process of this host that no longer exists as
+    /// `interrupted`; returns how many. Runs of live processes (a concurrent fill) and of
+    /// other hosts are left alone.
     pub fn close_stale_runs(&self) -> Result<usize> {
-        Ok(self.conn.execute(
-            "UPDATE runs SET status = 'interrupted', finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
-                    message = coalesce(message, 'process ended without closing the run')
-             WHERE status = 'running'",
-            [],
-        )?)
+        let host = host_name();
+        let stale: Vec<i64> = self
+            .conn
+            .prepare("SELECT id, pid, host FROM runs WHERE status = 'running'")?
+            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<u32>>(1)?, r.get::<_, Option<String>>(2)?)))?
+            .filter_map(|row| row.ok())
+            .filter(|(_, pid, h)| h.as_deref() == Some(host.as_str()) && !pid.is_some_and(process_alive))
+            .map(|(id, ..)| id)
+            .collect();
+        for id in &stale {
+            self.conn.execute(
+                "UPDATE runs SET status = 'interrupted', finished_at = strftime('%Y-%m-%dT%H:%M:%fZ','now'),
+                        message = coalesce(message, 'process ended without closing the run')
+                 WHERE id = ?1 AND status = 'running'",
+                [id],
+            )?;
+        }
+        Ok(stale.len())
+    }
+
+    /// Stored puzzles per (size, tier).
+    pub fn tier_counts(&self) -> Result<std::collections::HashMap<(usize, String), u64>> {
+        let mut stmt = self.conn.prepare("SELECT size, tier, count(*) FROM puzzles GROUP BY size, tier")?;
+        let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Records a new run and returns its id.
@@ -261,9 +301,9 @@ impl Bank {
         generator_version: u32,
     ) -> Result<i64> {
         self.conn.execute(
-            "INSERT INTO runs (started_at, status, run_seed, config_json, generator_version)
-             VALUES (strftime('%Y-%m-%dT%H:%M:%fZ','now'), 'running', ?1, ?2, ?3)",
-            params![run_seed.to_string(), config_json, generator_version],
+            "INSERT INTO runs (started_at, status, run_seed, config_json, generator_version, pid, host)
+             VALUES (strftime('%Y-%m-%dT%H:%M:%fZ','now'), 'running', ?1, ?2, ?3, ?4, ?5)",
+            params![run_seed.to_string(), config_json, generator_version, std::process::id(), host_name()],
         )?;
         Ok(self.conn.last_insert_rowid())
     }
@@ -325,7 +365,8 @@ impl Bank {
         alarms: &[AlarmRow],
         counts: &RunCounts,
     ) -> Result<usize> {
-        let tx = self.conn.transaction()?;
+        // IMMEDIATE: take the write lock up front so two fills never deadlock on an upgrade.
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut inserted = 0;
         {
             let mut grid_stmt = tx.prepare_cached(
@@ -335,39 +376,41 @@ impl Bank {
             let mut puzzle_stmt = tx.prepare_cached(
                 "INSERT OR IGNORE INTO puzzles (run_id, base_grid_id, size, box_rows, box_cols, puzzle,
                     solution, clues, tier, backtracks, guesses, seed, dig_strategy, target_clues,
-                    generator_version, fingerprint, generation_us, created_at)
+                    generator_version, fingerprint, generation_us, source, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                    strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
+                    ?18, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
             )?;
             for p in puzzles {
-                let b = &p.base;
-                grid_stmt.execute(params![
-                    b.id,
-                    b.size,
-                    b.box_rows,
-                    b.box_cols,
-                    b.route,
-                    b.grid,
-                    b.seed.to_string()
-                ])?;
+                if let Some(b) = &p.base {
+                    grid_stmt.execute(params![
+                        b.id,
+                        b.size,
+                        b.box_rows,
+                        b.box_cols,
+                        b.route,
+                        b.grid,
+                        b.seed.to_string()
+                    ])?;
+                }
                 inserted += puzzle_stmt.execute(params![
                     run_id,
-                    b.id,
-                    b.size,
-                    b.box_rows,
-                    b.box_cols,
+                    p.base.as_ref().map(|b| &b.id),
+                    p.size,
+                    p.box_rows,
+                    p.box_cols,
                     p.puzzle,
                     p.solution,
                     p.clues,
                     p.tier,
                     p.backtracks,
                     p.guesses,
-                    p.seed.to_string(),
+                    p.seed.map(|s| s.to_string()),
                     p.dig_strategy,
                     p.target_clues,
                     p.generator_version,
                     p.fingerprint,
-                    p.generation_us
+                    p.generation_us,
+                    p.source()
                 ])?;
             }
             let mut alarm_stmt = tx.prepare_cached(
@@ -399,8 +442,8 @@ impl Bank {
                 "SELECT p.id, p.run_id, p.base_grid_id, g.route, g.seed, g.grid, p.size, p.box_rows,
                         p.box_cols, p.puzzle, p.solution, p.clues, p.tier, p.backtracks, p.guesses,
                         p.seed, p.dig_strategy, p.target_clues, p.generator_version, p.fingerprint,
-                        p.generation_us, p.created_at
-                 FROM puzzles p JOIN base_grids g ON g.id = p.base_grid_id WHERE p.id = ?1",
+                        p.generation_us, p.created_at, p.source
+                 FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id WHERE p.id = ?1",
                 [id],
                 |r| {
                     Ok(StoredPuzzle {
@@ -426,11 +469,26 @@ impl Bank {
                         fingerprint: r.get(19)?,
                         generation_us: r.get(20)?,
                         created_at: r.get(21)?,
+                        source: r.get(22)?,
                     })
                 },
             )
             .optional()?)
     }
+}
+
+/// This machine's name, to tell whose `running` runs can be checked for liveness.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Whether a process of this host is alive (Linux `/proc`; elsewhere assumed alive).
+fn process_alive(pid: u32) -> bool {
+    let proc_root = Path::new("/proc");
+    !proc_root.is_dir() || proc_root.join(pid.to_string()).exists()
 }
 
 /// The first 16 bytes of a hex fingerprint.

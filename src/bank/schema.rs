@@ -18,6 +18,12 @@ pub fn version(conn: &Connection) -> Result<i64> {
 /// Brings the schema up to date; refuses a newer one without touching it.
 pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
     let current = version(conn)?;
+    if current == SCHEMA_VERSION {
+        return Ok(());
+    }
+    // IMMEDIATE: a concurrent opener waits here, then sees the migrated version.
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let current = version(&tx)?;
     if current > SCHEMA_VERSION {
         bail!(
             "bank '{origin}' has schema version {current}, newer than this binary's \
@@ -27,7 +33,6 @@ pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
     if current == SCHEMA_VERSION {
         return Ok(());
     }
-    let tx = conn.transaction()?;
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
         tx.execute_batch(sql)
             .with_context(|| format!("applying migration {} to '{origin}'", i + 1))?;

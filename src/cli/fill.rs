@@ -4,7 +4,7 @@ use crate::bank::RunCounts;
 use crate::bank::{Bank, RunStatus};
 use crate::config::Config;
 use crate::grid::Geometry;
-use crate::pipeline::{fill, FillReport, FillRequest, Progress, WallClock};
+use crate::pipeline::{fill, FillReport, FillRequest, PlanItem, Progress, WallClock};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,8 +18,17 @@ use std::time::Duration;
 #[derive(Args, Debug)]
 pub struct FillArgs {
     /// Puzzles to add (split evenly over the tiers without --tier).
+    #[arg(long, required_unless_present = "quota", conflicts_with = "quota")]
+    pub count: Option<u64>,
+    /// Add exactly what the config's [quota] tables say is missing (per size and tier).
     #[arg(long)]
-    pub count: u64,
+    pub quota: bool,
+    /// Stop cleanly after this long (e.g. 90s, 30m, 2h), keeping what was made.
+    #[arg(long, value_parser = parse_duration)]
+    pub max_duration: Option<Duration>,
+    /// Write a machine-readable run summary (JSON) to this path.
+    #[arg(long)]
+    pub summary_json: Option<PathBuf>,
     /// Fill only this tier.
     #[arg(long)]
     pub tier: Option<String>,
@@ -42,12 +51,57 @@ pub struct FillArgs {
     pub config: Option<PathBuf>,
 }
 
-/// Runs the fill and prints a summary; the exit status tells how it ended.
+/// Runs the fill and prints a summary; the exit status tells how it ended:
+/// 0 done, 1 stopped early / quota not met / alarms raised, 2 error.
 pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     let config = match &args.config {
         Some(path) => Config::load(path)?,
         None => Config::default_config(),
     };
+    let run_seed = args.seed.unwrap_or_else(clock_seed);
+    let threads = args.threads.unwrap_or(config.generation.threads);
+    let pool = super::thread_pool((threads > 0).then_some(threads))?;
+    let deadline = Duration::from_millis(args.deadline_ms.unwrap_or(config.generation.deadline_ms));
+    let mut request = plan(args, &config, run_seed)?;
+    request.max_duration = args.max_duration;
+    let bank = Bank::open(&args.common.db)?;
+    if args.quota {
+        request = deficit(request, &bank)?;
+        if request.total() == 0 {
+            eprintln!("quota met: nothing to add to {}", args.common.db.display());
+            return Ok(super::EXIT_OK);
+        }
+    }
+    let bars = Bars::new(&request);
+    let report = pool.install(|| fill(bank, &request, &config, &WallClock(deadline), &bars, &stop))?;
+    bars.finish();
+    print_summary(&report, run_seed, &args.common.db);
+    if let Some(path) = &args.summary_json {
+        write_summary(path, &report, run_seed)?;
+    }
+    let short = report.items.iter().any(|i| i.accepted < i.wanted);
+    Ok(match report.status {
+        RunStatus::Completed if !short && report.counts.alarms == 0 => super::EXIT_OK,
+        _ => super::EXIT_NEGATIVE,
+    })
+}
+
+/// The request before quota deficits: `--count` split over the tiers, or the full quota.
+fn plan(args: &FillArgs, config: &Config, run_seed: u64) -> Result<FillRequest> {
+    if args.quota {
+        if config.quota.is_empty() {
+            anyhow::bail!("--quota: the config has no [quota.SIZE] tables");
+        }
+        let plan = config
+            .quotas()
+            .into_iter()
+            .filter(|(g, t, _)| {
+                args.size.is_none_or(|s| s == g.n()) && args.tier.as_ref().is_none_or(|n| n == &t.name)
+            })
+            .map(|(geometry, tier, count)| PlanItem { geometry, tier: tier.clone(), count })
+            .collect();
+        return Ok(FillRequest { plan, run_seed, max_duration: None });
+    }
     let size = args.size.unwrap_or(config.generation.default_size);
     let geometry = Geometry::for_size(size)
         .with_context(|| format!("unsupported --size {size}: use 4, 6, 9, 12 or 16"))?;
@@ -55,27 +109,51 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
         Some(name) => vec![config.tier(name)?.clone()],
         None => config.tiers.clone(),
     };
-    let run_seed = args.seed.unwrap_or_else(clock_seed);
-    let threads = args.threads.unwrap_or(config.generation.threads);
-    let pool = super::thread_pool((threads > 0).then_some(threads))?;
-    let deadline = Duration::from_millis(args.deadline_ms.unwrap_or(config.generation.deadline_ms));
-    let bank = Bank::open(&args.common.db)?;
-    let request = FillRequest {
-        count: args.count,
-        tiers,
-        geometry,
-        run_seed,
+    Ok(FillRequest::split(args.count.unwrap_or(0), &tiers, geometry, run_seed))
+}
+
+/// Reduces each quota item to what the bank lacks.
+fn deficit(mut request: FillRequest, bank: &Bank) -> Result<FillRequest> {
+    let have = bank.tier_counts()?;
+    for item in &mut request.plan {
+        let held = have.get(&(item.geometry.n(), item.tier.name.clone())).copied().unwrap_or(0);
+        item.count = item.count.saturating_sub(held);
+    }
+    request.plan.retain(|i| i.count > 0);
+    Ok(request)
+}
+
+/// Parses `90s`, `30m`, `2h` or a plain number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = text
+        .find(|c: char| !c.is_ascii_digit())
+        .map_or((text, ""), |i| text.split_at(i));
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("'{text}' is not a duration: use e.g. 90s, 30m or 2h"))?;
+    let secs = match unit {
+        "" | "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        _ => return Err(format!("'{text}': unknown unit '{unit}', use s, m or h")),
     };
-    let bars = Bars::new(&request);
-    let report =
-        pool.install(|| fill(bank, &request, &config, &WallClock(deadline), &bars, &stop))?;
-    bars.finish();
-    print_summary(&report, run_seed, &args.common.db);
-    Ok(match report.status {
-        RunStatus::Completed => super::EXIT_OK,
-        RunStatus::Interrupted => super::EXIT_NEGATIVE,
-        _ => super::EXIT_ERROR,
-    })
+    Ok(Duration::from_secs(secs))
+}
+
+fn write_summary(path: &std::path::Path, r: &FillReport, seed: u64) -> Result<()> {
+    let secs = r.elapsed.as_secs_f64();
+    let summary = serde_json::json!({
+        "run_id": r.run_id,
+        "status": r.status.name(),
+        "message": r.message,
+        "seed": seed.to_string(),
+        "duration_s": secs,
+        "rate_per_s": r.counts.accepted as f64 / secs.max(1e-9),
+        "counts": r.counts,
+        "items": r.items,
+    });
+    std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
+        .with_context(|| format!("cannot write summary '{}'", path.display()))
 }
 
 fn clock_seed() -> u64 {
@@ -89,7 +167,11 @@ fn clock_seed() -> u64 {
 fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
     let c = &r.counts;
     let secs = r.elapsed.as_secs_f64();
-    let tiers: Vec<String> = r.per_tier.iter().map(|(t, n)| format!("{t}={n}")).collect();
+    let tiers: Vec<String> = r
+        .items
+        .iter()
+        .map(|i| format!("{}x{} {}={}/{}", i.size, i.size, i.tier, i.accepted, i.wanted))
+        .collect();
     eprintln!(
         "run {} {}: {} stored ({}) in {:.1}s, {:.0}/s; attempts {}, duplicates {}, rejected {}, \
          timeouts {}, retries {}, alarms {}; seed {seed}; bank {}",
@@ -112,6 +194,10 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
     }
 }
 
+fn bar_key(size: usize, tier: &str) -> String {
+    format!("{size}x{size} {tier}")
+}
+
 /// One progress bar per tier when stderr is a terminal; nothing otherwise.
 struct Bars {
     bars: Vec<(String, ProgressBar)>,
@@ -123,21 +209,18 @@ impl Bars {
             return Bars { bars: Vec::new() };
         }
         let multi = indicatif::MultiProgress::new();
-        let style =
-            ProgressStyle::with_template("{prefix:>8} [{bar:30}] {pos}/{len} {per_sec} {msg}")
-                .expect("valid template")
-                .progress_chars("=> ");
-        let n = request.tiers.len() as u64;
+        let style = ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {per_sec} {msg}")
+            .expect("valid template")
+            .progress_chars("=> ");
         let bars = request
-            .tiers
+            .plan
             .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let len = request.count / n + u64::from((i as u64) < request.count % n);
-                let bar = multi.add(ProgressBar::new(len));
+            .map(|item| {
+                let bar = multi.add(ProgressBar::new(item.count));
                 bar.set_style(style.clone());
-                bar.set_prefix(t.name.clone());
-                (t.name.clone(), bar)
+                let key = bar_key(item.geometry.n(), &item.tier.name);
+                bar.set_prefix(key.clone());
+                (key, bar)
             })
             .collect();
         Bars { bars }
@@ -151,8 +234,9 @@ impl Bars {
 }
 
 impl Progress for Bars {
-    fn update(&self, tier: &str, accepted: u64, _wanted: u64, c: &RunCounts) {
-        if let Some((_, bar)) = self.bars.iter().find(|(t, _)| t == tier) {
+    fn update(&self, size: usize, tier: &str, accepted: u64, _wanted: u64, c: &RunCounts) {
+        let key = bar_key(size, tier);
+        if let Some((_, bar)) = self.bars.iter().find(|(k, _)| *k == key) {
             bar.set_position(accepted);
             bar.set_message(format!(
                 "dup {} timeouts {} rejected {} alarms {}",

@@ -37,8 +37,8 @@ pub fn run_reproduce(args: &IdArgs) -> Result<u8> {
         return Ok(super::EXIT_OK);
     }
     println!("puzzle {}: different", stored.id);
-    if r.base_grid.to_line() != stored.base_grid {
-        println!("base grid stored:      {}", stored.base_grid);
+    if Some(r.base_grid.to_line()) != stored.base_grid {
+        println!("base grid stored:      {}", stored.base_grid.as_deref().unwrap_or("-"));
         println!("base grid regenerated: {}", r.base_grid);
     }
     println!("stored:\n{}", pretty(&stored.puzzle));
@@ -72,16 +72,18 @@ pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
     println!("guesses           {}", p.guesses);
     println!("backtracks        {}", p.backtracks);
     println!("run               {}", p.run_id);
+    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    println!("source            {}", p.source);
     println!(
         "base grid         {} (route {}, seed {})",
-        p.base_grid_id, p.route, p.grid_seed
+        text(&p.base_grid_id),
+        text(&p.route),
+        text(&p.grid_seed)
     );
-    println!("dig strategy      {}", p.dig_strategy);
-    let target = p
-        .target_clues
-        .map_or("minimal".to_string(), |t| t.to_string());
-    println!("target clues      {target}");
-    println!("seed              {}", p.seed);
+    println!("dig strategy      {}", text(&p.dig_strategy));
+    let target = p.target_clues.map(|t| t.to_string());
+    println!("target clues      {}", text(&target));
+    println!("seed              {}", text(&p.seed));
     println!("generator version {}", p.generator_version);
     println!("fingerprint       {}", p.fingerprint);
     println!("generation time   {} us", p.generation_us);

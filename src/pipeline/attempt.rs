@@ -87,7 +87,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
     let g = input.geometry;
     let grid_line = solution.to_line();
     AttemptOutcome::Accepted(Box::new(NewPuzzle {
-        base: BaseGridRow {
+        base: Some(BaseGridRow {
             id: grid_id(&solution),
             size: g.n(),
             box_rows: g.box_rows(),
@@ -95,15 +95,18 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
             route: input.route.name().into(),
             grid: grid_line.clone(),
             seed: input.grid_seed,
-        },
+        }),
+        size: g.n(),
+        box_rows: g.box_rows(),
+        box_cols: g.box_cols(),
         puzzle: puzzle.to_line(),
         solution: grid_line,
         clues: puzzle.clue_count(),
         tier: tier.name.clone(),
         backtracks: effort.backtracks,
         guesses: effort.guesses,
-        seed: input.dig_seed,
-        dig_strategy: input.strategy.name().into(),
+        seed: Some(input.dig_seed),
+        dig_strategy: Some(input.strategy.name().into()),
         target_clues: Some(input.target),
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(&puzzle),

@@ -51,28 +51,72 @@ impl Deadlines for WallClock {
 
 /// Told after each chunk how a tier is going.
 pub trait Progress {
-    /// `accepted` of `wanted` for `tier`, with the run's counters.
-    fn update(&self, tier: &str, accepted: u64, wanted: u64, counts: &RunCounts);
+    /// `accepted` of `wanted` for `tier` of grid side `size`, with the run's counters.
+    fn update(&self, size: usize, tier: &str, accepted: u64, wanted: u64, counts: &RunCounts);
 }
 
 /// A progress sink that shows nothing.
 pub struct NoProgress;
 
 impl Progress for NoProgress {
-    fn update(&self, _: &str, _: u64, _: u64, _: &RunCounts) {}
+    fn update(&self, _: usize, _: &str, _: u64, _: u64, _: &RunCounts) {}
+}
+
+/// How many puzzles of one size and tier to add.
+#[derive(Clone, Debug)]
+pub struct PlanItem {
+    /// Grid geometry.
+    pub geometry: Geometry,
+    /// The tier.
+    pub tier: Tier,
+    /// Puzzles to add.
+    pub count: u64,
 }
 
 /// What to fill.
 #[derive(Clone, Debug)]
 pub struct FillRequest {
-    /// Puzzles to store in all.
-    pub count: u64,
-    /// Tiers to fill (the count is split evenly, the first tiers taking the remainder).
-    pub tiers: Vec<Tier>,
-    /// Grid geometry.
-    pub geometry: Geometry,
+    /// What to add, filled in this order.
+    pub plan: Vec<PlanItem>,
     /// Run seed.
     pub run_seed: u64,
+    /// Stop cleanly (status interrupted) once this much time has passed.
+    pub max_duration: Option<Duration>,
+}
+
+impl FillRequest {
+    /// `count` puzzles of `geometry` split evenly over `tiers`, the first taking the remainder.
+    pub fn split(count: u64, tiers: &[Tier], geometry: Geometry, run_seed: u64) -> FillRequest {
+        let n = tiers.len() as u64;
+        let plan = tiers
+            .iter()
+            .enumerate()
+            .map(|(i, tier)| PlanItem {
+                geometry,
+                tier: tier.clone(),
+                count: count / n + u64::from((i as u64) < count % n),
+            })
+            .collect();
+        FillRequest { plan, run_seed, max_duration: None }
+    }
+
+    /// Puzzles wanted in all.
+    pub fn total(&self) -> u64 {
+        self.plan.iter().map(|p| p.count).sum()
+    }
+}
+
+/// Outcome of one plan item.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ItemReport {
+    /// Grid side.
+    pub size: usize,
+    /// Tier name.
+    pub tier: String,
+    /// Puzzles wanted.
+    pub wanted: u64,
+    /// Puzzles stored.
+    pub accepted: u64,
 }
 
 /// How a fill ended.
@@ -88,8 +132,8 @@ pub struct FillReport {
     pub message: Option<String>,
     /// Wall-clock duration.
     pub elapsed: Duration,
-    /// Accepted per tier, in request order.
-    pub per_tier: Vec<(String, u64)>,
+    /// Per plan item, in plan order.
+    pub items: Vec<ItemReport>,
 }
 
 /// One unit of parallel work.
@@ -113,32 +157,28 @@ pub fn fill(
     let mut known = bank.fingerprint_prefixes()?;
     let config_json = serde_json::to_string(&serde_json::json!({
         "config": config,
-        "request": {
-            "count": request.count,
-            "size": request.geometry.n(),
-            "tiers": request.tiers.iter().map(|t| &t.name).collect::<Vec<_>>(),
-        }
+        "plan": request.plan.iter().map(|p| serde_json::json!({
+            "size": p.geometry.n(), "tier": p.tier.name, "count": p.count,
+        })).collect::<Vec<_>>(),
+        "max_duration_s": request.max_duration.map(|d| d.as_secs_f64()),
     }))?;
     let run_id = bank.start_run(request.run_seed, &config_json, GENERATOR_VERSION)?;
-    tracing::info!(
-        run_id,
-        seed = request.run_seed,
-        count = request.count,
-        "fill started"
-    );
+    tracing::info!(run_id, seed = request.run_seed, count = request.total(), "fill started");
     let writer = Writer::start(bank, run_id, config.writer.batch_size);
+    let limits = Limits { stop, ends_at: request.max_duration.map(|d| started + d) };
 
     let mut counts = RunCounts::default();
-    let mut per_tier = Vec::new();
+    let mut items = Vec::new();
     let mut outcome: Result<(RunStatus, Option<String>)> = Ok((RunStatus::Completed, None));
-    let share = |i: usize| {
-        let t = request.tiers.len() as u64;
-        request.count / t + u64::from((i as u64) < request.count % t)
-    };
-    for (index, tier) in request.tiers.iter().enumerate() {
-        let mut filler = TierFill::new(request, config, tier, index, share(index));
-        let result = filler.run(&writer, &mut known, &mut counts, deadlines, progress, stop);
-        per_tier.push((tier.name.clone(), filler.accepted));
+    for item in &request.plan {
+        let mut filler = TierFill::new(request.run_seed, config, item);
+        let result = filler.run(&writer, &mut known, &mut counts, deadlines, progress, &limits);
+        items.push(ItemReport {
+            size: item.geometry.n(),
+            tier: item.tier.name.clone(),
+            wanted: item.count,
+            accepted: filler.accepted,
+        });
         match result {
             Ok(None) => {}
             Ok(Some(end)) => {
@@ -174,8 +214,29 @@ pub fn fill(
         counts,
         message,
         elapsed: started.elapsed(),
-        per_tier,
+        items,
     })
+}
+
+/// When a run must stop early.
+struct Limits<'a> {
+    /// Set by Ctrl-C / SIGTERM.
+    stop: &'a AtomicBool,
+    /// End of the time budget.
+    ends_at: Option<Instant>,
+}
+
+impl Limits<'_> {
+    /// Why to stop now, if at all.
+    fn reason(&self) -> Option<&'static str> {
+        if self.stop.load(Ordering::SeqCst) {
+            Some("interrupted by signal")
+        } else if self.ends_at.is_some_and(|t| Instant::now() >= t) {
+            Some("time limit reached (--max-duration)")
+        } else {
+            None
+        }
+    }
 }
 
 /// The state of filling one tier.
@@ -196,20 +257,18 @@ struct TierFill<'a> {
 }
 
 impl<'a> TierFill<'a> {
-    fn new(
-        request: &FillRequest,
-        config: &'a Config,
-        tier: &'a Tier,
-        index: usize,
-        wanted: u64,
-    ) -> Self {
-        let (low, high) = tier.clue_range(request.geometry);
+    fn new(run_seed: u64, config: &'a Config, item: &'a PlanItem) -> Self {
+        let (low, high) = item.tier.clue_range(item.geometry);
+        // Seeded by tier name, so a tier's puzzles do not depend on which others are filled.
+        let name_hash = blake3::hash(item.tier.name.as_bytes()).as_bytes()[..8]
+            .iter()
+            .fold(0u64, |h, &b| h << 8 | u64::from(b));
         TierFill {
             config,
-            tier,
-            geometry: request.geometry,
-            seed: derive_seed(&[request.run_seed, request.geometry.n() as u64, index as u64]),
-            wanted,
+            tier: &item.tier,
+            geometry: item.geometry,
+            seed: derive_seed(&[run_seed, item.geometry.n() as u64, name_hash]),
+            wanted: item.count,
             accepted: 0,
             target: low,
             max_target: high,
@@ -245,14 +304,11 @@ impl<'a> TierFill<'a> {
         counts: &mut RunCounts,
         deadlines: &dyn Deadlines,
         progress: &dyn Progress,
-        stop: &AtomicBool,
+        limits: &Limits,
     ) -> Result<Option<(RunStatus, Option<String>)>> {
         while self.accepted < self.wanted {
-            if stop.load(Ordering::SeqCst) {
-                return Ok(Some((
-                    RunStatus::Interrupted,
-                    Some("interrupted by signal".into()),
-                )));
+            if let Some(reason) = limits.reason() {
+                return Ok(Some((RunStatus::Interrupted, Some(reason.into()))));
             }
             let jobs = self.next_chunk();
             let inputs: Vec<AttemptInput> = jobs.iter().map(|&j| self.input(j)).collect();
@@ -336,7 +392,7 @@ impl<'a> TierFill<'a> {
             }
             chunk.counts = *counts;
             writer.send(chunk)?;
-            progress.update(&self.tier.name, self.accepted, self.wanted, counts);
+            progress.update(self.geometry.n(), &self.tier.name, self.accepted, self.wanted, counts);
             if self.give_up_streak >= GIVE_UP_STREAK {
                 return Ok(Some((
                     RunStatus::Failed,

@@ -19,6 +19,18 @@ pub struct Reproduction {
 
 /// Rebuilds `stored` from (generator version, base grid, strategy, target clues, seed).
 pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
+    let generated = |field: Option<&String>| {
+        field.cloned().with_context(|| {
+            format!("puzzle {} was imported, not generated: there is nothing to reproduce", stored.id)
+        })
+    };
+    let (route, grid_seed, stored_grid, strategy, seed) = (
+        generated(stored.route.as_ref())?,
+        generated(stored.grid_seed.as_ref())?,
+        generated(stored.base_grid.as_ref())?,
+        generated(stored.dig_strategy.as_ref())?,
+        generated(stored.seed.as_ref())?,
+    );
     if stored.generator_version != GENERATOR_VERSION {
         bail!(
             "puzzle {} was made by generator version {}, this binary is version {}: \
@@ -42,17 +54,14 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
         .with_context(|| format!("puzzle {} has no target clue count", stored.id))?;
     let input = AttemptInput {
         geometry,
-        route: stored.route.parse::<Route>().map_err(anyhow::Error::msg)?,
-        grid_seed: parse_seed(&stored.grid_seed, "base grid seed")?,
-        strategy: stored
-            .dig_strategy
-            .parse::<Strategy>()
-            .map_err(anyhow::Error::msg)?,
+        route: route.parse::<Route>().map_err(anyhow::Error::msg)?,
+        grid_seed: parse_seed(&grid_seed, "base grid seed")?,
+        strategy: strategy.parse::<Strategy>().map_err(anyhow::Error::msg)?,
         target,
-        dig_seed: parse_seed(&stored.seed, "seed")?,
+        dig_seed: parse_seed(&seed, "seed")?,
     };
     let base_grid = attempt::base_grid(&input, None).expect("no deadline");
-    let stored_base = parse_line_with(&stored.base_grid, geometry)
+    let stored_base = parse_line_with(&stored_grid, geometry)
         .with_context(|| format!("puzzle {}: stored base grid is malformed", stored.id))?;
     let puzzle = attempt::dig(&input, &stored_base, None)
         .map_err(|e| anyhow::anyhow!("puzzle {}: digging again failed: {e}", stored.id))?;
