@@ -210,7 +210,11 @@ impl Config {
             }
         }
         for (size, tiers) in &self.quota {
-            let ok = size.parse::<usize>().ok().and_then(Geometry::for_size).is_some();
+            let ok = size
+                .parse::<usize>()
+                .ok()
+                .and_then(Geometry::for_size)
+                .is_some();
             if !ok {
                 bail!("quota.{size}: not a supported grid size (4, 6, 9, 12 or 16)");
             }
@@ -327,7 +331,9 @@ mod tests {
         let c = Config::default_config();
         let q = c.quotas();
         assert_eq!(q[0].0.n(), 6);
-        assert!(q.iter().any(|(g, t, n)| g.n() == 9 && t.name == "hard" && *n == 10_000));
+        assert!(q
+            .iter()
+            .any(|(g, t, n)| g.n() == 9 && t.name == "hard" && *n == 10_000));
         let text = DEFAULT_CONFIG.replace("[quota.9]", "[quota.8]");
         let err = Config::parse(&text, "t.toml").unwrap_err().to_string();
         assert!(err.contains("quota.8: not a supported grid size"), "{err}");

@@ -201,7 +201,12 @@ fn alarm_lowers_the_target_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("alarm.sqlite");
     let config = Config::default_config();
-    let request = FillRequest::split(20, &[config.tier("hard").unwrap().clone()], Geometry::CLASSIC, 3);
+    let request = FillRequest::split(
+        20,
+        &[config.tier("hard").unwrap().clone()],
+        Geometry::CLASSIC,
+        3,
+    );
     let report = fill(
         Bank::open(&path).unwrap(),
         &request,
@@ -238,7 +243,11 @@ fn alarm_at_the_top_of_the_range_fails_the_run_clearly() {
         db.to_str().unwrap(),
         &["--count", "5", "--tier", "easy", "--deadline-ms", "0"],
     );
-    assert_eq!(o.status.code(), Some(1), "a failed run is an early stop, not an input error");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a failed run is an early stop, not an input error"
+    );
     let err = stderr(&o);
     assert!(err.contains("failed"), "{err}");
     assert!(err.contains("timed out even at 40 clues"), "{err}");

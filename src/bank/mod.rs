@@ -215,6 +215,16 @@ impl Bank {
                     parent.display()
                 );
             }
+            let readonly = |p: &Path| p.metadata().is_ok_and(|m| m.permissions().readonly());
+            if !path.exists() && readonly(parent) {
+                bail!(
+                    "cannot create bank '{origin}': folder '{}' is not writable",
+                    parent.display()
+                );
+            }
+        }
+        if path.metadata().is_ok_and(|m| m.permissions().readonly()) {
+            bail!("bank '{origin}' is read-only: fix its permissions (chmod u+w) or give another --db path");
         }
         let conn =
             Connection::open(path).with_context(|| format!("cannot open bank '{origin}'"))?;
@@ -270,9 +280,17 @@ impl Bank {
         let stale: Vec<i64> = self
             .conn
             .prepare("SELECT id, pid, host FROM runs WHERE status = 'running'")?
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<u32>>(1)?, r.get::<_, Option<String>>(2)?)))?
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, Option<u32>>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })?
             .filter_map(|row| row.ok())
-            .filter(|(_, pid, h)| h.as_deref() == Some(host.as_str()) && !pid.is_some_and(process_alive))
+            .filter(|(_, pid, h)| {
+                h.as_deref() == Some(host.as_str()) && !pid.is_some_and(process_alive)
+            })
             .map(|(id, ..)| id)
             .collect();
         for id in &stale {
@@ -288,7 +306,9 @@ impl Bank {
 
     /// Stored puzzles per (size, tier).
     pub fn tier_counts(&self) -> Result<std::collections::HashMap<(usize, String), u64>> {
-        let mut stmt = self.conn.prepare("SELECT size, tier, count(*) FROM puzzles GROUP BY size, tier")?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT size, tier, count(*) FROM puzzles GROUP BY size, tier")?;
         let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
@@ -366,7 +386,9 @@ impl Bank {
         counts: &RunCounts,
     ) -> Result<usize> {
         // IMMEDIATE: take the write lock up front so two fills never deadlock on an upgrade.
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut inserted = 0;
         {
             let mut grid_stmt = tx.prepare_cached(
@@ -436,45 +458,93 @@ impl Bank {
 
     /// A stored puzzle with its base grid, or `None` for an unknown id.
     pub fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT p.id, p.run_id, p.base_grid_id, g.route, g.seed, g.grid, p.size, p.box_rows,
-                        p.box_cols, p.puzzle, p.solution, p.clues, p.tier, p.backtracks, p.guesses,
-                        p.seed, p.dig_strategy, p.target_clues, p.generator_version, p.fingerprint,
-                        p.generation_us, p.created_at, p.source
-                 FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id WHERE p.id = ?1",
-                [id],
-                |r| {
-                    Ok(StoredPuzzle {
-                        id: r.get(0)?,
-                        run_id: r.get(1)?,
-                        base_grid_id: r.get(2)?,
-                        route: r.get(3)?,
-                        grid_seed: r.get(4)?,
-                        base_grid: r.get(5)?,
-                        size: r.get(6)?,
-                        box_rows: r.get(7)?,
-                        box_cols: r.get(8)?,
-                        puzzle: r.get(9)?,
-                        solution: r.get(10)?,
-                        clues: r.get(11)?,
-                        tier: r.get(12)?,
-                        backtracks: r.get(13)?,
-                        guesses: r.get(14)?,
-                        seed: r.get(15)?,
-                        dig_strategy: r.get(16)?,
-                        target_clues: r.get(17)?,
-                        generator_version: r.get(18)?,
-                        fingerprint: r.get(19)?,
-                        generation_us: r.get(20)?,
-                        created_at: r.get(21)?,
-                        source: r.get(22)?,
-                    })
-                },
-            )
-            .optional()?)
+        let sql = format!("{PUZZLE_SELECT} WHERE p.id = ?1");
+        Ok(self.conn.query_row(&sql, [id], stored_puzzle).optional()?)
     }
+
+    /// Calls `visit` on each stored puzzle that `filter` selects, streaming (memory stays
+    /// flat whatever the count). Stops at the first error `visit` returns.
+    pub fn scan(
+        &self,
+        filter: &PuzzleFilter,
+        mut visit: impl FnMut(StoredPuzzle) -> Result<()>,
+    ) -> Result<()> {
+        let mut sql = format!(
+            "{PUZZLE_SELECT} WHERE (?1 IS NULL OR p.tier = ?1) AND (?2 IS NULL OR p.size = ?2)"
+        );
+        sql.push_str(if filter.random_order {
+            " ORDER BY random()"
+        } else {
+            " ORDER BY p.id"
+        });
+        sql.push_str(" LIMIT ?3");
+        let mut stmt = self.conn.prepare(&sql)?;
+        let limit = filter.limit.map_or(-1, |l| l as i64);
+        let mut rows = stmt.query(params![filter.tier, filter.size, limit])?;
+        while let Some(row) = rows.next()? {
+            visit(stored_puzzle(row)?)?;
+        }
+        Ok(())
+    }
+
+    /// How many puzzles `filter` selects.
+    pub fn count(&self, filter: &PuzzleFilter) -> Result<u64> {
+        let n: u64 = self.conn.query_row(
+            "SELECT count(*) FROM puzzles WHERE (?1 IS NULL OR tier = ?1) AND (?2 IS NULL OR size = ?2)",
+            params![filter.tier, filter.size],
+            |r| r.get(0),
+        )?;
+        Ok(filter.limit.map_or(n, |l| l.min(n)))
+    }
+}
+
+/// Which puzzles `scan` visits.
+#[derive(Clone, Debug, Default)]
+pub struct PuzzleFilter {
+    /// Only this tier.
+    pub tier: Option<String>,
+    /// Only this grid side.
+    pub size: Option<usize>,
+    /// At most this many.
+    pub limit: Option<u64>,
+    /// A random sample rather than id order.
+    pub random_order: bool,
+}
+
+/// The columns `stored_puzzle` reads, with the base grid joined.
+const PUZZLE_SELECT: &str =
+    "SELECT p.id, p.run_id, p.base_grid_id, g.route, g.seed, g.grid, p.size, p.box_rows,
+        p.box_cols, p.puzzle, p.solution, p.clues, p.tier, p.backtracks, p.guesses,
+        p.seed, p.dig_strategy, p.target_clues, p.generator_version, p.fingerprint,
+        p.generation_us, p.created_at, p.source
+ FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id";
+
+fn stored_puzzle(r: &rusqlite::Row) -> rusqlite::Result<StoredPuzzle> {
+    Ok(StoredPuzzle {
+        id: r.get(0)?,
+        run_id: r.get(1)?,
+        base_grid_id: r.get(2)?,
+        route: r.get(3)?,
+        grid_seed: r.get(4)?,
+        base_grid: r.get(5)?,
+        size: r.get(6)?,
+        box_rows: r.get(7)?,
+        box_cols: r.get(8)?,
+        puzzle: r.get(9)?,
+        solution: r.get(10)?,
+        clues: r.get(11)?,
+        tier: r.get(12)?,
+        backtracks: r.get(13)?,
+        guesses: r.get(14)?,
+        seed: r.get(15)?,
+        dig_strategy: r.get(16)?,
+        target_clues: r.get(17)?,
+        generator_version: r.get(18)?,
+        fingerprint: r.get(19)?,
+        generation_us: r.get(20)?,
+        created_at: r.get(21)?,
+        source: r.get(22)?,
+    })
 }
 
 /// This machine's name, to tell whose `running` runs can be checked for liveness.

@@ -23,6 +23,13 @@ pub struct FillArgs {
     /// Add exactly what the config's [quota] tables say is missing (per size and tier).
     #[arg(long)]
     pub quota: bool,
+    #[command(flatten)]
+    pub opts: FillOptions,
+}
+
+/// Options shared by `fill` and `nightly`.
+#[derive(Args, Debug, Clone)]
+pub struct FillOptions {
     /// Stop cleanly after this long (e.g. 90s, 30m, 2h), keeping what was made.
     #[arg(long, value_parser = parse_duration)]
     pub max_duration: Option<Duration>,
@@ -54,29 +61,37 @@ pub struct FillArgs {
 /// Runs the fill and prints a summary; the exit status tells how it ended:
 /// 0 done, 1 stopped early / quota not met / alarms raised, 2 error.
 pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
-    let config = match &args.config {
+    let config = match &args.opts.config {
         Some(path) => Config::load(path)?,
         None => Config::default_config(),
     };
-    let run_seed = args.seed.unwrap_or_else(clock_seed);
-    let threads = args.threads.unwrap_or(config.generation.threads);
+    let run_seed = args.opts.seed.unwrap_or_else(clock_seed);
+    let threads = args.opts.threads.unwrap_or(config.generation.threads);
     let pool = super::thread_pool((threads > 0).then_some(threads))?;
-    let deadline = Duration::from_millis(args.deadline_ms.unwrap_or(config.generation.deadline_ms));
+    let deadline = Duration::from_millis(
+        args.opts
+            .deadline_ms
+            .unwrap_or(config.generation.deadline_ms),
+    );
     let mut request = plan(args, &config, run_seed)?;
-    request.max_duration = args.max_duration;
-    let bank = Bank::open(&args.common.db)?;
+    request.max_duration = args.opts.max_duration;
+    let bank = Bank::open(&args.opts.common.db)?;
     if args.quota {
         request = deficit(request, &bank)?;
         if request.total() == 0 {
-            eprintln!("quota met: nothing to add to {}", args.common.db.display());
+            eprintln!(
+                "quota met: nothing to add to {}",
+                args.opts.common.db.display()
+            );
             return Ok(super::EXIT_OK);
         }
     }
     let bars = Bars::new(&request);
-    let report = pool.install(|| fill(bank, &request, &config, &WallClock(deadline), &bars, &stop))?;
+    let report =
+        pool.install(|| fill(bank, &request, &config, &WallClock(deadline), &bars, &stop))?;
     bars.finish();
-    print_summary(&report, run_seed, &args.common.db);
-    if let Some(path) = &args.summary_json {
+    print_summary(&report, run_seed, &args.opts.common.db);
+    if let Some(path) = &args.opts.summary_json {
         write_summary(path, &report, run_seed)?;
     }
     let short = report.items.iter().any(|i| i.accepted < i.wanted);
@@ -96,27 +111,44 @@ fn plan(args: &FillArgs, config: &Config, run_seed: u64) -> Result<FillRequest> 
             .quotas()
             .into_iter()
             .filter(|(g, t, _)| {
-                args.size.is_none_or(|s| s == g.n()) && args.tier.as_ref().is_none_or(|n| n == &t.name)
+                args.opts.size.is_none_or(|s| s == g.n())
+                    && args.opts.tier.as_ref().is_none_or(|n| n == &t.name)
             })
-            .map(|(geometry, tier, count)| PlanItem { geometry, tier: tier.clone(), count })
+            .map(|(geometry, tier, count)| PlanItem {
+                geometry,
+                tier: tier.clone(),
+                count,
+            })
             .collect();
-        return Ok(FillRequest { plan, run_seed, max_duration: None });
+        return Ok(FillRequest {
+            plan,
+            run_seed,
+            max_duration: None,
+        });
     }
-    let size = args.size.unwrap_or(config.generation.default_size);
+    let size = args.opts.size.unwrap_or(config.generation.default_size);
     let geometry = Geometry::for_size(size)
         .with_context(|| format!("unsupported --size {size}: use 4, 6, 9, 12 or 16"))?;
-    let tiers = match &args.tier {
+    let tiers = match &args.opts.tier {
         Some(name) => vec![config.tier(name)?.clone()],
         None => config.tiers.clone(),
     };
-    Ok(FillRequest::split(args.count.unwrap_or(0), &tiers, geometry, run_seed))
+    Ok(FillRequest::split(
+        args.count.unwrap_or(0),
+        &tiers,
+        geometry,
+        run_seed,
+    ))
 }
 
 /// Reduces each quota item to what the bank lacks.
 fn deficit(mut request: FillRequest, bank: &Bank) -> Result<FillRequest> {
     let have = bank.tier_counts()?;
     for item in &mut request.plan {
-        let held = have.get(&(item.geometry.n(), item.tier.name.clone())).copied().unwrap_or(0);
+        let held = have
+            .get(&(item.geometry.n(), item.tier.name.clone()))
+            .copied()
+            .unwrap_or(0);
         item.count = item.count.saturating_sub(held);
     }
     request.plan.retain(|i| i.count > 0);
@@ -170,7 +202,12 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
     let tiers: Vec<String> = r
         .items
         .iter()
-        .map(|i| format!("{}x{} {}={}/{}", i.size, i.size, i.tier, i.accepted, i.wanted))
+        .map(|i| {
+            format!(
+                "{}x{} {}={}/{}",
+                i.size, i.size, i.tier, i.accepted, i.wanted
+            )
+        })
         .collect();
     eprintln!(
         "run {} {}: {} stored ({}) in {:.1}s, {:.0}/s; attempts {}, duplicates {}, rejected {}, \
@@ -209,9 +246,10 @@ impl Bars {
             return Bars { bars: Vec::new() };
         }
         let multi = indicatif::MultiProgress::new();
-        let style = ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {per_sec} {msg}")
-            .expect("valid template")
-            .progress_chars("=> ");
+        let style =
+            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {per_sec} {msg}")
+                .expect("valid template")
+                .progress_chars("=> ");
         let bars = request
             .plan
             .iter()
@@ -244,4 +282,14 @@ impl Progress for Bars {
             ));
         }
     }
+}
+
+/// `bank nightly`: `fill --quota` with the same options.
+pub fn run_nightly(opts: &FillOptions, stop: Arc<AtomicBool>) -> Result<u8> {
+    let args = FillArgs {
+        count: None,
+        quota: true,
+        opts: opts.clone(),
+    };
+    run(&args, stop)
 }

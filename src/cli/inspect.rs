@@ -38,7 +38,10 @@ pub fn run_reproduce(args: &IdArgs) -> Result<u8> {
     }
     println!("puzzle {}: different", stored.id);
     if Some(r.base_grid.to_line()) != stored.base_grid {
-        println!("base grid stored:      {}", stored.base_grid.as_deref().unwrap_or("-"));
+        println!(
+            "base grid stored:      {}",
+            stored.base_grid.as_deref().unwrap_or("-")
+        );
         println!("base grid regenerated: {}", r.base_grid);
     }
     println!("stored:\n{}", pretty(&stored.puzzle));

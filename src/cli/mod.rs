@@ -2,12 +2,15 @@
 
 mod bench;
 mod canon;
+mod export;
 mod fill;
 mod generate;
+mod import;
 mod input;
 mod inspect;
 mod solve;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -44,8 +47,10 @@ enum Command {
     Canon(canon::CanonArgs),
     /// Measure solver and generator speed.
     Bench(bench::BenchArgs),
-    /// Fill the bank with new puzzles (the nightly job).
+    /// Fill the bank with new puzzles.
     Fill(fill::FillArgs),
+    /// The nightly job: `fill --quota`, adding what the config's quotas say is missing.
+    Nightly(fill::FillOptions),
     /// Regenerate a stored puzzle from its metadata: exit 0 identical, 1 different.
     Reproduce(inspect::IdArgs),
     /// Show a stored puzzle, its solution and metadata.
@@ -58,10 +63,16 @@ enum Command {
     },
     /// Counts per tier and size, clue histograms, recent runs and alarms.
     Stats(stats::StatsArgs),
+    /// Re-check stored puzzles; exit 1 on corruption (drift is reported apart).
+    Verify(verify::VerifyArgs),
+    /// Export puzzles as jsonl, csv, sdk or txt.
+    Export(export::ExportArgs),
+    /// Import external puzzles: validated, solved, rated, deduplicated.
+    Import(import::ImportArgs),
 }
 
 /// Where the bank is.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct BankArgs {
     /// The SQLite bank file.
     #[arg(long, default_value = "bank.sqlite")]
@@ -98,9 +109,13 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Generate(args) => generate::run(args).map(|()| EXIT_OK),
         Command::Bench(args) => bench::run(args).map(|()| EXIT_OK),
         Command::Fill(args) => fill::run(args, interrupt_flag()?),
+        Command::Nightly(opts) => fill::run_nightly(opts, interrupt_flag()?),
         Command::Reproduce(args) => inspect::run_reproduce(args),
         Command::Show { id, json } => inspect::run_show(id, *json),
         Command::Stats(args) => stats::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Import(args) => import::run(args),
     }
 }
 

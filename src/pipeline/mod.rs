@@ -9,6 +9,7 @@
 pub mod attempt;
 pub mod monitor;
 pub mod reproduce;
+pub mod verify;
 pub mod writer;
 
 use crate::bank::{fingerprint_prefix, AlarmRow, Bank, RunCounts, RunStatus};
@@ -27,6 +28,9 @@ use writer::{Chunk, Writer};
 
 /// Attempts per chunk. A constant, so that results never depend on the thread count.
 pub const CHUNK: usize = 64;
+
+/// Attempts of one job on the same base grid before it moves to another.
+const ATTEMPTS_PER_GRID: u32 = 25;
 
 /// Open jobs kept even when fewer puzzles are wanted.
 const MIN_OPEN_JOBS: usize = 16;
@@ -97,7 +101,11 @@ impl FillRequest {
                 count: count / n + u64::from((i as u64) < count % n),
             })
             .collect();
-        FillRequest { plan, run_seed, max_duration: None }
+        FillRequest {
+            plan,
+            run_seed,
+            max_duration: None,
+        }
     }
 
     /// Puzzles wanted in all.
@@ -163,16 +171,31 @@ pub fn fill(
         "max_duration_s": request.max_duration.map(|d| d.as_secs_f64()),
     }))?;
     let run_id = bank.start_run(request.run_seed, &config_json, GENERATOR_VERSION)?;
-    tracing::info!(run_id, seed = request.run_seed, count = request.total(), "fill started");
+    tracing::info!(
+        run_id,
+        seed = request.run_seed,
+        count = request.total(),
+        "fill started"
+    );
     let writer = Writer::start(bank, run_id, config.writer.batch_size);
-    let limits = Limits { stop, ends_at: request.max_duration.map(|d| started + d) };
+    let limits = Limits {
+        stop,
+        ends_at: request.max_duration.map(|d| started + d),
+    };
 
     let mut counts = RunCounts::default();
     let mut items = Vec::new();
     let mut outcome: Result<(RunStatus, Option<String>)> = Ok((RunStatus::Completed, None));
     for item in &request.plan {
         let mut filler = TierFill::new(request.run_seed, config, item);
-        let result = filler.run(&writer, &mut known, &mut counts, deadlines, progress, &limits);
+        let result = filler.run(
+            &writer,
+            &mut known,
+            &mut counts,
+            deadlines,
+            progress,
+            &limits,
+        );
         items.push(ItemReport {
             size: item.geometry.n(),
             tier: item.tier.name.clone(),
@@ -279,17 +302,21 @@ impl<'a> TierFill<'a> {
         }
     }
 
-    /// The inputs of a job's attempt: route per base grid, strategy per job, seeds per attempt.
+    /// The inputs of a job's attempt: route per base grid; strategy and dig seed per attempt
+    /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
     fn input(&self, job: Job) -> AttemptInput {
         let grid_number = job.number / u64::from(self.config.generation.puzzles_per_grid);
-        let grid_seed = derive_seed(&[self.seed, 1, grid_number]);
+        // A job that keeps failing moves on to a fresh grid: some grids rarely dig into a
+        // rare tier, however the cells are chosen.
+        let grid_round = u64::from(job.attempt / ATTEMPTS_PER_GRID);
+        let grid_seed = derive_seed(&[self.seed, 1, grid_number, grid_round]);
         AttemptInput {
             geometry: self.geometry,
             route: attempt::pick_weighted(&self.config.route_weights(), grid_seed),
             grid_seed,
             strategy: attempt::pick_weighted(
                 &self.config.strategy_weights(self.geometry),
-                derive_seed(&[self.seed, 2, job.number]),
+                derive_seed(&[self.seed, 2, job.number, u64::from(job.attempt)]),
             ),
             target: self.target,
             dig_seed: derive_seed(&[self.seed, 3, job.number, u64::from(job.attempt)]),
@@ -392,7 +419,13 @@ impl<'a> TierFill<'a> {
             }
             chunk.counts = *counts;
             writer.send(chunk)?;
-            progress.update(self.geometry.n(), &self.tier.name, self.accepted, self.wanted, counts);
+            progress.update(
+                self.geometry.n(),
+                &self.tier.name,
+                self.accepted,
+                self.wanted,
+                counts,
+            );
             if self.give_up_streak >= GIVE_UP_STREAK {
                 return Ok(Some((
                     RunStatus::Failed,

@@ -21,7 +21,10 @@ pub struct Reproduction {
 pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     let generated = |field: Option<&String>| {
         field.cloned().with_context(|| {
-            format!("puzzle {} was imported, not generated: there is nothing to reproduce", stored.id)
+            format!(
+                "puzzle {} was imported, not generated: there is nothing to reproduce",
+                stored.id
+            )
         })
     };
     let (route, grid_seed, stored_grid, strategy, seed) = (

@@ -1,0 +1,120 @@
+//! `bank import`: external puzzles, validated, solved, rated, deduplicated, stored.
+
+use super::{input, BankArgs};
+use crate::bank::{Bank, NewPuzzle, RunCounts, RunStatus};
+use crate::canon::fingerprint;
+use crate::config::Config;
+use crate::generate::GENERATOR_VERSION;
+use crate::grid::Grid;
+use crate::solver::count_solutions;
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Import puzzles from a file (one a line; `.` or `0` empty; trailing fields ignored).
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The file (`-` for standard input).
+    pub file: String,
+    #[command(flatten)]
+    pub common: BankArgs,
+    /// Config whose tiers rate the puzzles (default: the embedded one).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+/// Lines stored per transaction.
+const BATCH: usize = 500;
+
+/// Imports; exit 0 when every line was usable, 1 when some were skipped.
+pub fn run(args: &ImportArgs) -> Result<u8> {
+    let config = match &args.config {
+        Some(p) => Config::load(p)?,
+        None => Config::default_config(),
+    };
+    let (name, reader) = input::open(Some(&args.file))?;
+    let mut bank = Bank::open(&args.common.db)?;
+    let config_json =
+        serde_json::to_string(&serde_json::json!({ "import": name, "config": config }))?;
+    let run_id = bank.start_run(0, &config_json, GENERATOR_VERSION)?;
+    let mut counts = RunCounts::default();
+    let mut bad = 0u64;
+    let mut batch = Vec::with_capacity(BATCH);
+    for line in input::puzzles(reader) {
+        let line = line?;
+        counts.attempts += 1;
+        match line.puzzle.and_then(|p| rate(&p, &config)) {
+            Ok(p) => batch.push(p),
+            Err(e) => {
+                eprintln!("{name}: line {}: {e}", line.number);
+                bad += 1;
+                counts.rejected += 1;
+            }
+        }
+        if batch.len() == BATCH {
+            store(&mut bank, run_id, &mut batch, &mut counts)?;
+        }
+    }
+    store(&mut bank, run_id, &mut batch, &mut counts)?;
+    bank.finish_run(run_id, RunStatus::Completed, &counts, None)?;
+    eprintln!(
+        "imported {} puzzles from {name} (run {run_id}): {} already in the bank, {bad} lines skipped",
+        counts.accepted, counts.duplicates
+    );
+    Ok(if bad > 0 {
+        super::EXIT_NEGATIVE
+    } else {
+        super::EXIT_OK
+    })
+}
+
+fn store(
+    bank: &mut Bank,
+    run_id: i64,
+    batch: &mut Vec<NewPuzzle>,
+    counts: &mut RunCounts,
+) -> Result<()> {
+    let inserted = bank.insert_batch(run_id, batch, &[], counts)? as u64;
+    counts.accepted += inserted;
+    counts.duplicates += batch.len() as u64 - inserted;
+    batch.clear();
+    Ok(())
+}
+
+/// Solves, rates and fingerprints one external puzzle.
+fn rate(p: &Grid, config: &Config) -> Result<NewPuzzle, String> {
+    let started = Instant::now();
+    let counted = count_solutions(p, 2);
+    let solution = match (counted.count, counted.first) {
+        (1, Some(s)) => s,
+        (0, _) => return Err("puzzle has no solution".into()),
+        _ => return Err("puzzle has more than one solution".into()),
+    };
+    let effort = counted.stats;
+    let tier = config.tier_for(effort.guesses).ok_or_else(|| {
+        format!(
+            "no tier's band holds its search effort (guesses={})",
+            effort.guesses
+        )
+    })?;
+    let g = p.geometry();
+    Ok(NewPuzzle {
+        base: None,
+        size: g.n(),
+        box_rows: g.box_rows(),
+        box_cols: g.box_cols(),
+        puzzle: p.to_line(),
+        solution: solution.to_line(),
+        clues: p.clue_count(),
+        tier: tier.name.clone(),
+        backtracks: effort.backtracks,
+        guesses: effort.guesses,
+        seed: None,
+        dig_strategy: None,
+        target_clues: None,
+        generator_version: GENERATOR_VERSION,
+        fingerprint: fingerprint(p),
+        generation_us: started.elapsed().as_micros() as u64,
+    })
+}

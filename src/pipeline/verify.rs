@@ -1,0 +1,74 @@
+//! Re-checking stored puzzles without trusting stored values.
+
+use crate::bank::StoredPuzzle;
+use crate::canon::fingerprint;
+use crate::config::Config;
+use crate::grid::{parse_line_with, Geometry};
+use crate::solver::count_solutions;
+
+/// What a check found wrong with one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// The stored data is wrong: not unique, wrong solution, wrong clue count or fingerprint.
+    Corrupt(String),
+    /// The data is sound but today's rules rate it differently (solver or tier bands changed).
+    Drift(String),
+}
+
+/// Checks one stored puzzle; an empty list means it is sound.
+pub fn check(p: &StoredPuzzle, config: &Config) -> Vec<Finding> {
+    let corrupt = |m: String| vec![Finding::Corrupt(m)];
+    let Some(g) = Geometry::for_size(p.size)
+        .filter(|g| g.box_rows() == p.box_rows && g.box_cols() == p.box_cols)
+    else {
+        return corrupt(format!(
+            "unsupported geometry {}x{} with {}x{} boxes",
+            p.size, p.size, p.box_rows, p.box_cols
+        ));
+    };
+    let puzzle = match parse_line_with(&p.puzzle, g) {
+        Ok(x) => x,
+        Err(e) => return corrupt(format!("puzzle text: {e}")),
+    };
+    let mut found = Vec::new();
+    let counted = count_solutions(&puzzle, 2);
+    match (counted.count, &counted.first) {
+        (1, Some(s)) if s.to_line() == p.solution => {}
+        (1, Some(_)) => found.push(Finding::Corrupt(
+            "stored solution is not the puzzle's solution".into(),
+        )),
+        (0, _) => found.push(Finding::Corrupt("puzzle has no solution".into())),
+        _ => found.push(Finding::Corrupt("puzzle has more than one solution".into())),
+    }
+    if puzzle.clue_count() != p.clues {
+        found.push(Finding::Corrupt(format!(
+            "clue count is {}, stored {}",
+            puzzle.clue_count(),
+            p.clues
+        )));
+    }
+    if fingerprint(&puzzle) != p.fingerprint {
+        found.push(Finding::Corrupt(
+            "fingerprint does not match the puzzle".into(),
+        ));
+    }
+    let effort = counted.stats;
+    if effort.guesses != p.guesses || effort.backtracks != p.backtracks {
+        found.push(Finding::Drift(format!(
+            "search effort now guesses={} backtracks={}, stored {} and {}",
+            effort.guesses, effort.backtracks, p.guesses, p.backtracks
+        )));
+    }
+    match config.tier_for(effort.guesses) {
+        Some(t) if t.name == p.tier => {}
+        Some(t) => found.push(Finding::Drift(format!(
+            "tier now '{}', stored '{}'",
+            t.name, p.tier
+        ))),
+        None => found.push(Finding::Drift(format!(
+            "no tier's band holds guesses={}",
+            effort.guesses
+        ))),
+    }
+    found
+}
