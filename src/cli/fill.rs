@@ -183,6 +183,7 @@ fn write_summary(path: &std::path::Path, r: &FillReport, seed: u64) -> Result<()
         "rate_per_s": r.counts.accepted as f64 / secs.max(1e-9),
         "counts": r.counts,
         "items": r.items,
+        "writer_busy_s": r.writer_busy.as_secs_f64(),
     });
     std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
         .with_context(|| format!("cannot write summary '{}'", path.display()))
@@ -225,6 +226,11 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
         c.retries,
         c.alarms,
         db.display()
+    );
+    tracing::info!(
+        writer_busy_s = r.writer_busy.as_secs_f64(),
+        share_of_run = r.writer_busy.as_secs_f64() / secs.max(1e-9),
+        "writer time"
     );
     if let Some(m) = &r.message {
         eprintln!("run {} {}: {m}", r.run_id, r.status.name());

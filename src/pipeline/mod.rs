@@ -142,6 +142,8 @@ pub struct FillReport {
     pub elapsed: Duration,
     /// Per plan item, in plan order.
     pub items: Vec<ItemReport>,
+    /// Time the writer thread spent in transactions.
+    pub writer_busy: Duration,
 }
 
 /// One unit of parallel work.
@@ -215,6 +217,7 @@ pub fn fill(
         }
     }
     let (bank, written) = writer.finish();
+    let writer_busy = written.as_ref().map_or(Duration::ZERO, |r| r.busy);
     let (status, message) = match (outcome, written) {
         (Ok(end), Ok(report)) => {
             // Another process may have stored some of the same puzzles first.
@@ -238,6 +241,7 @@ pub fn fill(
         message,
         elapsed: started.elapsed(),
         items,
+        writer_busy,
     })
 }
 

@@ -29,6 +29,8 @@ pub struct WriterReport {
     pub ignored: u64,
     /// Transactions committed.
     pub transactions: u64,
+    /// Time spent inside transactions (the writer's share of the machine).
+    pub busy: Duration,
 }
 
 /// Handle to the writer thread.
@@ -92,7 +94,9 @@ fn write_loop(
         let due = oldest.is_some_and(|t| t.elapsed() >= FLUSH_INTERVAL);
         if let Some(c) = counts {
             if done || due || puzzles.len() >= batch_size || !alarms.is_empty() {
+                let started = Instant::now();
                 let n = bank.insert_batch(run_id, &puzzles, &alarms, &c)?;
+                report.busy += started.elapsed();
                 report.inserted += n as u64;
                 report.ignored += (puzzles.len() - n) as u64;
                 report.transactions += 1;
