@@ -26,8 +26,10 @@ pub const EXIT_ERROR: u8 = 2;
 #[derive(Parser, Debug)]
 #[command(name = "bank", version, about, long_about = None)]
 #[command(
-    after_help = "Exit status: 0 success; 1 a negative answer (reproduce: different); \
-                        2 error (bad input, config or bank)."
+    after_help = "Exit status: 0 success; 1 a negative answer (fill/nightly: stopped early, \
+                  quota not met or alarms raised; reproduce: different; verify: corruption \
+                  found; import: lines skipped); 2 error (bad input, config or bank; \
+                  solve/canon: malformed lines)."
 )]
 pub struct Cli {
     #[command(subcommand)]
