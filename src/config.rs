@@ -76,8 +76,8 @@ pub struct Tier {
     pub name: String,
     /// Target clue range `[low, high]` for 9×9 (scaled for other sizes).
     pub clues: [usize; 2],
-    /// Search-effort band `[min, max]` of solver guesses.
-    pub guesses: [u64; 2],
+    /// Band of SE-scale scores `[min, max]` that places a puzzle in this tier.
+    pub score: [f64; 2],
 }
 
 impl Tier {
@@ -87,9 +87,9 @@ impl Tier {
         (scale(self.clues[0]), scale(self.clues[1]).min(g.cells()))
     }
 
-    /// Whether a search effort falls in this tier's band.
-    pub fn accepts(&self, guesses: u64) -> bool {
-        (self.guesses[0]..=self.guesses[1]).contains(&guesses)
+    /// Whether a rater score falls in this tier's band.
+    pub fn accepts(&self, score: f64) -> bool {
+        (self.score[0] - 1e-9..=self.score[1] + 1e-9).contains(&score)
     }
 }
 
@@ -200,12 +200,12 @@ impl Config {
                     t.clues[1]
                 );
             }
-            if t.guesses[0] > t.guesses[1] {
+            if t.score[0].is_nan() || t.score[1].is_nan() || t.score[0] > t.score[1] {
                 bail!(
-                    "tier '{}': guesses = [{}, {}] is empty (min > max)",
+                    "tier '{}': score = [{}, {}] is empty (min > max)",
                     t.name,
-                    t.guesses[0],
-                    t.guesses[1]
+                    t.score[0],
+                    t.score[1]
                 );
             }
         }
@@ -258,9 +258,9 @@ impl Config {
         })
     }
 
-    /// The tier a search effort falls in: the first whose band contains it.
-    pub fn tier_for(&self, guesses: u64) -> Option<&Tier> {
-        self.tiers.iter().find(|t| t.accepts(guesses))
+    /// The tier a rater score falls in: the first whose band contains it.
+    pub fn tier_for_score(&self, score: f64) -> Option<&Tier> {
+        self.tiers.iter().find(|t| t.accepts(score))
     }
 
     /// Weighted routes, by name order.
@@ -293,8 +293,10 @@ mod tests {
         assert_eq!(c.generation.deadline_ms, 200);
         assert_eq!(c.tiers.len(), 4);
         assert_eq!(c.tier("hard").unwrap().clues, [25, 30]);
-        assert_eq!(c.tier_for(0).unwrap().name, "easy");
-        assert_eq!(c.tier_for(7).unwrap().name, "hard");
+        assert_eq!(c.tier_for_score(1.5).unwrap().name, "easy");
+        assert_eq!(c.tier_for_score(2.6).unwrap().name, "medium");
+        assert_eq!(c.tier_for_score(4.2).unwrap().name, "hard");
+        assert_eq!(c.tier_for_score(7.5).unwrap().name, "expert");
     }
 
     #[test]

@@ -60,6 +60,8 @@ pub struct NewPuzzle {
     pub clues: usize,
     /// Tier name.
     pub tier: String,
+    /// The human-technique rating.
+    pub rating: RatingRow,
     /// Solver backtracks to prove uniqueness.
     pub backtracks: u64,
     /// Solver guesses to prove uniqueness.
@@ -85,6 +87,31 @@ impl NewPuzzle {
             "generated"
         } else {
             "import"
+        }
+    }
+}
+
+/// The rating columns of a puzzle.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RatingRow {
+    /// SE-scale score (a lower bound when not completed).
+    pub score: f64,
+    /// Name of the hardest technique.
+    pub hardest_technique: String,
+    /// Whether the rater solved the whole grid.
+    pub completed: bool,
+    /// JSON object: steps per technique.
+    pub techniques: String,
+}
+
+impl RatingRow {
+    /// The columns for a rating.
+    pub fn from_rating(r: &crate::rate::Rating) -> RatingRow {
+        RatingRow {
+            score: (r.score * 10.0).round() / 10.0,
+            hardest_technique: r.hardest_name(),
+            completed: r.completed,
+            techniques: serde_json::to_string(&r.technique_counts()).expect("map serialises"),
         }
     }
 }
@@ -120,6 +147,8 @@ pub struct StoredPuzzle {
     pub clues: usize,
     /// Tier name.
     pub tier: String,
+    /// Rating (`None` for rows stored before schema version 2).
+    pub rating: Option<RatingRow>,
     /// Solver backtracks.
     pub backtracks: u64,
     /// Solver guesses.
@@ -398,9 +427,10 @@ impl Bank {
             let mut puzzle_stmt = tx.prepare_cached(
                 "INSERT OR IGNORE INTO puzzles (run_id, base_grid_id, size, box_rows, box_cols, puzzle,
                     solution, clues, tier, backtracks, guesses, seed, dig_strategy, target_clues,
-                    generator_version, fingerprint, generation_us, source, created_at)
+                    generator_version, fingerprint, generation_us, source, score, hardest_technique,
+                    rater_completed, techniques, created_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                    ?18, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
+                    ?18, ?19, ?20, ?21, ?22, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",
             )?;
             for p in puzzles {
                 if let Some(b) = &p.base {
@@ -432,7 +462,11 @@ impl Bank {
                     p.generator_version,
                     p.fingerprint,
                     p.generation_us,
-                    p.source()
+                    p.source(),
+                    p.rating.score,
+                    p.rating.hardest_technique,
+                    p.rating.completed,
+                    p.rating.techniques
                 ])?;
             }
             let mut alarm_stmt = tx.prepare_cached(
@@ -516,7 +550,8 @@ const PUZZLE_SELECT: &str =
     "SELECT p.id, p.run_id, p.base_grid_id, g.route, g.seed, g.grid, p.size, p.box_rows,
         p.box_cols, p.puzzle, p.solution, p.clues, p.tier, p.backtracks, p.guesses,
         p.seed, p.dig_strategy, p.target_clues, p.generator_version, p.fingerprint,
-        p.generation_us, p.created_at, p.source
+        p.generation_us, p.created_at, p.source, p.score, p.hardest_technique, p.rater_completed,
+        p.techniques
  FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id";
 
 fn stored_puzzle(r: &rusqlite::Row) -> rusqlite::Result<StoredPuzzle> {
@@ -544,6 +579,15 @@ fn stored_puzzle(r: &rusqlite::Row) -> rusqlite::Result<StoredPuzzle> {
         generation_us: r.get(20)?,
         created_at: r.get(21)?,
         source: r.get(22)?,
+        rating: match r.get::<_, Option<f64>>(23)? {
+            Some(score) => Some(RatingRow {
+                score,
+                hardest_technique: r.get(24)?,
+                completed: r.get(25)?,
+                techniques: r.get(26)?,
+            }),
+            None => None,
+        },
     })
 }
 

@@ -5,7 +5,10 @@ use anyhow::{bail, Context, Result};
 use rusqlite::Connection;
 
 /// The migrations, in order; the schema version is their count.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_initial.sql"),
+    include_str!("../../migrations/0002_rating.sql"),
+];
 
 /// Schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -30,6 +30,11 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 3)]
         passes: u32,
     },
+    /// Rater agreement with reference SE ratings (`<cells> <rating>` lines) and its speed.
+    Rate {
+        /// Reference file (default: ../shared/data/rating/se_calibration.txt).
+        file: Option<String>,
+    },
     /// Time per generated puzzle, one thread: median, mean and 90th percentile.
     Generate {
         #[command(flatten)]
@@ -67,6 +72,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             Ok(())
         }
         BenchWhat::Generate { spec, count, seed } => bench_generate(&spec.spec()?, *count, *seed),
+        BenchWhat::Rate { file } => super::calibrate::run(
+            file.as_deref()
+                .unwrap_or("../shared/data/rating/se_calibration.txt"),
+        ),
     }
 }
 

@@ -92,12 +92,10 @@ fn rate(p: &Grid, config: &Config) -> Result<NewPuzzle, String> {
         _ => return Err("puzzle has more than one solution".into()),
     };
     let effort = counted.stats;
-    let tier = config.tier_for(effort.guesses).ok_or_else(|| {
-        format!(
-            "no tier's band holds its search effort (guesses={})",
-            effort.guesses
-        )
-    })?;
+    let rating = crate::rate::rate(p);
+    let tier = config
+        .tier_for_score(rating.score)
+        .ok_or_else(|| format!("no tier's band holds its score {:.1}", rating.score))?;
     let g = p.geometry();
     Ok(NewPuzzle {
         base: None,
@@ -108,6 +106,7 @@ fn rate(p: &Grid, config: &Config) -> Result<NewPuzzle, String> {
         solution: solution.to_line(),
         clues: p.clue_count(),
         tier: tier.name.clone(),
+        rating: crate::bank::RatingRow::from_rating(&rating),
         backtracks: effort.backtracks,
         guesses: effort.guesses,
         seed: None,

@@ -1,13 +1,16 @@
 //! The `bank` command line: parsing, dispatch, exit codes.
 
 mod bench;
+mod calibrate;
 mod canon;
+mod explain;
 mod export;
 mod fill;
 mod generate;
 mod import;
 mod input;
 mod inspect;
+mod rate;
 mod solve;
 mod stats;
 mod verify;
@@ -45,6 +48,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Generate puzzles with exactly one solution, one a line.
     Generate(generate::GenerateArgs),
+    /// Rate puzzles on the Sudoku Explainer scale: score, tier, hardest technique.
+    Rate(rate::RateArgs),
+    /// Step-by-step solution of a stored puzzle (by id) or a puzzle given in one-line form.
+    Explain(explain::ExplainArgs),
     /// Canonical form and fingerprint of each puzzle.
     Canon(canon::CanonArgs),
     /// Measure solver and generator speed.
@@ -108,6 +115,8 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
     match command {
         Command::Solve(args) => solve::run(args).map(bad_lines_status),
         Command::Canon(args) => canon::run(args).map(bad_lines_status),
+        Command::Rate(args) => rate::run(args).map(bad_lines_status),
+        Command::Explain(args) => explain::run(args),
         Command::Generate(args) => generate::run(args).map(|()| EXIT_OK),
         Command::Bench(args) => bench::run(args).map(|()| EXIT_OK),
         Command::Fill(args) => fill::run(args, interrupt_flag()?),

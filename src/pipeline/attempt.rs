@@ -1,14 +1,14 @@
 //! One attempt: base grid, dig to the tier's target, rate, fingerprint. A pure function
 //! of its inputs; the deadline can only abort it.
 
-use crate::bank::{BaseGridRow, NewPuzzle};
+use crate::bank::{BaseGridRow, NewPuzzle, RatingRow};
 use crate::canon::fingerprint;
 use crate::config::Tier;
 use crate::generate::{
     dig_grid, solution_grid, DigError, Route, Spec, Stop, Strategy, GENERATOR_VERSION,
 };
 use crate::grid::{Geometry, Grid};
-use crate::rate::search_effort;
+use crate::rate::{rate_until, search_effort};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::Solver;
 use std::time::Instant;
@@ -74,14 +74,15 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         let solution = base_grid(input, deadline)?;
         let puzzle = dig(input, &solution, deadline)?;
         let effort = search_effort(&puzzle, &Solver::with_deadline(deadline))?;
-        Ok::<_, DigError>((solution, puzzle, effort))
+        let rating = rate_until(&puzzle, deadline)?;
+        Ok::<_, DigError>((solution, puzzle, effort, rating))
     })();
-    let (solution, puzzle, effort) = match result {
+    let (solution, puzzle, effort, rating) = match result {
         Ok(r) => r,
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
         Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
     };
-    if !tier.accepts(effort.guesses) {
+    if !tier.accepts(rating.score) {
         return AttemptOutcome::Rejected;
     }
     let g = input.geometry;
@@ -103,6 +104,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         solution: grid_line,
         clues: puzzle.clue_count(),
         tier: tier.name.clone(),
+        rating: RatingRow::from_rating(&rating),
         backtracks: effort.backtracks,
         guesses: effort.guesses,
         seed: Some(input.dig_seed),

@@ -435,11 +435,11 @@ impl<'a> TierFill<'a> {
                     RunStatus::Failed,
                     Some(format!(
                         "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
-                     (band guesses {:?}, target {} clues): widen the tier's band or clue range",
+                     (score band {:?}, target {} clues): widen the tier's band or clue range",
                         self.tier.name,
                         self.give_up_streak,
                         self.config.generation.max_attempts,
-                        self.tier.guesses,
+                        self.tier.score,
                         self.target
                     )),
                 )));

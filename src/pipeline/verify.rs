@@ -1,9 +1,11 @@
 //! Re-checking stored puzzles without trusting stored values.
 
+use crate::bank::RatingRow;
 use crate::bank::StoredPuzzle;
 use crate::canon::fingerprint;
 use crate::config::Config;
 use crate::grid::{parse_line_with, Geometry};
+use crate::rate::rate;
 use crate::solver::count_solutions;
 
 /// What a check found wrong with one puzzle.
@@ -59,15 +61,27 @@ pub fn check(p: &StoredPuzzle, config: &Config) -> Vec<Finding> {
             effort.guesses, effort.backtracks, p.guesses, p.backtracks
         )));
     }
-    match config.tier_for(effort.guesses) {
+    let rating = rate(&puzzle);
+    let row = RatingRow::from_rating(&rating);
+    if p.rating
+        .as_ref()
+        .is_some_and(|stored| stored.score != row.score)
+    {
+        found.push(Finding::Drift(format!(
+            "score now {:.1}, stored {:.1}",
+            row.score,
+            p.rating.as_ref().map_or(0.0, |r| r.score)
+        )));
+    }
+    match config.tier_for_score(rating.score) {
         Some(t) if t.name == p.tier => {}
         Some(t) => found.push(Finding::Drift(format!(
             "tier now '{}', stored '{}'",
             t.name, p.tier
         ))),
         None => found.push(Finding::Drift(format!(
-            "no tier's band holds guesses={}",
-            effort.guesses
+            "no tier's band holds score {:.1}",
+            rating.score
         ))),
     }
     found

@@ -1,0 +1,52 @@
+//! `bank rate`: the SE-scale score, tier and hardest technique of each puzzle.
+
+use super::input;
+use crate::config::Config;
+use crate::rate::rate;
+use crate::solver::count_solutions;
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Rate puzzles, one per line.
+#[derive(Args, Debug)]
+pub struct RateArgs {
+    /// File with one puzzle a line (`-` or nothing: standard input).
+    pub file: Option<String>,
+    /// Print one JSON object per puzzle with every step.
+    #[arg(long)]
+    pub json: bool,
+    /// Config whose tiers name the bands (default: the embedded one).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+/// Prints `<score>\t<tier>\t<hardest technique>` per puzzle (`none`/`multiple` lines for
+/// puzzles without exactly one solution); returns the number of malformed lines.
+pub fn run(args: &RateArgs) -> Result<usize> {
+    let config = match &args.config {
+        Some(p) => Config::load(p)?,
+        None => Config::default_config(),
+    };
+    input::for_each_puzzle(args.file.as_deref(), |p, out| {
+        match count_solutions(p, 2).count {
+            0 => return Ok(writeln!(out, "none")?),
+            1 => {}
+            _ => return Ok(writeln!(out, "multiple")?),
+        }
+        let r = rate(p);
+        let tier = config
+            .tier_for_score(r.score)
+            .map_or("-", |t| t.name.as_str());
+        if args.json {
+            let v = serde_json::json!({
+                "puzzle": p.to_line(), "score": r.score, "tier": tier, "hardest": r.hardest_name(),
+                "completed": r.completed, "techniques": r.technique_counts(), "steps": r.steps,
+            });
+            writeln!(out, "{v}")?;
+        } else {
+            writeln!(out, "{:.1}\t{tier}\t{}", r.score, r.hardest_name())?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,168 @@
+//! Rating: a human-style technique solver scored on the Sudoku Explainer (SE) scale, and
+//! the solver's search effort.
+//!
+//! The rater applies, step by step, the easiest technique that makes progress
+//! ([`techniques::REGISTRY`]); the puzzle's score is its hardest step. When the implemented
+//! techniques run out before the grid is solved, the rating says so (`completed = false`)
+//! and the score is a lower bound: [`BEYOND_SCORE`] (SE's forcing chains and beyond).
+//!
+//! Every technique works on every grid size; unique rectangles and BUG+1 assume the puzzle
+//! has one solution (the bank only rates such puzzles).
+
+pub mod board;
+pub mod calibrate;
+pub mod step;
+pub mod techniques;
+
+pub use board::Board;
+pub use step::{Step, Technique};
+
+use crate::grid::Grid;
+use crate::solver::{Aborted, SearchStats, Solver};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// The score given when the implemented techniques run out: a lower bound, the start of
+/// SE's forcing chains.
+pub const BEYOND_SCORE: f64 = 7.5;
+
+/// The rating of one puzzle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rating {
+    /// SE-scale score: the hardest step, or a lower bound when not completed.
+    pub score: f64,
+    /// The hardest technique used (`None` when no step was needed).
+    pub hardest: Option<Technique>,
+    /// Whether the techniques solved the whole grid.
+    pub completed: bool,
+    /// Steps taken, in order.
+    pub steps: Vec<Step>,
+}
+
+impl Rating {
+    /// Steps per technique name (for the bank's JSON column).
+    pub fn technique_counts(&self) -> BTreeMap<&'static str, u32> {
+        let mut counts = BTreeMap::new();
+        for s in &self.steps {
+            *counts.entry(s.technique.name()).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// The hardest technique's name, or `beyond <name>` when the rater gave up.
+    pub fn hardest_name(&self) -> String {
+        let name = self.hardest.map_or("none", Technique::name);
+        if self.completed {
+            name.to_string()
+        } else {
+            format!("beyond {}", Technique::ALL[Technique::ALL.len() - 1].name())
+        }
+    }
+}
+
+/// Rates a puzzle that has exactly one solution.
+pub fn rate(puzzle: &Grid) -> Rating {
+    rate_until(puzzle, None).expect("no deadline")
+}
+
+/// Rates a puzzle, giving up when `deadline` passes (checked between steps).
+pub fn rate_until(puzzle: &Grid, deadline: Option<Instant>) -> Result<Rating, Aborted> {
+    let mut board = Board::new(puzzle);
+    let mut steps = Vec::new();
+    let (mut score, mut hardest) = (0.0f64, None);
+    let limit = 4 * board.cells() * board.n();
+    while !board.solved() && steps.len() < limit {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(Aborted);
+        }
+        let Some(step) = techniques::REGISTRY
+            .iter()
+            .find_map(|(_, find)| find(&board))
+        else {
+            return Ok(Rating {
+                score: score.max(BEYOND_SCORE),
+                hardest,
+                completed: false,
+                steps,
+            });
+        };
+        apply(&mut board, &step);
+        if step.score > score {
+            score = step.score;
+            hardest = Some(step.technique);
+        }
+        steps.push(step);
+    }
+    Ok(Rating {
+        score,
+        hardest,
+        completed: board.solved(),
+        steps,
+    })
+}
+
+/// Applies a step's placements and eliminations.
+pub fn apply(board: &mut Board, step: &Step) {
+    for &(cell, digit) in &step.placements {
+        board.place(cell, digit);
+    }
+    for &(cell, digit) in &step.eliminations {
+        board.eliminate(cell, digit);
+    }
+}
+
+/// The solver's effort to prove `puzzle` unique (a count to two).
+pub fn search_effort(puzzle: &Grid, solver: &Solver) -> Result<SearchStats, Aborted> {
+    Ok(solver.count(puzzle, 2)?.stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_line;
+    use crate::solver::count_solutions;
+
+    /// Rates and checks every step against the true solution.
+    fn checked(line: &str) -> Rating {
+        let p = parse_line(line).unwrap();
+        let solution = count_solutions(&p, 2).unique().cloned().expect("unique");
+        let rating = rate(&p);
+        for s in &rating.steps {
+            for &(c, d) in &s.placements {
+                assert_eq!(solution.get(c), d, "{:?} placed a wrong digit", s.technique);
+            }
+            for &(c, d) in &s.eliminations {
+                assert_ne!(solution.get(c), d, "{:?} removed the solution", s.technique);
+            }
+        }
+        rating
+    }
+
+    #[test]
+    fn singles_only_puzzle() {
+        let r = checked(
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+        );
+        assert!(r.completed);
+        assert!(r.score <= 2.3, "{}", r.score);
+    }
+
+    #[test]
+    fn length_bonus_ladder() {
+        assert_eq!(step::length_bonus(6), 0.0);
+        assert!((step::length_bonus(7) - 0.1).abs() < 1e-9);
+        assert!((step::length_bonus(9) - 0.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn hard_puzzle_is_flagged_with_a_lower_bound() {
+        // From hardest_1106: far beyond the implemented techniques.
+        let r = checked(
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        );
+        assert!(!r.completed);
+        assert!(r.score >= BEYOND_SCORE);
+        assert!(r.hardest_name().starts_with("beyond"));
+    }
+}

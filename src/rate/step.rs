@@ -1,0 +1,182 @@
+//! Techniques, their Sudoku Explainer scores, and the step type they all produce.
+
+use serde::Serialize;
+
+/// A solving technique, in the order the rater tries them (easiest first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Technique {
+    /// The last open cell of a unit.
+    FullHouse,
+    /// A digit with one place left in a box.
+    HiddenSingleBox,
+    /// A digit with one place left in a row or column.
+    HiddenSingleLine,
+    /// A cell with one candidate left.
+    NakedSingle,
+    /// A digit confined to one line inside a box (locked candidates type 1).
+    Pointing,
+    /// A digit confined to one box inside a line (locked candidates type 2).
+    Claiming,
+    /// Two cells of a unit holding the same two candidates.
+    NakedPair,
+    /// A two-line fish.
+    XWing,
+    /// Two digits confined to the same two cells of a unit.
+    HiddenPair,
+    /// Three cells of a unit holding three candidates between them.
+    NakedTriple,
+    /// A three-line fish.
+    Swordfish,
+    /// Three digits confined to the same three cells of a unit.
+    HiddenTriple,
+    /// A bivalue pivot with two bivalue pincers.
+    XyWing,
+    /// A trivalue pivot with two bivalue pincers.
+    XyzWing,
+    /// Unique rectangle type 1: one corner with extra candidates.
+    UniqueRectangle1,
+    /// Unique rectangle type 2: two corners with the same extra candidate.
+    UniqueRectangle2,
+    /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
+    UniqueRectangle4,
+    /// Four cells of a unit holding four candidates between them.
+    NakedQuad,
+    /// A four-line fish.
+    Jellyfish,
+    /// Four digits confined to the same four cells of a unit.
+    HiddenQuad,
+    /// Bivalue universal grave plus one cell.
+    BugPlusOne,
+    /// An alternating chain on one digit.
+    XChain,
+    /// A chain of bivalue cells.
+    XyChain,
+}
+
+impl Technique {
+    /// Every technique, in the order tried.
+    pub const ALL: [Technique; 23] = [
+        Technique::FullHouse,
+        Technique::HiddenSingleBox,
+        Technique::HiddenSingleLine,
+        Technique::NakedSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::XWing,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::Swordfish,
+        Technique::HiddenTriple,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::UniqueRectangle1,
+        Technique::UniqueRectangle2,
+        Technique::UniqueRectangle4,
+        Technique::NakedQuad,
+        Technique::Jellyfish,
+        Technique::HiddenQuad,
+        Technique::BugPlusOne,
+        Technique::XChain,
+        Technique::XyChain,
+    ];
+
+    /// The Sudoku Explainer score of the technique at its simplest (chains add for length).
+    pub fn base_score(self) -> f64 {
+        match self {
+            Technique::FullHouse => 1.0,
+            Technique::HiddenSingleBox => 1.2,
+            Technique::HiddenSingleLine => 1.5,
+            Technique::NakedSingle => 2.3,
+            Technique::Pointing => 2.6,
+            Technique::Claiming => 2.8,
+            Technique::NakedPair => 3.0,
+            Technique::XWing => 3.2,
+            Technique::HiddenPair => 3.4,
+            Technique::NakedTriple => 3.6,
+            Technique::Swordfish => 3.8,
+            Technique::HiddenTriple => 4.0,
+            Technique::XyWing => 4.2,
+            Technique::XyzWing => 4.4,
+            Technique::UniqueRectangle1 => 4.5,
+            Technique::UniqueRectangle2 => 4.6,
+            Technique::UniqueRectangle4 => 4.6,
+            Technique::NakedQuad => 5.0,
+            Technique::Jellyfish => 5.2,
+            Technique::HiddenQuad => 5.4,
+            Technique::BugPlusOne => 5.6,
+            Technique::XChain => 6.6,
+            Technique::XyChain => 7.0,
+        }
+    }
+
+    /// A readable name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::FullHouse => "full house",
+            Technique::HiddenSingleBox => "hidden single (box)",
+            Technique::HiddenSingleLine => "hidden single (row/column)",
+            Technique::NakedSingle => "naked single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked pair",
+            Technique::XWing => "x-wing",
+            Technique::HiddenPair => "hidden pair",
+            Technique::NakedTriple => "naked triple",
+            Technique::Swordfish => "swordfish",
+            Technique::HiddenTriple => "hidden triple",
+            Technique::XyWing => "xy-wing",
+            Technique::XyzWing => "xyz-wing",
+            Technique::UniqueRectangle1 => "unique rectangle type 1",
+            Technique::UniqueRectangle2 => "unique rectangle type 2",
+            Technique::UniqueRectangle4 => "unique rectangle type 4",
+            Technique::NakedQuad => "naked quad",
+            Technique::Jellyfish => "jellyfish",
+            Technique::HiddenQuad => "hidden quad",
+            Technique::BugPlusOne => "bug+1",
+            Technique::XChain => "x-chain",
+            Technique::XyChain => "xy-chain",
+        }
+    }
+}
+
+/// One deduction: the technique, the cells that make the pattern, and what it concludes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    /// The technique used.
+    pub technique: Technique,
+    /// Its score (chains: with the length bonus).
+    pub score: f64,
+    /// Cells forming the pattern.
+    pub cells: Vec<usize>,
+    /// Digits placed: (cell, digit).
+    pub placements: Vec<(usize, u8)>,
+    /// Candidates removed: (cell, digit).
+    pub eliminations: Vec<(usize, u8)>,
+}
+
+impl Step {
+    /// A step at the technique's base score.
+    pub fn new(technique: Technique, cells: Vec<usize>) -> Step {
+        Step {
+            technique,
+            score: technique.base_score(),
+            cells,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+        }
+    }
+}
+
+/// Sudoku Explainer's length bonus for chains of `nodes` nodes: +0.1 each time the length
+/// passes the next of the ceilings 4, 6, 8, 10, 15, 20, 30, ...
+pub fn length_bonus(nodes: usize) -> f64 {
+    let length = nodes.saturating_sub(2);
+    let (mut ceil, mut added, mut odd) = (4usize, 0.0, false);
+    while length > ceil {
+        added += 0.1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}

@@ -1,0 +1,64 @@
+//! Basic fish: X-Wing (2), Swordfish (3), Jellyfish (4), with rows or columns as base.
+
+use super::subsets::first_combination;
+use crate::rate::board::{digits, Board};
+use crate::rate::step::{Step, Technique};
+
+fn technique(k: usize) -> Technique {
+    match k {
+        2 => Technique::XWing,
+        3 => Technique::Swordfish,
+        _ => Technique::Jellyfish,
+    }
+}
+
+/// A digit whose places in `k` base lines all lie in `k` cover lines: it leaves the rest
+/// of the cover lines.
+pub fn fish(b: &Board, k: usize) -> Option<Step> {
+    let n = b.n();
+    for d in 1..=n as u8 {
+        // base 0 = rows (cover columns), base n = columns (cover rows).
+        for base in [0, n] {
+            let cover = n - base;
+            let lines: Vec<(usize, u16)> = (0..n)
+                .map(|i| (i, b.positions(base + i, d)))
+                .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
+                .collect();
+            let found = first_combination(&lines, k, &mut |chosen: &[(usize, u16)]| {
+                let covers = chosen.iter().fold(0u16, |m, &(_, p)| m | p);
+                if covers.count_ones() as usize != k {
+                    return None;
+                }
+                let bases: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+                let mut elims = Vec::new();
+                for c in digits(covers) {
+                    let unit = cover + c as usize - 1;
+                    let places = b.positions(unit, d);
+                    for i in digits(places) {
+                        let i = i as usize - 1;
+                        if !bases.contains(&i) {
+                            elims.push((b.unit(unit)[i] as usize, d));
+                        }
+                    }
+                }
+                (!elims.is_empty()).then(|| {
+                    let cells = bases
+                        .iter()
+                        .flat_map(|&i| {
+                            let unit = base + i;
+                            digits(b.positions(unit, d)).map(move |p| (unit, p as usize - 1))
+                        })
+                        .map(|(unit, p)| b.unit(unit)[p] as usize)
+                        .collect();
+                    let mut step = Step::new(technique(k), cells);
+                    step.eliminations = elims;
+                    step
+                })
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}

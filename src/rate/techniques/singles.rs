@@ -1,0 +1,79 @@
+//! Full house, hidden singles, naked singles. Each finder returns every placement of its
+//! kind visible on the board at once (one step), which rates the same as one at a time.
+
+use crate::rate::board::Board;
+use crate::rate::step::{Step, Technique};
+
+fn collect(technique: Technique, placements: Vec<(usize, u8)>) -> Option<Step> {
+    if placements.is_empty() {
+        return None;
+    }
+    let mut step = Step::new(technique, placements.iter().map(|&(c, _)| c).collect());
+    step.placements = placements;
+    Some(step)
+}
+
+fn push_unique(out: &mut Vec<(usize, u8)>, cell: usize, digit: u8) {
+    if !out.iter().any(|&(c, _)| c == cell) {
+        out.push((cell, digit));
+    }
+}
+
+/// Units with a single open cell.
+pub fn full_house(b: &Board) -> Option<Step> {
+    let mut out = Vec::new();
+    for u in 0..b.unit_count() {
+        let mut open = b.unit(u).iter().filter(|&&c| b.is_open(c as usize));
+        if let (Some(&c), None) = (open.next(), open.next()) {
+            let m = b.cand(c as usize);
+            if m.count_ones() == 1 {
+                push_unique(&mut out, c as usize, m.trailing_zeros() as u8 + 1);
+            }
+        }
+    }
+    collect(Technique::FullHouse, out)
+}
+
+/// Digits with one place left in a box (`boxes`) or in a row or column.
+pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
+    let n = b.n();
+    let units = if boxes { 2 * n..3 * n } else { 0..2 * n };
+    let mut out = Vec::new();
+    for u in units {
+        let cells = b.unit(u);
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in cells {
+            if b.is_open(c as usize) {
+                let m = b.cand(c as usize);
+                twice |= once & m;
+                once |= m;
+            }
+        }
+        let mut singles = once & !twice;
+        while singles != 0 {
+            let bit = singles & singles.wrapping_neg();
+            singles &= singles - 1;
+            if let Some(&c) = cells
+                .iter()
+                .find(|&&c| b.is_open(c as usize) && b.cand(c as usize) & bit != 0)
+            {
+                push_unique(&mut out, c as usize, bit.trailing_zeros() as u8 + 1);
+            }
+        }
+    }
+    let technique = if boxes {
+        Technique::HiddenSingleBox
+    } else {
+        Technique::HiddenSingleLine
+    };
+    collect(technique, out)
+}
+
+/// Cells with one candidate left.
+pub fn naked_single(b: &Board) -> Option<Step> {
+    let out = (0..b.cells())
+        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 1)
+        .map(|c| (c, b.cand(c).trailing_zeros() as u8 + 1))
+        .collect();
+    collect(Technique::NakedSingle, out)
+}

@@ -1,0 +1,78 @@
+//! XY-Wing and XYZ-Wing.
+
+use crate::rate::board::{digits, Board};
+use crate::rate::step::{Step, Technique};
+
+/// Removes `digit` from open cells that see every cell of `pattern`.
+fn seen_by_all(b: &Board, pattern: &[usize], digit: u8) -> Vec<(usize, u8)> {
+    let bit = 1u16 << (digit - 1);
+    (0..b.cells())
+        .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0 && !pattern.contains(&c))
+        .filter(|&c| pattern.iter().all(|&p| b.sees(c, p)))
+        .map(|c| (c, digit))
+        .collect()
+}
+
+fn bivalue(b: &Board) -> Vec<usize> {
+    (0..b.cells())
+        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
+        .collect()
+}
+
+/// Pivot {a,b}, pincers {a,c} and {b,c} seeing it: c leaves cells seeing both pincers.
+pub fn xy_wing(b: &Board) -> Option<Step> {
+    let cells = bivalue(b);
+    for &pivot in &cells {
+        let pm = b.cand(pivot);
+        for &x in cells.iter().filter(|&&x| b.sees(pivot, x)) {
+            let xm = b.cand(x);
+            if (xm & pm).count_ones() != 1 {
+                continue;
+            }
+            let c = xm & !pm;
+            for &y in cells.iter().filter(|&&y| y != x && b.sees(pivot, y)) {
+                let ym = b.cand(y);
+                if ym == (pm & !xm) | c {
+                    let digit = c.trailing_zeros() as u8 + 1;
+                    let elims = seen_by_all(b, &[x, y], digit);
+                    if !elims.is_empty() {
+                        let mut step = Step::new(Technique::XyWing, vec![pivot, x, y]);
+                        step.eliminations = elims;
+                        return Some(step);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Pivot {a,b,c}, pincers {a,c} and {b,c} seeing it: c leaves cells seeing all three.
+pub fn xyz_wing(b: &Board) -> Option<Step> {
+    let pairs = bivalue(b);
+    for pivot in (0..b.cells()).filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 3) {
+        let pm = b.cand(pivot);
+        let wings: Vec<usize> = pairs
+            .iter()
+            .copied()
+            .filter(|&w| b.sees(pivot, w) && b.cand(w) & !pm == 0)
+            .collect();
+        for (i, &x) in wings.iter().enumerate() {
+            for &y in &wings[i + 1..] {
+                let common = b.cand(x) & b.cand(y);
+                if b.cand(x) == b.cand(y) || common.count_ones() != 1 {
+                    continue;
+                }
+                for digit in digits(common) {
+                    let elims = seen_by_all(b, &[pivot, x, y], digit);
+                    if !elims.is_empty() {
+                        let mut step = Step::new(Technique::XyzWing, vec![pivot, x, y]);
+                        step.eliminations = elims;
+                        return Some(step);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
