@@ -99,6 +99,7 @@ enum LogFormat {
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     init_logging(cli.log_format);
     match dispatch(&cli.command) {
@@ -127,6 +128,17 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Verify(args) => verify::run(args),
         Command::Export(args) => export::run(args),
         Command::Import(args) => import::run(args),
+    }
+}
+
+/// Lets `bank ... | head` end quietly: Rust ignores SIGPIPE by default, which turns a
+/// closed pipe into a panic in `println!`.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal disposition to its default at start-up, before any
+    // thread exists, has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -165,41 +165,83 @@ pub fn dig(
     rng: &mut Rand,
     solver: &Solver,
 ) -> Result<Grid, DigError> {
-    let g = solution.geometry();
-    let mut orbits = strategy.orbits(g);
-    rng.shuffle(&mut orbits);
-    let mut puzzle = solution.clone();
-    let mut clues = g.cells();
-    let mut failures = 0u32;
-    let target = stop.target().unwrap_or(0);
-    for orbit in &orbits {
-        if clues <= target {
-            break;
-        }
-        if clues - orbit.len() < target {
-            continue;
-        }
-        for &cell in orbit {
-            puzzle.set(cell, 0);
-        }
-        if still_unique(&puzzle, solution, orbit, solver)? {
-            clues -= orbit.len();
-        } else {
-            for &cell in orbit {
-                puzzle.set(cell, solution.get(cell));
-            }
-            failures += 1;
-            if stop != Stop::Minimal && failure_budget.is_some_and(|b| failures > b) {
-                break;
-            }
+    let mut digger = Digger::new(solution, strategy, failure_budget, rng, solver);
+    digger.dig_to(stop).cloned()
+}
+
+/// A dig in progress: it can stop at one target and later carry on to a lower one, as if
+/// it had been asked for the lower target in steps. The orbit order is drawn once.
+pub struct Digger<'a> {
+    solution: &'a Grid,
+    solver: &'a Solver,
+    orbits: Vec<Vec<usize>>,
+    /// The first orbit not yet tried.
+    next: usize,
+    puzzle: Grid,
+    clues: usize,
+    failures: u32,
+    failure_budget: Option<u32>,
+}
+
+impl<'a> Digger<'a> {
+    /// Starts a dig of `solution` with the orbit order drawn from `rng`.
+    pub fn new(
+        solution: &'a Grid,
+        strategy: Strategy,
+        failure_budget: Option<u32>,
+        rng: &mut Rand,
+        solver: &'a Solver,
+    ) -> Digger<'a> {
+        let mut orbits = strategy.orbits(solution.geometry());
+        rng.shuffle(&mut orbits);
+        Digger {
+            solution,
+            solver,
+            orbits,
+            next: 0,
+            puzzle: solution.clone(),
+            clues: solution.geometry().cells(),
+            failures: 0,
+            failure_budget,
         }
     }
-    match stop {
-        Stop::Clues(target) if clues > target => Err(DigError::TargetMissed {
-            target,
-            reached: clues,
-        }),
-        _ => Ok(puzzle),
+
+    /// The puzzle so far.
+    pub fn puzzle(&self) -> &Grid {
+        &self.puzzle
+    }
+
+    /// Carries on digging until `stop`; orbits skipped or kept on the way stay behind.
+    pub fn dig_to(&mut self, stop: Stop) -> Result<&Grid, DigError> {
+        let target = stop.target().unwrap_or(0);
+        while self.next < self.orbits.len() && self.clues > target {
+            let orbit = &self.orbits[self.next];
+            self.next += 1;
+            if self.clues - orbit.len() < target {
+                continue;
+            }
+            for &cell in orbit {
+                self.puzzle.set(cell, 0);
+            }
+            if still_unique(&self.puzzle, self.solution, orbit, self.solver)? {
+                self.clues -= orbit.len();
+            } else {
+                for &cell in orbit {
+                    self.puzzle.set(cell, self.solution.get(cell));
+                }
+                self.failures += 1;
+                if stop != Stop::Minimal && self.failure_budget.is_some_and(|b| self.failures > b) {
+                    break;
+                }
+            }
+        }
+        match stop {
+            Stop::Clues(target) if self.clues > target => Err(DigError::TargetMissed {
+                target,
+                reached: self.clues,
+            }),
+            _ => Ok(&self.puzzle),
+        }
     }
 }
 

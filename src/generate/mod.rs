@@ -7,7 +7,7 @@ pub mod base;
 pub mod dig;
 
 pub use base::{pattern_grid, solution_grid, Route};
-pub use dig::{dig, is_minimal, DigError, Stop, Strategy};
+pub use dig::{dig, is_minimal, DigError, Digger, Stop, Strategy};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::{derive_seed, Rand};

@@ -4,11 +4,9 @@
 use crate::bank::{BaseGridRow, NewPuzzle, RatingRow};
 use crate::canon::fingerprint;
 use crate::config::Tier;
-use crate::generate::{
-    dig_grid, solution_grid, DigError, Route, Spec, Stop, Strategy, GENERATOR_VERSION,
-};
+use crate::generate::{solution_grid, DigError, Digger, Route, Stop, Strategy, GENERATOR_VERSION};
 use crate::grid::{Geometry, Grid};
-use crate::rate::{rate_until, search_effort};
+use crate::rate::{rate_within, search_effort, Rating};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::Solver;
 use std::time::Instant;
@@ -51,20 +49,62 @@ pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid
     )?)
 }
 
-/// Digs the attempt's puzzle from its solution grid (shared with `reproduce`).
+/// The digger of an attempt, fresh from its seed.
+fn digger<'a>(input: &AttemptInput, solution: &'a Grid, solver: &'a Solver) -> Digger<'a> {
+    Digger::new(
+        solution,
+        input.strategy,
+        None,
+        &mut Rand::new(input.dig_seed),
+        solver,
+    )
+}
+
+/// Digs the attempt's puzzle again (for `reproduce`): to the target, then on one clue level
+/// at a time down to `clues`, as the attempt did while its puzzle rated too easy.
 pub fn dig(
     input: &AttemptInput,
     solution: &Grid,
+    clues: usize,
     deadline: Option<Instant>,
 ) -> Result<Grid, DigError> {
-    let spec = Spec {
-        geometry: input.geometry,
-        route: input.route,
-        strategy: input.strategy,
-        stop: Stop::Clues(input.target),
-        failure_budget: None,
-    };
-    dig_grid(&spec, solution, input.dig_seed, deadline)
+    let solver = Solver::with_deadline(deadline);
+    let mut digger = digger(input, solution, &solver);
+    let mut reached = digger.dig_to(Stop::Clues(input.target))?.clue_count();
+    while reached > clues {
+        reached = digger.dig_to(Stop::Clues(reached - 1))?.clue_count();
+    }
+    Ok(digger.puzzle().clone())
+}
+
+/// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
+/// clue level further and rates again (a harder puzzle from the same work).
+fn dig_toward_tier(
+    input: &AttemptInput,
+    solution: &Grid,
+    tier: &Tier,
+    deadline: Option<Instant>,
+) -> Result<Option<(Grid, Rating)>, DigError> {
+    let solver = Solver::with_deadline(deadline);
+    let mut digger = digger(input, solution, &solver);
+    let mut target = input.target;
+    loop {
+        let puzzle = match digger.dig_to(Stop::Clues(target)) {
+            Ok(p) => p.clone(),
+            Err(DigError::TargetMissed { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let Some(rating) = rate_within(&puzzle, tier.score[1], deadline)? else {
+            return Ok(None); // too hard for the tier
+        };
+        if tier.accepts(rating.score) {
+            return Ok(Some((puzzle, rating)));
+        }
+        if puzzle.clue_count() == 0 {
+            return Ok(None);
+        }
+        target = puzzle.clue_count() - 1;
+    }
 }
 
 /// Runs one attempt for `tier`.
@@ -72,19 +112,17 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
     let started = Instant::now();
     let result = (|| {
         let solution = base_grid(input, deadline)?;
-        let puzzle = dig(input, &solution, deadline)?;
+        let Some((puzzle, rating)) = dig_toward_tier(input, &solution, tier, deadline)? else {
+            return Ok(None);
+        };
         let effort = search_effort(&puzzle, &Solver::with_deadline(deadline))?;
-        let rating = rate_until(&puzzle, deadline)?;
-        Ok::<_, DigError>((solution, puzzle, effort, rating))
+        Ok::<_, DigError>(Some((solution, puzzle, effort, rating)))
     })();
     let (solution, puzzle, effort, rating) = match result {
-        Ok(r) => r,
+        Ok(Some(r)) => r,
+        Ok(None) | Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
-        Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
     };
-    if !tier.accepts(rating.score) {
-        return AttemptOutcome::Rejected;
-    }
     let g = input.geometry;
     let grid_line = solution.to_line();
     AttemptOutcome::Accepted(Box::new(NewPuzzle {

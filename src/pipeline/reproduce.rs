@@ -66,7 +66,7 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     let base_grid = attempt::base_grid(&input, None).expect("no deadline");
     let stored_base = parse_line_with(&stored_grid, geometry)
         .with_context(|| format!("puzzle {}: stored base grid is malformed", stored.id))?;
-    let puzzle = attempt::dig(&input, &stored_base, None)
+    let puzzle = attempt::dig(&input, &stored_base, stored.clues, None)
         .map_err(|e| anyhow::anyhow!("puzzle {}: digging again failed: {e}", stored.id))?;
     let identical = base_grid == stored_base && puzzle.to_line() == stored.puzzle;
     Ok(Reproduction {

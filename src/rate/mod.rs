@@ -68,6 +68,17 @@ pub fn rate(puzzle: &Grid) -> Rating {
 
 /// Rates a puzzle, giving up when `deadline` passes (checked between steps).
 pub fn rate_until(puzzle: &Grid, deadline: Option<Instant>) -> Result<Rating, Aborted> {
+    Ok(rate_within(puzzle, f64::INFINITY, deadline)?.expect("no cap"))
+}
+
+/// Rates a puzzle if its score is at most `cap`; `None` as soon as it is known to be
+/// higher. Techniques that cannot score `cap` or less are never tried, so a puzzle above
+/// the cap costs little; a puzzle within it gets the same rating as [`rate`].
+pub fn rate_within(
+    puzzle: &Grid,
+    cap: f64,
+    deadline: Option<Instant>,
+) -> Result<Option<Rating>, Aborted> {
     let mut board = Board::new(puzzle);
     let mut steps = Vec::new();
     let (mut score, mut hardest) = (0.0f64, None);
@@ -76,17 +87,22 @@ pub fn rate_until(puzzle: &Grid, deadline: Option<Instant>) -> Result<Rating, Ab
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Aborted);
         }
-        let Some(step) = techniques::REGISTRY
+        let step = techniques::REGISTRY
             .iter()
-            .find_map(|(_, find)| find(&board))
-        else {
-            return Ok(Rating {
-                score: score.max(BEYOND_SCORE),
+            .filter(|(t, _)| t.base_score() <= cap)
+            .find_map(|(_, find)| find(&board));
+        let Some(step) = step else {
+            let score = score.max(BEYOND_SCORE);
+            return Ok((score <= cap).then_some(Rating {
+                score,
                 hardest,
                 completed: false,
                 steps,
-            });
+            }));
         };
+        if step.score > cap {
+            return Ok(None);
+        }
         apply(&mut board, &step);
         if step.score > score {
             score = step.score;
@@ -94,12 +110,12 @@ pub fn rate_until(puzzle: &Grid, deadline: Option<Instant>) -> Result<Rating, Ab
         }
         steps.push(step);
     }
-    Ok(Rating {
+    Ok(Some(Rating {
         score,
         hardest,
         completed: board.solved(),
         steps,
-    })
+    }))
 }
 
 /// Applies a step's placements and eliminations.

@@ -81,7 +81,8 @@ impl Technique {
         Technique::XyChain,
     ];
 
-    /// The Sudoku Explainer score of the technique at its simplest (chains add for length).
+    /// The lowest Sudoku Explainer score the technique can have (chains score by shape
+    /// and length from there).
     pub fn base_score(self) -> f64 {
         match self {
             Technique::FullHouse => 1.0,
@@ -105,8 +106,8 @@ impl Technique {
             Technique::Jellyfish => 5.2,
             Technique::HiddenQuad => 5.4,
             Technique::BugPlusOne => 5.6,
-            Technique::XChain => 6.6,
-            Technique::XyChain => 7.0,
+            Technique::XChain => 4.0,
+            Technique::XyChain => 6.5,
         }
     }
 

@@ -6,9 +6,6 @@ use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, Step, Technique};
 use std::collections::VecDeque;
 
-/// Score of XY-chains before the length bonus (calibrated on the reference ratings).
-const XY_CHAIN_BASE: f64 = 6.5;
-
 /// Score of a longer X-chain before the length bonus (calibrated on the reference ratings).
 const X_CHAIN_BASE: f64 = 5.4;
 
@@ -171,7 +168,7 @@ pub fn xy_chain(b: &Board) -> Option<Step> {
                             let elims = seen_by_both(b, start, next, x);
                             if !elims.is_empty() {
                                 let mut step = Step::new(Technique::XyChain, chain);
-                                step.score = XY_CHAIN_BASE + length_bonus(nodes);
+                                step.score = Technique::XyChain.base_score() + length_bonus(nodes);
                                 step.eliminations = elims;
                                 best = Some(step);
                             }
