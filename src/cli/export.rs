@@ -43,7 +43,7 @@ pub struct ExportArgs {
     pub common: BankArgs,
 }
 
-const CSV_COLUMNS: &str = "id,size,box_rows,box_cols,puzzle,solution,tier,clues,guesses,backtracks,source,run_id,seed,dig_strategy,target_clues,generator_version,fingerprint,created_at";
+const CSV_COLUMNS: &str = "id,size,box_rows,box_cols,puzzle,solution,tier,score,hardest_technique,clues,guesses,backtracks,source,run_id,seed,dig_strategy,target_clues,generator_version,fingerprint,created_at";
 
 /// Writes the selected puzzles; prints how many to stderr.
 pub fn run(args: &ExportArgs) -> Result<u8> {
@@ -91,9 +91,15 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
         }
         Format::Csv => {
             let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+            let (score, hardest) = p
+                .rating
+                .as_ref()
+                .map_or((String::new(), String::new()), |r| {
+                    (format!("{:.1}", r.score), r.hardest_technique.clone())
+                });
             writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 p.id,
                 p.size,
                 p.box_rows,
@@ -101,6 +107,8 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
                 p.puzzle,
                 p.solution,
                 p.tier,
+                score,
+                hardest,
                 p.clues,
                 p.guesses,
                 p.backtracks,
@@ -122,6 +130,9 @@ fn export_record(p: &StoredPuzzle) -> serde_json::Value {
     serde_json::json!({
         "id": p.id, "size": p.size, "box_rows": p.box_rows, "box_cols": p.box_cols,
         "puzzle": p.puzzle, "solution": p.solution, "tier": p.tier, "clues": p.clues,
+        "score": p.rating.as_ref().map(|r| r.score),
+        "hardest_technique": p.rating.as_ref().map(|r| &r.hardest_technique),
+        "rater_completed": p.rating.as_ref().map(|r| r.completed),
         "guesses": p.guesses, "backtracks": p.backtracks, "source": p.source, "run_id": p.run_id,
         "seed": p.seed, "dig_strategy": p.dig_strategy, "target_clues": p.target_clues,
         "generator_version": p.generator_version, "fingerprint": p.fingerprint,
