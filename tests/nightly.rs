@@ -194,6 +194,55 @@ fn sigint_and_sigterm_mark_the_run_interrupted() {
 }
 
 #[test]
+fn a_second_ctrl_c_exits_at_once_without_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let child = spawn_bank(&[
+        "fill",
+        "--count",
+        "10000000",
+        "--tier",
+        "hard",
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    std::thread::sleep(Duration::from_millis(1500));
+    for _ in 0..2 {
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_consistent(&db);
+    // The run the process could not close is marked interrupted by the next fill.
+    let o = bank(
+        &[
+            "fill",
+            "--count",
+            "1",
+            "--tier",
+            "easy",
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM runs WHERE status = 'running'"),
+        0
+    );
+}
+
+#[test]
 fn kill_9_at_random_moments_never_damages_the_bank() {
     let dir = tempfile::tempdir().unwrap();
     let config = small_quota_config(dir.path());
