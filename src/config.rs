@@ -100,6 +100,11 @@ impl Config {
             .expect("embedded config is valid")
     }
 
+    /// The config at `path`, or the embedded default when none is given.
+    pub fn load_or_default(path: Option<&Path>) -> Result<Config> {
+        path.map_or_else(|| Ok(Config::default_config()), Config::load)
+    }
+
     /// Reads and validates a config file.
     pub fn load(path: &Path) -> Result<Config> {
         if path.is_dir() {

@@ -61,10 +61,7 @@ pub struct FillOptions {
 /// Runs the fill and prints a summary; the exit status tells how it ended:
 /// 0 done, 1 stopped early / quota not met / alarms raised, 2 error.
 pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
-    let config = match &args.opts.config {
-        Some(path) => Config::load(path)?,
-        None => Config::default_config(),
-    };
+    let config = Config::load_or_default(args.opts.config.as_deref())?;
     let run_seed = args.opts.seed.unwrap_or_else(clock_seed);
     let threads = args.opts.threads.unwrap_or(config.generation.threads);
     let pool = super::thread_pool((threads > 0).then_some(threads))?;

@@ -29,10 +29,7 @@ const BATCH: usize = 500;
 
 /// Imports; exit 0 when every line was usable, 1 when some were skipped.
 pub fn run(args: &ImportArgs) -> Result<u8> {
-    let config = match &args.config {
-        Some(p) => Config::load(p)?,
-        None => Config::default_config(),
-    };
+    let config = Config::load_or_default(args.config.as_deref())?;
     let (name, reader) = input::open(Some(&args.file))?;
     let mut bank = Bank::open(&args.common.db)?;
     let config_json =

@@ -24,10 +24,7 @@ pub struct RateArgs {
 /// Prints `<score>\t<tier>\t<hardest technique>` per puzzle (`none`/`multiple` lines for
 /// puzzles without exactly one solution); returns the number of malformed lines.
 pub fn run(args: &RateArgs) -> Result<usize> {
-    let config = match &args.config {
-        Some(p) => Config::load(p)?,
-        None => Config::default_config(),
-    };
+    let config = Config::load_or_default(args.config.as_deref())?;
     input::for_each_puzzle(args.file.as_deref(), |p, out| {
         match count_solutions(p, 2).count {
             0 => return Ok(writeln!(out, "none")?),

@@ -35,10 +35,7 @@ const BATCH: usize = 4096;
 
 /// Prints each finding and a summary; exit 1 when anything is corrupt.
 pub fn run(args: &VerifyArgs) -> Result<u8> {
-    let config = match &args.config {
-        Some(p) => Config::load(p)?,
-        None => Config::default_config(),
-    };
+    let config = Config::load_or_default(args.config.as_deref())?;
     let bank = Bank::open_existing(&args.common.db)?;
     let filter = PuzzleFilter {
         tier: args.tier.clone(),

@@ -61,7 +61,8 @@ fn digger<'a>(input: &AttemptInput, solution: &'a Grid, solver: &'a Solver) -> D
 }
 
 /// Digs the attempt's puzzle again (for `reproduce`): to the target, then on one clue level
-/// at a time down to `clues`, as the attempt did while its puzzle rated too easy.
+/// at a time down to `clues`, as the attempt did while its puzzle rated too easy; a level
+/// out of reach ends the dig where it stands, as in the attempt.
 pub fn dig(
     input: &AttemptInput,
     solution: &Grid,
@@ -70,15 +71,29 @@ pub fn dig(
 ) -> Result<Grid, DigError> {
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, solution, &solver);
-    let mut reached = digger.dig_to(Stop::Clues(input.target))?.clue_count();
-    while reached > clues {
-        reached = digger.dig_to(Stop::Clues(reached - 1))?.clue_count();
+    let mut level = input.target;
+    loop {
+        let (reached, exhausted) = dig_level(&mut digger, level)?;
+        if exhausted || reached <= clues {
+            return Ok(digger.puzzle().clone());
+        }
+        level = reached - 1;
     }
-    Ok(digger.puzzle().clone())
+}
+
+/// Digs on to `level`: the clues reached, and whether the level was out of reach (no orbit
+/// left that keeps the puzzle unique).
+fn dig_level(digger: &mut Digger, level: usize) -> Result<(usize, bool), DigError> {
+    match digger.dig_to(Stop::Clues(level)) {
+        Ok(p) => Ok((p.clue_count(), false)),
+        Err(DigError::TargetMissed { reached, .. }) => Ok((reached, true)),
+        Err(e) => Err(e),
+    }
 }
 
 /// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
-/// clue level further and rates again (a harder puzzle from the same work).
+/// clue level further and rates again (a harder puzzle from the same work). A level out of
+/// reach leaves the puzzle where digging stopped, rated as it is.
 fn dig_toward_tier(
     input: &AttemptInput,
     solution: &Grid,
@@ -87,23 +102,20 @@ fn dig_toward_tier(
 ) -> Result<Option<(Grid, Rating)>, DigError> {
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, solution, &solver);
-    let mut target = input.target;
+    let mut level = input.target;
     loop {
-        let puzzle = match digger.dig_to(Stop::Clues(target)) {
-            Ok(p) => p.clone(),
-            Err(DigError::TargetMissed { .. }) => return Ok(None),
-            Err(e) => return Err(e),
-        };
+        let (reached, exhausted) = dig_level(&mut digger, level)?;
+        let puzzle = digger.puzzle().clone();
         let Some(rating) = rate_within(&puzzle, tier.score[1], deadline)? else {
             return Ok(None); // too hard for the tier
         };
         if tier.accepts(rating.score) {
             return Ok(Some((puzzle, rating)));
         }
-        if puzzle.clue_count() == 0 {
+        if exhausted || reached == 0 {
             return Ok(None);
         }
-        target = puzzle.clue_count() - 1;
+        level = reached - 1;
     }
 }
 
