@@ -1,12 +1,13 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
 use crate::grid::{Geometry, Grid};
-use crate::solver::tables;
+use crate::solver::{tables, Tables};
 
 /// Candidates and placed digits of a grid being solved by hand.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Board {
     geometry: Geometry,
+    tables: &'static Tables,
     /// Candidate digits per cell (bit `d-1`); a placed cell keeps only its digit.
     cand: Vec<u16>,
     /// Placed digit per cell, `0` while open.
@@ -20,6 +21,7 @@ impl Board {
         let all = ((1u32 << g.n()) - 1) as u16;
         let mut b = Board {
             geometry: g,
+            tables: tables(g),
             cand: vec![all; g.cells()],
             value: vec![0; g.cells()],
         };
@@ -74,7 +76,7 @@ impl Board {
         let bit = 1u16 << (digit - 1);
         self.value[cell] = digit;
         self.cand[cell] = bit;
-        for &p in tables(self.geometry).peers(cell) {
+        for &p in self.tables.peers(cell) {
             if self.value[p as usize] == 0 {
                 self.cand[p as usize] &= !bit;
             }
@@ -90,7 +92,7 @@ impl Board {
 
     /// The cells of unit `u` (rows, then columns, then boxes).
     pub fn unit(&self, u: usize) -> &'static [u16] {
-        tables(self.geometry).unit(u)
+        self.tables.unit(u)
     }
 
     /// Number of units (3N).
@@ -101,7 +103,7 @@ impl Board {
     /// Whether two different cells share a row, column or box.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
-        let cu = &tables(self.geometry).cell_units;
+        let cu = &self.tables.cell_units;
         a != b && cu[a] & cu[b] != 0
     }
 

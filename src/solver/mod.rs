@@ -6,7 +6,7 @@
 mod search;
 mod tables;
 
-pub(crate) use tables::tables;
+pub(crate) use tables::{tables, Tables};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;

@@ -3,20 +3,11 @@
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
-/// Where the cells of a unit holding `digit` lie.
-fn holders(b: &Board, u: usize, digit: u8) -> Vec<usize> {
-    let bit = 1u16 << (digit - 1);
-    b.unit(u)
-        .iter()
-        .map(|&c| c as usize)
-        .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0)
-        .collect()
-}
-
-/// Eliminations of `digit` from the open cells of unit `target` that are not in `keep`.
+/// Open cells of unit `target` holding `digit`, outside `keep`, as eliminations.
 fn outside(b: &Board, target: usize, keep: &[usize], digit: u8) -> Vec<(usize, u8)> {
-    holders(b, target, digit)
-        .into_iter()
+    let cells = b.unit(target);
+    digits(b.positions(target, digit))
+        .map(|i| cells[i as usize - 1] as usize)
         .filter(|c| !keep.contains(c))
         .map(|c| (c, digit))
         .collect()
@@ -28,27 +19,30 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
     for u in from {
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         for d in digits(missing) {
-            let cells = holders(b, u, d);
-            if cells.len() < 2 {
+            let places = b.positions(u, d);
+            if places.count_ones() < 2 {
                 continue;
             }
-            let (r0, c0) = (cells[0] / n, cells[0] % n);
+            let unit = b.unit(u);
+            let cells = || digits(places).map(|i| unit[i as usize - 1] as usize);
+            let first = cells().next().expect("two places");
+            let (r0, c0) = (first / n, first % n);
             let target = if technique == Technique::Pointing {
-                if cells.iter().all(|&c| c / n == r0) {
+                if cells().all(|c| c / n == r0) {
                     Some(r0)
-                } else if cells.iter().all(|&c| c % n == c0) {
+                } else if cells().all(|c| c % n == c0) {
                     Some(n + c0)
                 } else {
                     None
                 }
             } else {
                 let bx = g.box_of(r0, c0);
-                cells
-                    .iter()
-                    .all(|&c| g.box_of(c / n, c % n) == bx)
+                cells()
+                    .all(|c| g.box_of(c / n, c % n) == bx)
                     .then_some(2 * n + bx)
             };
             if let Some(target) = target {
+                let cells: Vec<usize> = cells().collect();
                 let elims = outside(b, target, &cells, d);
                 if !elims.is_empty() {
                     let mut step = Step::new(technique, cells);
