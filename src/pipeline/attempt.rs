@@ -91,6 +91,9 @@ fn dig_level(digger: &mut Digger, level: usize) -> Result<(usize, bool), DigErro
     }
 }
 
+/// The highest score of a puzzle that singles alone solve (naked single, SE 2.3).
+const SINGLES_SCORE: f64 = 2.3;
+
 /// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
 /// clue level further and rates again (a harder puzzle from the same work). A level out of
 /// reach leaves the puzzle where digging stopped, rated as it is.
@@ -106,6 +109,16 @@ fn dig_toward_tier(
     loop {
         let (reached, exhausted) = dig_level(&mut digger, level)?;
         let puzzle = digger.puzzle().clone();
+        // Singles alone solve it exactly when the solver needs no guess: a few microseconds
+        // instead of a rating, and such a puzzle is below any tier above singles.
+        if tier.score[0] > SINGLES_SCORE
+            && !exhausted
+            && reached > 0
+            && solver.count(&puzzle, 1)?.stats.guesses == 0
+        {
+            level = reached - 1;
+            continue;
+        }
         let Some(rating) = rate_within(&puzzle, tier.score[1], deadline)? else {
             return Ok(None); // too hard for the tier
         };
