@@ -37,6 +37,8 @@ pub enum Technique {
     UniqueRectangle1,
     /// Unique rectangle type 2: two corners with the same extra candidate.
     UniqueRectangle2,
+    /// Unique rectangle type 3: the roof's extras form a naked pair with another cell.
+    UniqueRectangle3,
     /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
     UniqueRectangle4,
     /// Four cells of a unit holding four candidates between them.
@@ -55,7 +57,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order tried.
-    pub const ALL: [Technique; 23] = [
+    pub const ALL: [Technique; 24] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -72,6 +74,7 @@ impl Technique {
         Technique::XyzWing,
         Technique::UniqueRectangle1,
         Technique::UniqueRectangle2,
+        Technique::UniqueRectangle3,
         Technique::UniqueRectangle4,
         Technique::NakedQuad,
         Technique::Jellyfish,
@@ -101,6 +104,7 @@ impl Technique {
             Technique::XyzWing => 4.4,
             Technique::UniqueRectangle1 => 4.5,
             Technique::UniqueRectangle2 => 4.6,
+            Technique::UniqueRectangle3 => 4.6,
             Technique::UniqueRectangle4 => 4.6,
             Technique::NakedQuad => 5.0,
             Technique::Jellyfish => 5.2,
@@ -130,6 +134,7 @@ impl Technique {
             Technique::XyzWing => "xyz-wing",
             Technique::UniqueRectangle1 => "unique rectangle type 1",
             Technique::UniqueRectangle2 => "unique rectangle type 2",
+            Technique::UniqueRectangle3 => "unique rectangle type 3",
             Technique::UniqueRectangle4 => "unique rectangle type 4",
             Technique::NakedQuad => "naked quad",
             Technique::Jellyfish => "jellyfish",

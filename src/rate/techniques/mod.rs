@@ -16,7 +16,7 @@ pub type Finder = fn(&Board) -> Option<Step>;
 
 /// Every technique with its finder, easiest first: the rater applies the first that
 /// makes progress.
-pub const REGISTRY: [(Technique, Finder); 23] = [
+pub const REGISTRY: [(Technique, Finder); 24] = [
     (Technique::FullHouse, singles::full_house),
     (Technique::HiddenSingleBox, |b| {
         singles::hidden_single(b, true)
@@ -37,6 +37,7 @@ pub const REGISTRY: [(Technique, Finder); 23] = [
     (Technique::XyzWing, wings::xyz_wing),
     (Technique::UniqueRectangle1, uniqueness::unique_rectangle_1),
     (Technique::UniqueRectangle2, uniqueness::unique_rectangle_2),
+    (Technique::UniqueRectangle3, uniqueness::unique_rectangle_3),
     (Technique::UniqueRectangle4, uniqueness::unique_rectangle_4),
     (Technique::NakedQuad, |b| subsets::naked(b, 4)),
     (Technique::Jellyfish, |b| fish::fish(b, 4)),

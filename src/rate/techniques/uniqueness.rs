@@ -109,6 +109,44 @@ pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
     })
 }
 
+/// Type 3: the roof's extra candidates are two digits that another cell of a unit the
+/// roof shares holds exactly: roof and cell form a naked pair, and those digits leave the
+/// rest of the unit.
+pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
+    rectangles(b).into_iter().find_map(|r| {
+        let (x, y) = roof(b, &r)?;
+        let extra = (b.cand(x) | b.cand(y)) & !r.pair;
+        if extra.count_ones() != 2 {
+            return None;
+        }
+        for u in 0..b.unit_count() {
+            let cells = b.unit(u);
+            if !cells.contains(&(x as u16)) || !cells.contains(&(y as u16)) {
+                continue;
+            }
+            let open = || {
+                cells
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| b.is_open(c) && c != x && c != y)
+            };
+            for z in open().filter(|&z| b.cand(z) == extra) {
+                let elims: Vec<(usize, u8)> = open()
+                    .filter(|&c| c != z)
+                    .flat_map(|c| digits(b.cand(c) & extra).map(move |d| (c, d)))
+                    .collect();
+                if !elims.is_empty() {
+                    let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
+                    s.cells.push(z);
+                    s.eliminations = elims;
+                    return Some(s);
+                }
+            }
+        }
+        None
+    })
+}
+
 /// Type 4: one pair digit is confined to the roof within a unit they share: the other
 /// pair digit leaves the roof.
 pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
