@@ -157,33 +157,41 @@ fn max_duration_stops_cleanly_keeping_what_was_made() {
     assert_consistent(&db);
 }
 
+/// Starts an endless fill of `tier` into `db`, lets it work 1.5 s, sends it `signals`
+/// (5 ms apart) and returns its exit code and stderr.
+fn fill_then_signal(db: &Path, tier: &str, signals: &[&str]) -> (Option<i32>, String) {
+    let child = spawn_bank(&[
+        "fill",
+        "--count",
+        "10000000",
+        "--tier",
+        tier,
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    std::thread::sleep(Duration::from_millis(1500));
+    for &signal in signals {
+        let sent = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn sigint_and_sigterm_mark_the_run_interrupted() {
     for signal in ["-INT", "-TERM"] {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("b.sqlite");
-        let child = spawn_bank(&[
-            "fill",
-            "--count",
-            "10000000",
-            "--tier",
-            "easy",
-            "--db",
-            db.to_str().unwrap(),
-        ]);
-        std::thread::sleep(Duration::from_millis(1500));
-        let killed = Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{signal}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let (code, err) = fill_then_signal(&db, "easy", &[signal]);
+        assert_eq!(code, Some(1), "{signal}: {err}");
         let status: String = Connection::open(&db)
             .unwrap()
             .query_row("SELECT status FROM runs", [], |r| r.get(0))
@@ -197,30 +205,8 @@ fn sigint_and_sigterm_mark_the_run_interrupted() {
 fn a_second_ctrl_c_exits_at_once_without_damage() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("b.sqlite");
-    let child = spawn_bank(&[
-        "fill",
-        "--count",
-        "10000000",
-        "--tier",
-        "hard",
-        "--db",
-        db.to_str().unwrap(),
-    ]);
-    std::thread::sleep(Duration::from_millis(1500));
-    for _ in 0..2 {
-        Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (code, err) = fill_then_signal(&db, "hard", &["-INT", "-INT"]);
+    assert_eq!(code, Some(130), "{err}");
     assert_consistent(&db);
     // The run the process could not close is marked interrupted by the next fill.
     let o = bank(

@@ -53,15 +53,27 @@ fn step(technique: Technique, corners: &[usize; 4], elims: Vec<(usize, u8)>) -> 
     })
 }
 
+/// The corners holding more than the pair.
+fn with_extras(b: &Board, r: &Rectangle) -> Vec<usize> {
+    r.corners
+        .iter()
+        .copied()
+        .filter(|&c| b.cand(c) != r.pair)
+        .collect()
+}
+
+/// The units holding both cells.
+fn shared_units(b: &Board, x: usize, y: usize) -> impl Iterator<Item = usize> + '_ {
+    (0..b.unit_count()).filter(move |&u| {
+        let cells = b.unit(u);
+        cells.contains(&(x as u16)) && cells.contains(&(y as u16))
+    })
+}
+
 /// Type 1: three corners hold just the pair; the pair leaves the fourth.
 pub fn unique_rectangle_1(b: &Board) -> Option<Step> {
     rectangles(b).into_iter().find_map(|r| {
-        let extra: Vec<usize> = r
-            .corners
-            .iter()
-            .copied()
-            .filter(|&c| b.cand(c) != r.pair)
-            .collect();
+        let extra = with_extras(b, &r);
         if extra.len() != 1 {
             return None;
         }
@@ -73,14 +85,8 @@ pub fn unique_rectangle_1(b: &Board) -> Option<Step> {
 /// The two corners with extra candidates (the roof), when the other two hold just the pair
 /// and the roof corners share a row or column.
 fn roof(b: &Board, r: &Rectangle) -> Option<(usize, usize)> {
-    let extra: Vec<usize> = r
-        .corners
-        .iter()
-        .copied()
-        .filter(|&c| b.cand(c) != r.pair)
-        .collect();
     let n = b.n();
-    match extra[..] {
+    match with_extras(b, r)[..] {
         [x, y] if x / n == y / n || x % n == y % n => Some((x, y)),
         _ => None,
     }
@@ -119,11 +125,8 @@ pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
         if extra.count_ones() != 2 {
             return None;
         }
-        for u in 0..b.unit_count() {
+        for u in shared_units(b, x, y) {
             let cells = b.unit(u);
-            if !cells.contains(&(x as u16)) || !cells.contains(&(y as u16)) {
-                continue;
-            }
             let open = || {
                 cells
                     .iter()
@@ -153,11 +156,7 @@ pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
     rectangles(b).into_iter().find_map(|r| {
         let (x, y) = roof(b, &r)?;
         let pair: Vec<u8> = digits(r.pair).collect();
-        for u in 0..b.unit_count() {
-            let cells = b.unit(u);
-            if !cells.contains(&(x as u16)) || !cells.contains(&(y as u16)) {
-                continue;
-            }
+        for u in shared_units(b, x, y) {
             for (i, &locked) in pair.iter().enumerate() {
                 if b.positions(u, locked).count_ones() == 2 {
                     let other = pair[1 - i];
