@@ -95,3 +95,27 @@ fn canon_gives_one_fingerprint_to_transformed_copies() {
     assert_eq!(canon.len(), 81);
     assert_eq!(fp.len(), 64);
 }
+
+#[test]
+fn explicit_size_is_enforced() {
+    let mut four = String::from("1234");
+    four.push_str(&".".repeat(12));
+    let o = bank(
+        &["solve", "--size", "4", "--count"],
+        Some(&format!("{four}\n{HARD}\n")),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "12\n");
+    assert!(
+        stderr(&o).contains("line 2: 81 cells, expected 16 for 4x4"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bank(&["rate", "--size", "7"], Some(HARD));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unsupported --size 7"),
+        "{}",
+        stderr(&o)
+    );
+}

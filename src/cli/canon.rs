@@ -8,13 +8,13 @@ use clap::Args;
 /// Print canonical forms and fingerprints.
 #[derive(Args, Debug)]
 pub struct CanonArgs {
-    /// File with one puzzle a line (`-` or nothing: standard input).
-    pub file: Option<String>,
+    #[command(flatten)]
+    pub input: input::PuzzleInput,
 }
 
 /// Prints `<canonical form>\t<fingerprint>` per puzzle; returns the number of bad lines.
 pub fn run(args: &CanonArgs) -> Result<usize> {
-    input::for_each_puzzle(args.file.as_deref(), |p, out| {
+    input::for_each_puzzle(&args.input, |p, out| {
         let c = canonical(p);
         writeln!(out, "{}\t{}", c.to_line(), fingerprint_of_canonical(&c))?;
         Ok(())

@@ -58,21 +58,18 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
         ) {
             line.push_str(&format!(" on {}", cells.join(" ")));
         }
-        if !step.placements.is_empty() {
-            let places: Vec<String> = step
-                .placements
+        let list = |pairs: &[(usize, u8)], sep: &str| -> String {
+            let items: Vec<String> = pairs
                 .iter()
-                .map(|&(c, d)| format!("{}={}", cell_name(n, c), digit_char(d)))
+                .map(|&(c, d)| format!("{}{sep}{}", cell_name(n, c), digit_char(d)))
                 .collect();
-            line.push_str(&format!(": place {}", places.join(" ")));
+            items.join(" ")
+        };
+        if !step.placements.is_empty() {
+            line.push_str(&format!(": place {}", list(&step.placements, "=")));
         }
         if !step.eliminations.is_empty() {
-            let elims: Vec<String> = step
-                .eliminations
-                .iter()
-                .map(|&(c, d)| format!("{}<>{}", cell_name(n, c), digit_char(d)))
-                .collect();
-            line.push_str(&format!(": remove {}", elims.join(" ")));
+            line.push_str(&format!(": remove {}", list(&step.eliminations, "<>")));
         }
         println!("{line}");
         apply(&mut board, step);

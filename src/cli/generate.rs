@@ -26,6 +26,10 @@ pub struct SpecArgs {
     /// Dig until no clue (or orbit of clues) can be removed (the default).
     #[arg(long)]
     pub minimal: bool,
+    /// With --clues: give the attempt up after this many failed removals (default: try
+    /// every cell or orbit once).
+    #[arg(long, requires = "clues")]
+    pub failure_budget: Option<u32>,
 }
 
 impl SpecArgs {
@@ -51,7 +55,7 @@ impl SpecArgs {
             route: self.route,
             strategy: self.strategy,
             stop,
-            failure_budget: None,
+            failure_budget: self.failure_budget,
         })
     }
 }

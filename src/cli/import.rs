@@ -38,7 +38,7 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     let mut counts = RunCounts::default();
     let mut bad = 0u64;
     let mut batch = Vec::with_capacity(BATCH);
-    for line in input::puzzles(reader) {
+    for line in input::puzzles(reader, None) {
         let line = line?;
         counts.attempts += 1;
         match line.puzzle.and_then(|p| rate(&p, &config)) {

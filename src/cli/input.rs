@@ -1,7 +1,8 @@
 //! Reading puzzles one per line from a file or standard input.
 
-use crate::grid::{parse_line, Grid};
+use crate::grid::{parse_line, parse_line_with, Geometry, Grid};
 use anyhow::{Context, Result};
+use clap::Args;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 
@@ -29,13 +30,38 @@ pub struct Line {
     pub puzzle: Result<Grid, String>,
 }
 
-/// Puzzles of a source, skipping blank lines and `#` comments. I/O errors end the stream
-/// with an error.
-pub fn puzzles(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Line>> {
+/// Where line-by-line commands read puzzles, and their size.
+#[derive(Args, Debug)]
+pub struct PuzzleInput {
+    /// File with one puzzle a line (`-` or nothing: standard input).
+    pub file: Option<String>,
+    /// Grid side every line must have (default: taken from each line's length).
+    #[arg(long)]
+    pub size: Option<usize>,
+}
+
+impl PuzzleInput {
+    /// The geometry given with `--size`, if any.
+    fn geometry(&self) -> Result<Option<Geometry>> {
+        self.size
+            .map(|n| {
+                Geometry::for_size(n)
+                    .with_context(|| format!("unsupported --size {n}: use 4, 6, 9, 12 or 16"))
+            })
+            .transpose()
+    }
+}
+
+/// Puzzles of a source, skipping blank lines and `#` comments; with `geometry`, every line
+/// must be of that size. I/O errors end the stream with an error.
+pub fn puzzles(
+    reader: Box<dyn BufRead>,
+    geometry: Option<Geometry>,
+) -> impl Iterator<Item = Result<Line>> {
     reader
         .lines()
         .enumerate()
-        .filter_map(|(i, line)| match line {
+        .filter_map(move |(i, line)| match line {
             Err(e) => Some(Err(
                 anyhow::Error::new(e).context(format!("reading line {}", i + 1))
             )),
@@ -46,25 +72,30 @@ pub fn puzzles(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<Line>> {
                 } else {
                     Some(Ok(Line {
                         number: i + 1,
-                        puzzle: parse_line(trimmed).map_err(|e| e.to_string()),
+                        puzzle: match geometry {
+                            Some(g) => parse_line_with(trimmed, g),
+                            None => parse_line(trimmed),
+                        }
+                        .map_err(|e| e.to_string()),
                     }))
                 }
             }
         })
 }
 
-/// Runs `answer` on every well-formed puzzle of `path` (or stdin), writing to buffered
+/// Runs `answer` on every well-formed puzzle of the input, writing to buffered
 /// stdout; malformed lines are reported on stderr as `SOURCE: line N: problem` and skipped.
 /// Returns the number of malformed lines.
 pub fn for_each_puzzle(
-    path: Option<&str>,
+    input: &PuzzleInput,
     mut answer: impl FnMut(&Grid, &mut dyn std::io::Write) -> Result<()>,
 ) -> Result<usize> {
-    let (name, reader) = open(path)?;
+    let geometry = input.geometry()?;
+    let (name, reader) = open(input.file.as_deref())?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut bad = 0;
-    for line in puzzles(reader) {
+    for line in puzzles(reader, geometry) {
         let line = line?;
         match line.puzzle {
             Ok(p) => answer(&p, &mut out)?,

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 /// Rate puzzles, one per line.
 #[derive(Args, Debug)]
 pub struct RateArgs {
-    /// File with one puzzle a line (`-` or nothing: standard input).
-    pub file: Option<String>,
+    #[command(flatten)]
+    pub input: input::PuzzleInput,
     /// Print one JSON object per puzzle with every step.
     #[arg(long)]
     pub json: bool,
@@ -25,7 +25,7 @@ pub struct RateArgs {
 /// puzzles without exactly one solution); returns the number of malformed lines.
 pub fn run(args: &RateArgs) -> Result<usize> {
     let config = Config::load_or_default(args.config.as_deref())?;
-    input::for_each_puzzle(args.file.as_deref(), |p, out| {
+    input::for_each_puzzle(&args.input, |p, out| {
         match count_solutions(p, 2).count {
             0 => return Ok(writeln!(out, "none")?),
             1 => {}

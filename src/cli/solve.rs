@@ -8,8 +8,8 @@ use clap::Args;
 /// Solve puzzles, one per line.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// File with one puzzle a line (`-` or nothing: standard input).
-    pub file: Option<String>,
+    #[command(flatten)]
+    pub input: input::PuzzleInput,
     /// Print the exact number of solutions (up to --limit) instead of the solution.
     #[arg(long)]
     pub count: bool,
@@ -25,7 +25,7 @@ pub struct SolveArgs {
 /// Returns the number of malformed lines, each reported on stderr.
 pub fn run(args: &SolveArgs) -> Result<usize> {
     let limit = if args.count { args.limit } else { 2 };
-    input::for_each_puzzle(args.file.as_deref(), |puzzle, out| {
+    input::for_each_puzzle(&args.input, |puzzle, out| {
         let result = count_solutions(puzzle, limit);
         let answer = if args.count {
             result.count.to_string()

@@ -339,6 +339,41 @@ mod tests {
     }
 
     #[test]
+    fn failure_budget_gives_up_early() {
+        let solution = pattern_grid(Geometry::CLASSIC);
+        let solver = Solver::new();
+        // 24 clues needs many failed removals on the way; a budget of 0 stops at the first.
+        let err = dig(
+            &solution,
+            Strategy::Random,
+            Stop::Clues(24),
+            Some(0),
+            &mut Rand::new(9),
+            &solver,
+        )
+        .unwrap_err();
+        let DigError::TargetMissed { reached, .. } = err else {
+            panic!("{err:?}")
+        };
+        let unbounded = dig(
+            &solution,
+            Strategy::Random,
+            Stop::Clues(24),
+            None,
+            &mut Rand::new(9),
+            &solver,
+        );
+        assert!(reached > 24);
+        // The same seed without a budget gets further (or reaches the target).
+        if let Err(DigError::TargetMissed {
+            reached: further, ..
+        }) = unbounded
+        {
+            assert!(further < reached);
+        }
+    }
+
+    #[test]
     fn target_is_met_exactly_or_refused() {
         let solution = pattern_grid(Geometry::CLASSIC);
         let mut rng = Rand::new(9);
