@@ -191,3 +191,43 @@ fn reference_puzzles_pin_each_technique() {
         );
     }
 }
+
+#[test]
+fn singles_check_agrees_with_the_rater() {
+    use sudoku_bank::generate::{generate, Route, Spec, Stop, Strategy};
+    use sudoku_bank::grid::Geometry;
+    use sudoku_bank::solver::solves_by_singles;
+    let mut by_singles = 0;
+    let mut total = 0;
+    for (size, clue_levels) in [(9, &[24usize, 28, 32, 36][..]), (6, &[12, 16][..])] {
+        for &clues in clue_levels {
+            let spec = Spec {
+                geometry: Geometry::for_size(size).unwrap(),
+                route: Route::Transform,
+                strategy: Strategy::Random,
+                stop: Stop::Clues(clues),
+                failure_budget: None,
+            };
+            for seed in 0..60 {
+                let Ok(g) = generate(&spec, seed, None) else {
+                    continue;
+                };
+                let rating = rate(&g.puzzle);
+                let singles = rating.completed && rating.score <= 2.3;
+                assert_eq!(solves_by_singles(&g.puzzle), singles, "{}", g.puzzle);
+                by_singles += singles as u32;
+                total += 1;
+            }
+        }
+    }
+    // Both answers occur, so the comparison means something.
+    assert!(
+        by_singles > 20 && by_singles + 20 < total,
+        "{by_singles} of {total}"
+    );
+    // Calibration puzzles (SE 2.5 and up) never fall to singles alone.
+    assert!(calibration()
+        .iter()
+        .take(500)
+        .all(|(p, _)| !solves_by_singles(p)));
+}

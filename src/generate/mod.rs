@@ -15,7 +15,7 @@ use crate::solver::Solver;
 use std::time::Instant;
 
 /// Bumped whenever a change to the engine could change the puzzle made from a seed.
-pub const GENERATOR_VERSION: u32 = 1;
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,7 +8,7 @@ use crate::generate::{solution_grid, DigError, Digger, Route, Stop, Strategy, GE
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate_within, search_effort, Rating};
 use crate::rng::{derive_seed, Rand};
-use crate::solver::Solver;
+use crate::solver::{solves_by_singles, Solver};
 use std::time::Instant;
 
 /// Everything that decides an attempt's puzzle.
@@ -109,12 +109,9 @@ fn dig_toward_tier(
     loop {
         let (reached, exhausted) = dig_level(&mut digger, level)?;
         let puzzle = digger.puzzle().clone();
-        // Singles alone solve it exactly when the solver needs no guess: a few microseconds
-        // instead of a rating, and such a puzzle is below any tier above singles.
-        if tier.score[0] > SINGLES_SCORE
-            && !exhausted
-            && reached > 0
-            && solver.count(&puzzle, 1)?.stats.guesses == 0
+        // Whether singles alone solve it takes a microsecond or two instead of a rating,
+        // and such a puzzle is below any tier above singles.
+        if tier.score[0] > SINGLES_SCORE && !exhausted && reached > 0 && solves_by_singles(&puzzle)
         {
             level = reached - 1;
             continue;

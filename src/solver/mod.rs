@@ -3,6 +3,7 @@
 //! This is the hot path of generation (every dig step asks it) and of `bank solve`.
 //! See [`search`] for the algorithm.
 
+mod band_tables;
 mod search;
 mod tables;
 
@@ -10,7 +11,8 @@ pub(crate) use tables::{tables, Tables};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
-use search::{Ascending, BranchOrder, Search};
+use band_tables::band_tables;
+use search::{Ascending, BranchOrder, Found, Search};
 use std::time::Instant;
 use thiserror::Error;
 
@@ -59,15 +61,16 @@ pub struct Solver {
     deadline: Option<Instant>,
 }
 
-/// Calls `$f::<N, CELLS>(args)` for the grid side of geometry `$g`.
+/// Calls `$f::<N, BR, DB, BANDS>(args)` for the grid side of geometry `$g`: `N` digits,
+/// `BR` rows per band, `DB = N * BANDS` digit-band words.
 macro_rules! by_size {
     ($g:expr, $f:ident($($arg:expr),*)) => {
         match $g.n() {
-            4 => $f::<4, 16, _>($($arg),*),
-            6 => $f::<6, 36, _>($($arg),*),
-            9 => $f::<9, 81, _>($($arg),*),
-            12 => $f::<12, 144, _>($($arg),*),
-            16 => $f::<16, 256, _>($($arg),*),
+            4 => $f::<4, 2, 8, 2>($($arg),*),
+            6 => $f::<6, 2, 18, 3>($($arg),*),
+            9 => $f::<9, 3, 27, 3>($($arg),*),
+            12 => $f::<12, 3, 48, 4>($($arg),*),
+            16 => $f::<16, 4, 64, 4>($($arg),*),
             n => unreachable!("unsupported grid side {n}"),
         }
     };
@@ -90,8 +93,7 @@ impl Solver {
         let s = by_size!(
             g,
             explore(g, grid.cells(), None, limit, self.deadline, Ascending)
-        );
-        s.finished()?;
+        )?;
         Ok(Counted {
             count: s.count,
             first: s.first.map(|cells| Grid::from_cells(g, cells)),
@@ -121,8 +123,7 @@ impl Solver {
                 self.deadline,
                 Ascending
             )
-        );
-        s.finished()?;
+        )?;
         Ok(s.count > 0)
     }
 
@@ -133,10 +134,26 @@ impl Solver {
         let s = by_size!(
             g,
             explore(g, start.cells(), None, 1, self.deadline, RandomOrder(rng))
-        );
-        s.finished()?;
+        )?;
         Ok(s.first.map(|cells| Grid::from_cells(g, cells)))
     }
+}
+
+/// Whether singles alone (full house, hidden and naked singles) solve `grid`: the
+/// puzzles a person solves without any candidate elimination (SE 2.3 at most).
+pub fn solves_by_singles(grid: &Grid) -> bool {
+    let g = grid.geometry();
+    by_size!(g, settles_by_singles(g, grid.cells()))
+}
+
+fn settles_by_singles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    g: Geometry,
+    clues: &[u8],
+) -> bool {
+    let mut s = Search::new(band_tables(g), Ascending, 1, None);
+    s.singles_only = true;
+    s.board::<N, BR, DB, BANDS>(clues)
+        .is_some_and(|mut board| s.settles::<N, BR, DB, BANDS>(&mut board))
 }
 
 /// Counts solutions of `grid` up to `limit`, with no deadline.
@@ -149,25 +166,29 @@ pub fn is_unique(grid: &Grid) -> bool {
     count_solutions(grid, 2).count == 1
 }
 
-fn explore<const N: usize, const CELLS: usize, O: BranchOrder>(
+fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     g: Geometry,
     clues: &[u8],
     exclude: Option<(usize, u8)>,
     limit: u64,
     deadline: Option<Instant>,
-    order: O,
-) -> Search<'static, O> {
-    let mut s = Search::new(tables(g), order, limit, deadline);
-    if let Some(mut board) = s.board::<N, CELLS>(clues) {
+    order: impl BranchOrder,
+) -> Result<Found, Aborted> {
+    debug_assert_eq!(
+        (g.n(), g.box_rows(), g.n() * g.n() / (BR * N)),
+        (N, BR, BANDS)
+    );
+    let mut s = Search::new(band_tables(g), order, limit, deadline);
+    if let Some(mut board) = s.board::<N, BR, DB, BANDS>(clues) {
         let feasible = match exclude {
-            Some((cell, digit)) => s.exclude(&mut board, cell, digit),
+            Some((cell, digit)) => s.exclude::<N, BR, DB, BANDS>(&mut board, cell, digit),
             None => true,
         };
         if feasible {
-            s.run::<N, CELLS>(board);
+            s.run::<N, BR, DB, BANDS>(&mut board);
         }
     }
-    s
+    s.found()
 }
 
 /// Candidates in a random order drawn from the caller's generator.

@@ -1,27 +1,42 @@
-//! The bitmask search engine, monomorphised per grid side so 9×9 pays nothing for
-//! the other sizes.
+//! The band search, monomorphised per grid shape so 9×9 pays nothing for the other sizes.
 //!
-//! A board holds one candidate mask per cell. Placing a digit clears it from the
-//! peers; a peer left with one candidate is queued (naked single); units touched by a
-//! change are rescanned for digits with one place left (hidden single). When nothing
-//! more follows, the search branches on a cell with the fewest candidates.
+//! The board is digit-major: for every digit and every band (stripe of `BR` rows), a
+//! `u64` of the cells where that digit may still go (see [`super::band_tables`]). A change
+//! to one digit's band is settled with table lookups: the rows × boxes pattern is reduced
+//! to the union of its permutations (each row and box of the band gets the digit once, so
+//! this includes pointing and claiming inside the band, and box hidden singles), and a row
+//! left with one cell places the digit there. A placement clears the cell for the other
+//! digits and the column in the other bands. When no band changes, cells with one
+//! candidate left are placed (naked singles); when nothing follows, the search branches on
+//! an open cell with two candidates, else on one with the fewest.
+//!
+//! Const parameters: `N` digits, `BR` rows per band (= boxes per band), `DB = N * bands`
+//! digit-band words.
 
-use super::tables::Tables;
+use super::band_tables::BandTables;
 use super::{Aborted, SearchStats};
 use std::time::Instant;
 
 /// How often (in nodes) the deadline is read.
 const DEADLINE_CHECK_INTERVAL: u64 = 256;
 
-/// Candidate state of a grid of `CELLS` cells.
+/// Candidate state of a grid.
 #[derive(Clone, Copy)]
-pub(super) struct Board<const CELLS: usize> {
-    /// Candidate digits per cell (bit `d-1` for digit `d`); a placed cell keeps only its digit.
-    cand: [u16; CELLS],
-    /// Placed digit per cell, `0` while open.
-    value: [u8; CELLS],
-    /// Number of open cells.
-    open: u32,
+pub(super) struct Board<const DB: usize, const BANDS: usize> {
+    /// `cand[d * BANDS + b]`: cells of band `b` where digit `d + 1` may go (a placed cell
+    /// keeps only its digit).
+    cand: [u64; DB],
+    /// Cells of each band not yet placed.
+    open: [u64; BANDS],
+}
+
+/// What a finished search found.
+pub(super) struct Found {
+    /// Solutions, at most the limit.
+    pub(super) count: u64,
+    /// Values of the first solution.
+    pub(super) first: Option<Vec<u8>>,
+    pub(super) stats: SearchStats,
 }
 
 /// Chooses the order in which a branch tries its candidates.
@@ -48,22 +63,54 @@ impl BranchOrder for Ascending {
 
 /// Search context shared by every node of one search.
 pub(super) struct Search<'t, O> {
-    tables: &'t Tables,
+    tables: &'t BandTables,
     order: O,
     limit: u64,
     deadline: Option<Instant>,
     /// Solutions found so far.
-    pub(super) count: u64,
+    count: u64,
     /// Values of the first solution found.
-    pub(super) first: Option<Vec<u8>>,
-    pub(super) stats: SearchStats,
-    pub(super) aborted: bool,
-    queue: Vec<u16>,
+    first: Option<Vec<u8>>,
+    stats: SearchStats,
+    aborted: bool,
+    /// Digit-band words changed since they were last settled (bit `d * BANDS + b`).
     dirty: u64,
+    /// Digit-band words changed since the last pass over the stacks.
+    stale: u64,
+    /// Propagate by singles alone (no locked candidates).
+    pub(super) singles_only: bool,
+}
+
+/// The shape constants of one monomorphisation.
+struct Shape<const N: usize, const BR: usize, const DB: usize>;
+
+impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
+    const BAND_CELLS: usize = BR * N;
+    const ROW: u64 = (1u64 << N) - 1;
+    /// Multiplier copying a row's `N` bits to every row of a band.
+    const SPREAD: u64 = {
+        let mut m = 0u64;
+        let mut r = 0;
+        while r < BR {
+            m |= 1 << (r * N);
+            r += 1;
+        }
+        m
+    };
+    const BAND: u64 = if BR * N == 64 {
+        u64::MAX
+    } else {
+        (1u64 << (BR * N)) - 1
+    };
 }
 
 impl<'t, O: BranchOrder> Search<'t, O> {
-    pub(super) fn new(tables: &'t Tables, order: O, limit: u64, deadline: Option<Instant>) -> Self {
+    pub(super) fn new(
+        tables: &'t BandTables,
+        order: O,
+        limit: u64,
+        deadline: Option<Instant>,
+    ) -> Self {
         Search {
             tables,
             order,
@@ -73,165 +120,283 @@ impl<'t, O: BranchOrder> Search<'t, O> {
             first: None,
             stats: SearchStats::default(),
             aborted: false,
-            queue: Vec::with_capacity(256),
             dirty: 0,
+            stale: 0,
+            singles_only: false,
         }
     }
 
     /// The board for `clues` (`0` = open), or `None` when two clues clash.
-    pub(super) fn board<const N: usize, const CELLS: usize>(
+    pub(super) fn board<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         clues: &[u8],
-    ) -> Option<Board<CELLS>> {
-        let all: u16 = ((1u32 << N) - 1) as u16;
+    ) -> Option<Board<DB, BANDS>> {
+        let band = Shape::<N, BR, DB>::BAND;
         let mut b = Board {
-            cand: [all; CELLS],
-            value: [0; CELLS],
-            open: CELLS as u32,
+            cand: [band; DB],
+            open: [band; BANDS],
         };
-        self.queue.clear();
-        self.dirty = if 3 * N == 64 {
-            u64::MAX
-        } else {
-            (1u64 << (3 * N)) - 1
-        };
-        // Clues fill used-digit masks per unit; open cells get what is left. Much cheaper
-        // than placing clue by clue, which matters when digging rebuilds boards constantly.
-        let boxes_of = &self.tables.cell_box;
-        let (mut rows, mut cols, mut boxes) = ([0u16; N], [0u16; N], [0u16; N]);
-        for (cell, &v) in clues.iter().enumerate().take(CELLS) {
+        self.dirty = if DB == 64 { u64::MAX } else { (1 << DB) - 1 };
+        self.stale = self.dirty;
+        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
+        for (cell, &v) in clues.iter().enumerate() {
             if v != 0 {
-                let bit = 1u16 << (v - 1);
-                let (r, c, x) = (cell / N, cell % N, boxes_of[cell] as usize);
-                if (rows[r] | cols[c] | boxes[x]) & bit != 0 {
+                let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
+                let d = v as usize - 1;
+                if b.cand[d * BANDS + k] & bit == 0 {
                     return None;
                 }
-                rows[r] |= bit;
-                cols[c] |= bit;
-                boxes[x] |= bit;
-                b.cand[cell] = bit;
-                b.value[cell] = v;
-                b.open -= 1;
-            }
-        }
-        for (cell, &x) in boxes_of.iter().enumerate().take(CELLS) {
-            if b.value[cell] == 0 {
-                let (r, c, x) = (cell / N, cell % N, x as usize);
-                let m = all & !(rows[r] | cols[c] | boxes[x]);
-                if m == 0 {
-                    return None;
-                }
-                b.cand[cell] = m;
-                if m & (m - 1) == 0 {
-                    self.queue.push(cell as u16);
-                }
+                self.place::<N, BR, DB, BANDS>(&mut b, d, k, bit);
             }
         }
         Some(b)
     }
 
-    /// Removes digit `digit` from an open cell's candidates; `false` on contradiction.
-    pub(super) fn exclude<const CELLS: usize>(
+    /// Removes digit `digit` from `cell`; `false` when `cell` is a clue of that digit.
+    pub(super) fn exclude<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
-        b: &mut Board<CELLS>,
+        b: &mut Board<DB, BANDS>,
         cell: usize,
         digit: u8,
     ) -> bool {
-        let bit = 1u16 << (digit - 1);
-        if b.value[cell] != 0 {
-            return b.cand[cell] != bit;
+        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
+        let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
+        let i = (digit as usize - 1) * BANDS + k;
+        if b.open[k] & bit == 0 {
+            return b.cand[i] & bit == 0;
         }
-        let m = b.cand[cell] & !bit;
-        b.cand[cell] = m;
-        self.dirty |= self.tables.cell_units[cell];
-        if m == 0 {
+        b.cand[i] &= !bit;
+        self.dirty |= 1 << i;
+        self.stale |= 1 << i;
+        true
+    }
+
+    /// Places digit `d` on cell `bit` of band `k`: clears the cell for the other digits, the
+    /// digit from the cell's row and box in the band and from its column in other bands.
+    #[inline(always)]
+    fn place<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        d: usize,
+        k: usize,
+        bit: u64,
+    ) {
+        b.open[k] &= !bit;
+        let mut dirty = 0u64;
+        for e in 0..N {
+            let i = e * BANDS + k;
+            let old = b.cand[i];
+            let new = old & !bit;
+            b.cand[i] = new;
+            dirty |= ((old != new) as u64) << i;
+        }
+        let pos = bit.trailing_zeros() as usize;
+        let t = self.tables;
+        let i = d * BANDS + k;
+        let old = b.cand[i] | bit;
+        let new = bit | (old & !t.band_peers[pos & 63]);
+        b.cand[i] = new;
+        dirty = (dirty & !(1 << i)) | (((old != new) as u64) << i);
+        let column = t.column[(pos % N) & 15];
+        for other in 0..BANDS {
+            if other != k {
+                let i = d * BANDS + other;
+                let old = b.cand[i];
+                let new = old & !column;
+                b.cand[i] = new;
+                dirty |= ((old != new) as u64) << i;
+            }
+        }
+        self.dirty |= dirty;
+        self.stale |= dirty;
+    }
+
+    /// Settles digit-band word `i`: keeps the row/box pairs some permutation uses, and
+    /// places the digit in rows left with one cell. `false` on contradiction.
+    #[inline(always)]
+    fn settle<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        i: usize,
+    ) -> bool {
+        let t = self.tables;
+        let row_mask = Shape::<N, BR, DB>::ROW;
+        let mut a = b.cand[i];
+        let mut pattern = 0usize;
+        for r in 0..BR {
+            let row = ((a >> (r * N)) & row_mask) as u16;
+            pattern |= (t.boxes_of_row[row as usize] as usize) << (r * BR);
+        }
+        let mut kept = t.permutations[pattern & 0xFFFF] as usize;
+        if kept == 0 {
             return false;
         }
-        if m & (m - 1) == 0 {
-            self.queue.push(cell as u16);
-        }
-        true
-    }
-
-    /// Places digit `bit` in open `cell` and clears it from the peers.
-    #[inline]
-    fn assign<const CELLS: usize>(&mut self, b: &mut Board<CELLS>, cell: usize, bit: u16) -> bool {
-        b.cand[cell] = bit;
-        b.value[cell] = bit.trailing_zeros() as u8 + 1;
-        b.open -= 1;
-        let t = self.tables;
-        self.dirty |= t.cell_units[cell];
-        for &p in t.peers(cell) {
-            let p = p as usize;
-            let m = b.cand[p];
-            if m & bit != 0 {
-                let m = m ^ bit;
-                b.cand[p] = m;
-                if m == 0 {
-                    return false;
+        let mut singles = 0u64;
+        if self.singles_only {
+            kept = pattern;
+            for cells in t.band_box.iter().take(BR) {
+                let cells = a & cells;
+                if cells.is_power_of_two() {
+                    singles |= cells;
                 }
-                if m & (m - 1) == 0 {
-                    self.queue.push(p as u16);
-                }
-                self.dirty |= t.cell_units[p];
             }
         }
+        let box_mask = (1usize << BR) - 1;
+        let mut keep = 0u64;
+        for r in 0..BR {
+            let cells = t.row_cells_in_boxes[(kept >> (r * BR)) & box_mask & 15];
+            let row = (a >> (r * N)) & cells;
+            if row.is_power_of_two() {
+                singles |= row << (r * N);
+            }
+            keep |= cells << (r * N);
+        }
+        a &= keep;
+        self.stale |= ((a != b.cand[i]) as u64) << i;
+        b.cand[i] = a;
+        let k = i % BANDS;
+        let mut new = singles & b.open[k];
+        while new != 0 {
+            let bit = new & new.wrapping_neg();
+            new &= new - 1;
+            self.place::<N, BR, DB, BANDS>(b, i / BANDS, k, bit);
+        }
         true
     }
 
-    /// Applies naked and hidden singles until nothing follows; `false` on contradiction.
-    fn propagate<const N: usize, const CELLS: usize>(&mut self, b: &mut Board<CELLS>) -> bool {
-        let all: u16 = ((1u32 << N) - 1) as u16;
+    /// Settles changed words and places naked singles until nothing follows; `false` on
+    /// contradiction.
+    fn propagate<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) -> bool {
         loop {
-            while let Some(p) = self.queue.pop() {
-                let p = p as usize;
-                if b.value[p] == 0 && !self.assign(b, p, b.cand[p]) {
+            while self.dirty != 0 {
+                let i = self.dirty.trailing_zeros() as usize;
+                self.dirty &= self.dirty - 1;
+                if !self.settle::<N, BR, DB, BANDS>(b, i) {
                     return false;
                 }
             }
-            if self.dirty == 0 || b.open == 0 {
-                return true;
-            }
-            let mut units = self.dirty;
-            self.dirty = 0;
-            while units != 0 {
-                let u = units.trailing_zeros() as usize;
-                units &= units - 1;
-                let cells = self.tables.unit(u);
-                let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
-                for &c in cells {
-                    let m = b.cand[c as usize];
+            for k in 0..BANDS {
+                let open = b.open[k];
+                if open == 0 {
+                    continue;
+                }
+                let (mut once, mut twice) = (0u64, 0u64);
+                for d in 0..N {
+                    let m = b.cand[d * BANDS + k];
                     twice |= once & m;
                     once |= m;
-                    if b.value[c as usize] != 0 {
-                        placed |= m;
-                    }
                 }
-                if once != all {
+                if open & !once != 0 {
                     return false;
                 }
-                let mut singles = once & !twice & !placed;
+                let mut singles = open & !twice;
                 while singles != 0 {
                     let bit = singles & singles.wrapping_neg();
                     singles &= singles - 1;
-                    let Some(&c) = cells.iter().find(|&&c| b.cand[c as usize] & bit != 0) else {
+                    // A placement earlier in this loop may have taken the cell's last digit.
+                    let Some(d) = (0..N).find(|&d| b.cand[d * BANDS + k] & bit != 0) else {
                         return false;
                     };
-                    let c = c as usize;
-                    if b.value[c] != 0 {
-                        // The cell was just filled with another digit: `bit` has no place left.
-                        return false;
-                    }
-                    if !self.assign(b, c, bit) {
-                        return false;
-                    }
+                    self.place::<N, BR, DB, BANDS>(b, d, k, bit);
                 }
+            }
+            if self.dirty == 0 && !self.settle_stacks::<N, BR, DB, BANDS>(b) {
+                return false;
+            }
+            if self.dirty == 0 {
+                return true;
             }
         }
     }
 
+    /// The stacks' counterpart of [`Self::settle`], for every digit: reduces each stack's
+    /// bands × columns pattern to the union of its permutations (pointing along columns,
+    /// claiming in columns), then places the digit in columns left with one cell. `false`
+    /// on contradiction.
+    #[inline]
+    fn settle_stacks<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) -> bool {
+        let t = self.tables;
+        let row_mask = Shape::<N, BR, DB>::ROW;
+        let spread = Shape::<N, BR, DB>::SPREAD;
+        // A stack is `box_cols` columns wide and crosses as many bands (one box in each).
+        let bc = BANDS;
+        let col_mask = (1u64 << bc) - 1;
+        let band_words = (1u64 << BANDS) - 1;
+        let stale = std::mem::take(&mut self.stale);
+        for d in (0..N).filter(|d| (stale >> (d * BANDS)) & band_words != 0) {
+            // Columns (N bits) of each band that still hold the digit.
+            let mut columns = [0u64; BANDS];
+            for (k, cols) in columns.iter_mut().enumerate() {
+                let a = b.cand[d * BANDS + k];
+                for r in 0..BR {
+                    *cols |= (a >> (r * N)) & row_mask;
+                }
+            }
+            let mut allowed = [0u64; BANDS];
+            for s in 0..N / bc {
+                let mut pattern = 0usize;
+                for (k, &cols) in columns.iter().enumerate() {
+                    pattern |= (((cols >> (s * bc)) & col_mask) as usize) << (k * bc);
+                }
+                let mut kept = t.stack_permutations[pattern & 0xFFFF] as u64;
+                if kept == 0 {
+                    return false;
+                }
+                if self.singles_only {
+                    kept = pattern as u64;
+                }
+                for (k, cols) in allowed.iter_mut().enumerate() {
+                    *cols |= ((kept >> (k * bc)) & col_mask) << (s * bc);
+                }
+            }
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &cols in &allowed {
+                twice |= once & cols;
+                once |= cols;
+            }
+            let single = once & !twice;
+            for k in 0..BANDS {
+                let i = d * BANDS + k;
+                let old = b.cand[i];
+                let new = old & allowed[k].wrapping_mul(spread);
+                if new != old {
+                    b.cand[i] = new;
+                    self.dirty |= 1 << i;
+                    self.stale |= 1 << i;
+                }
+                let mut cols = allowed[k] & single;
+                while cols != 0 {
+                    let c = cols.trailing_zeros() as usize;
+                    cols &= cols - 1;
+                    let cell = b.cand[i] & t.column[c & 15];
+                    if cell.is_power_of_two() && cell & b.open[k] != 0 {
+                        self.place::<N, BR, DB, BANDS>(b, d, k, cell);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether propagation alone places every cell of `b`.
+    pub(super) fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) -> bool {
+        self.propagate::<N, BR, DB, BANDS>(b) && b.open.iter().all(|&open| open == 0)
+    }
+
     /// Explores `b` and its branches, counting solutions up to the limit.
-    pub(super) fn run<const N: usize, const CELLS: usize>(&mut self, mut b: Board<CELLS>) {
+    pub(super) fn run<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) {
         self.stats.nodes += 1;
         if let Some(deadline) = self.deadline {
             // Checked at the first node too, so an expired deadline aborts at once.
@@ -242,63 +407,108 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         if self.aborted {
             return;
         }
-        let ok = self.propagate::<N, CELLS>(&mut b);
-        if !ok {
-            self.queue.clear();
+        if !self.propagate::<N, BR, DB, BANDS>(b) {
             self.dirty = 0;
+            self.stale = 0;
             self.stats.backtracks += 1;
             return;
         }
-        if b.open == 0 {
-            self.count += 1;
-            if self.first.is_none() {
-                self.first = Some(b.value.to_vec());
-            }
+        let Some((k, bit)) = branch_cell::<N, DB, BANDS>(b) else {
+            self.solved::<N, BR, DB, BANDS>(b);
             return;
+        };
+        let mut mask = 0u16;
+        for d in 0..N {
+            mask |= ((b.cand[d * BANDS + k] & bit != 0) as u16) << d;
         }
-        let cell = most_constrained::<CELLS>(&b);
         let mut digits = [0u16; 16];
-        let k = self.order.order(b.cand[cell], &mut digits);
-        for &bit in &digits[..k] {
+        let count = self.order.order(mask, &mut digits);
+        for (j, &digit) in digits[..count].iter().enumerate() {
             self.stats.guesses += 1;
-            let mut child = b;
-            if self.assign(&mut child, cell, bit) {
-                self.run::<N, CELLS>(child);
-            } else {
-                self.queue.clear();
-                self.dirty = 0;
-                self.stats.backtracks += 1;
+            let d = digit.trailing_zeros() as usize;
+            if j + 1 == count {
+                // The last branch needs the board no more: no copy.
+                self.place::<N, BR, DB, BANDS>(b, d, k, bit);
+                self.run::<N, BR, DB, BANDS>(b);
+                return;
             }
+            let mut child = *b;
+            self.place::<N, BR, DB, BANDS>(&mut child, d, k, bit);
+            self.run::<N, BR, DB, BANDS>(&mut child);
             if self.count >= self.limit || self.aborted {
                 return;
             }
         }
     }
 
-    /// `Err(Aborted)` when the deadline cut the search short.
-    pub(super) fn finished(&self) -> Result<(), Aborted> {
-        if self.aborted {
-            Err(Aborted)
-        } else {
-            Ok(())
+    /// Records a full board as a solution.
+    fn solved<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &Board<DB, BANDS>,
+    ) {
+        self.count += 1;
+        if self.first.is_some() {
+            return;
         }
+        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
+        let mut values = vec![0u8; band_cells * BANDS];
+        for d in 0..N {
+            for k in 0..BANDS {
+                let mut m = b.cand[d * BANDS + k];
+                while m != 0 {
+                    values[k * band_cells + m.trailing_zeros() as usize] = d as u8 + 1;
+                    m &= m - 1;
+                }
+            }
+        }
+        self.first = Some(values);
+    }
+
+    /// What the search found; `Err(Aborted)` when the deadline cut it short.
+    pub(super) fn found(self) -> Result<Found, Aborted> {
+        if self.aborted {
+            return Err(Aborted);
+        }
+        Ok(Found {
+            count: self.count,
+            first: self.first,
+            stats: self.stats,
+        })
     }
 }
 
-/// An open cell with the fewest candidates (the first such in cell order).
+/// The open cell to branch on, as (band, cell bit): the first with two candidates, else
+/// the first with the fewest. `None` when every cell is placed.
 #[inline]
-fn most_constrained<const CELLS: usize>(b: &Board<CELLS>) -> usize {
-    let mut best = usize::MAX;
+fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
+    b: &Board<DB, BANDS>,
+) -> Option<(usize, u64)> {
+    for k in 0..BANDS {
+        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+        for d in 0..N {
+            let m = b.cand[d * BANDS + k] & b.open[k];
+            thrice |= twice & m;
+            twice |= once & m;
+            once |= m;
+        }
+        let pairs = twice & !thrice;
+        if pairs != 0 {
+            return Some((k, pairs & pairs.wrapping_neg()));
+        }
+    }
+    let mut best = None;
     let mut best_count = u32::MAX;
-    for cell in 0..CELLS {
-        if b.value[cell] == 0 {
-            let k = b.cand[cell].count_ones();
-            if k < best_count {
-                best = cell;
-                best_count = k;
-                if k == 2 {
-                    break;
-                }
+    for k in 0..BANDS {
+        let mut open = b.open[k];
+        while open != 0 {
+            let bit = open & open.wrapping_neg();
+            open &= open - 1;
+            let count = (0..N)
+                .map(|d| (b.cand[d * BANDS + k] & bit != 0) as u32)
+                .sum::<u32>();
+            if count < best_count {
+                best = Some((k, bit));
+                best_count = count;
             }
         }
     }

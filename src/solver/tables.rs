@@ -13,8 +13,6 @@ pub(crate) struct Tables {
     n: usize,
     /// For each cell, a bit mask of the three units it belongs to.
     pub(crate) cell_units: Vec<u64>,
-    /// For each cell, its box index.
-    pub(crate) cell_box: Vec<u8>,
 }
 
 impl Tables {
@@ -59,7 +57,6 @@ impl Tables {
             units,
             n,
             cell_units,
-            cell_box: (0..cells).map(|c| g.box_of(c / n, c % n) as u8).collect(),
         }
     }
 

@@ -1,0 +1,146 @@
+//! Lookup tables of the band search, built once per geometry.
+//!
+//! A band is a stripe of `box_rows` rows; within it, bit `r * n + c` stands for the cell in
+//! the band's row `r`, column `c` (at most 4 × 16 = 64 bits, so one `u64` per band). The
+//! band's boxes number `n / box_cols = box_rows`, so the rows × boxes pattern of one digit
+//! is a square of at most 4 × 4 bits.
+
+use crate::grid::{Geometry, SUPPORTED_SIZES};
+use std::sync::OnceLock;
+
+/// Tables for one geometry. Indexes are masked to the table sizes, so lookups need no
+/// bounds checks on the hot path.
+pub(super) struct BandTables {
+    /// Row of `n` bits -> the band's boxes (bit `k` for box `k`) that hold one of them.
+    pub(super) boxes_of_row: Box<[u8; 1 << 16]>,
+    /// Rows × boxes pattern (bit `r * box_rows + k`) -> the union of the permutation
+    /// patterns it contains: the digit goes once in every row and once in every box of the
+    /// band, so a row/box pair outside every such permutation cannot hold it. Zero when
+    /// there is no permutation (contradiction).
+    pub(super) permutations: Box<[u16; 1 << 16]>,
+    /// The same for a stack's bands × columns pattern (bit `band * box_cols + column`):
+    /// a stack has `box_cols` columns and as many boxes.
+    pub(super) stack_permutations: Box<[u16; 1 << 16]>,
+    /// Set of a band's boxes -> the cells of one row (`n` bits) inside them.
+    pub(super) row_cells_in_boxes: [u64; 16],
+    /// Cell of a band -> the other cells of its row and box within the band.
+    pub(super) band_peers: [u64; 64],
+    /// Column -> its cells within a band.
+    pub(super) column: [u64; 16],
+    /// Box of a band -> its cells.
+    pub(super) band_box: [u64; 4],
+}
+
+impl BandTables {
+    fn build(g: Geometry) -> BandTables {
+        let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
+        debug_assert_eq!(n / bc, br, "a band holds as many boxes as rows");
+        let mut boxes_of_row = Box::new([0u8; 1 << 16]);
+        for (row, entry) in boxes_of_row.iter_mut().enumerate().take(1 << n) {
+            *entry = (0..br)
+                .filter(|k| (row >> (k * bc)) & ((1 << bc) - 1) != 0)
+                .fold(0, |m, k| m | 1 << k);
+        }
+        debug_assert_eq!(n / br, bc, "a stack holds as many boxes as columns");
+        let mut row_cells_in_boxes = [0u64; 16];
+        for (set, entry) in row_cells_in_boxes.iter_mut().enumerate().take(1 << br) {
+            *entry = (0..n)
+                .filter(|c| set >> (c / bc) & 1 == 1)
+                .fold(0, |m, c| m | 1 << c);
+        }
+        let mut band_peers = [0u64; 64];
+        for (cell, entry) in band_peers.iter_mut().enumerate().take(br * n) {
+            let (r, c) = (cell / n, cell % n);
+            *entry = (0..br * n)
+                .filter(|&o| o != cell && (o / n == r || (o % n) / bc == c / bc))
+                .fold(0, |m, o| m | 1 << o);
+        }
+        let mut column = [0u64; 16];
+        for (c, entry) in column.iter_mut().enumerate().take(n) {
+            *entry = (0..br).fold(0, |m, r| m | 1 << (r * n + c));
+        }
+        let mut band_box = [0u64; 4];
+        for (k, entry) in band_box.iter_mut().enumerate().take(br) {
+            *entry = (0..br * n)
+                .filter(|o| (o % n) / bc == k)
+                .fold(0, |m, o| m | 1 << o);
+        }
+        BandTables {
+            band_box,
+            boxes_of_row,
+            permutations: permutation_unions(br),
+            stack_permutations: permutation_unions(bc),
+            row_cells_in_boxes,
+            band_peers,
+            column,
+        }
+    }
+}
+
+/// For every `k × k` pattern, the union of the permutation patterns inside it.
+fn permutation_unions(k: usize) -> Box<[u16; 1 << 16]> {
+    let perms = permutations_of(k);
+    let mut unions = Box::new([0u16; 1 << 16]);
+    for (pattern, entry) in unions.iter_mut().enumerate().take(1 << (k * k)) {
+        *entry = perms
+            .iter()
+            .filter(|&&p| pattern as u16 & p == p)
+            .fold(0, |m, &p| m | p);
+    }
+    unions
+}
+
+/// Every permutation of `k` rows onto `k` boxes, as a `k × k` pattern (bit `r * k + box`).
+fn permutations_of(k: usize) -> Vec<u16> {
+    fn extend(k: usize, row: usize, used: usize, pattern: u16, out: &mut Vec<u16>) {
+        if row == k {
+            out.push(pattern);
+            return;
+        }
+        for b in (0..k).filter(|b| used >> b & 1 == 0) {
+            extend(k, row + 1, used | 1 << b, pattern | 1 << (row * k + b), out);
+        }
+    }
+    let mut out = Vec::new();
+    extend(k, 0, 0, 0, &mut out);
+    out
+}
+
+/// The band tables for a supported geometry, built once per process.
+pub(super) fn band_tables(g: Geometry) -> &'static BandTables {
+    static TABLES: [OnceLock<BandTables>; SUPPORTED_SIZES.len()] =
+        [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+    let index = SUPPORTED_SIZES
+        .iter()
+        .position(|&n| n == g.n())
+        .expect("supported geometry");
+    TABLES[index].get_or_init(|| BandTables::build(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutation_counts() {
+        assert_eq!(permutations_of(2).len(), 2);
+        assert_eq!(permutations_of(3).len(), 6);
+        assert_eq!(permutations_of(4).len(), 24);
+    }
+
+    #[test]
+    fn classic_tables() {
+        let t = band_tables(Geometry::CLASSIC);
+        assert_eq!(t.boxes_of_row[0b000_010_001], 0b011);
+        // Full pattern keeps everything; a row confined to one box frees the other rows of it.
+        assert_eq!(t.permutations[0x1FF], 0x1FF);
+        assert_eq!(t.permutations[0b111_111_001], 0b110_110_001);
+        // Two rows confined to the same single box: no permutation.
+        assert_eq!(t.permutations[0b111_001_001], 0);
+        assert_eq!(t.row_cells_in_boxes[0b101], 0b111_000_111);
+        assert_eq!(t.column[4], 1 << 4 | 1 << 13 | 1 << 22);
+        assert_eq!(t.band_box[1], 0b111_000 | 0b111_000 << 9 | 0b111_000 << 18);
+        // Cell 0: row 0 (cells 1-8) and box 0 (cells 9-11, 18-20).
+        assert_eq!(t.band_peers[0], 0x1FE | 0b111 << 9 | 0b111 << 18);
+    }
+}
