@@ -361,16 +361,16 @@ impl<'t, O: BranchOrder> Search<'t, O> {
                 once |= cols;
             }
             let single = once & !twice;
-            for k in 0..BANDS {
+            for (k, &allowed) in allowed.iter().enumerate() {
                 let i = d * BANDS + k;
                 let old = b.cand[i];
-                let new = old & allowed[k].wrapping_mul(spread);
+                let new = old & allowed.wrapping_mul(spread);
                 if new != old {
                     b.cand[i] = new;
                     self.dirty |= 1 << i;
                     self.stale |= 1 << i;
                 }
-                let mut cols = allowed[k] & single;
+                let mut cols = allowed & single;
                 while cols != 0 {
                     let c = cols.trailing_zeros() as usize;
                     cols &= cols - 1;
