@@ -262,17 +262,47 @@ fn still_unique(
     Ok(true)
 }
 
-/// Whether the clues among `cell`'s peers hold every digit but `digit`: then no solution
-/// puts another digit there, and no search is needed. Most removals of a dig's first half
-/// are settled this way.
+/// Whether the clues alone force `digit` into open `cell`: its peers' clues hold every
+/// other digit (naked single), or no other open cell of one of its units may take `digit`
+/// (hidden single). Then no solution puts another digit there, and no search is needed.
+/// Most removals of a dig's first half are settled this way.
 fn forced(puzzle: &Grid, cell: usize, digit: u8) -> bool {
     let g = puzzle.geometry();
-    let seen = tables(g)
+    let t = tables(g);
+    let seen = t
         .peers(cell)
         .iter()
         .fold(0u32, |m, &p| m | 1 << puzzle.get(p as usize));
     let others = (((1u32 << g.n()) - 1) << 1) & !(1 << digit);
-    seen & others == others
+    if seen & others == others {
+        return true;
+    }
+    // Open cells in a row, column or box holding `digit` cannot take it.
+    let (n, cells) = (g.n(), puzzle.cells());
+    let (mut rows, mut cols, mut boxes) = (0u32, 0u32, 0u32);
+    for (i, &v) in cells.iter().enumerate() {
+        if v == digit {
+            let (r, c) = (i / n, i % n);
+            rows |= 1 << r;
+            cols |= 1 << c;
+            boxes |= 1 << g.box_of(r, c);
+        }
+    }
+    let can_take = |other: usize| {
+        let (r, c) = (other / n, other % n);
+        other != cell
+            && cells[other] == 0
+            && (rows >> r | cols >> c | boxes >> g.box_of(r, c)) & 1 == 0
+    };
+    let mut units = t.cell_units[cell];
+    while units != 0 {
+        let u = units.trailing_zeros() as usize;
+        units &= units - 1;
+        if !t.unit(u).iter().any(|&other| can_take(other as usize)) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether no clue of `puzzle` can be removed (under `strategy`: no whole orbit of clues)

@@ -131,24 +131,59 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         &mut self,
         clues: &[u8],
     ) -> Option<Board<DB, BANDS>> {
-        let band = Shape::<N, BR, DB>::BAND;
+        let (band, row_mask) = (Shape::<N, BR, DB>::BAND, Shape::<N, BR, DB>::ROW);
+        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
+        // Clue cells per digit-band word, then each digit's candidates in one go: the open
+        // cells outside the rows, boxes and columns of its clues. Much cheaper than placing
+        // clue by clue, which matters when digging rebuilds boards constantly.
+        let mut given = [0u64; DB];
         let mut b = Board {
-            cand: [band; DB],
+            cand: [0; DB],
             open: [band; BANDS],
         };
-        self.dirty = if DB == 64 { u64::MAX } else { (1 << DB) - 1 };
-        self.stale = self.dirty;
-        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
         for (cell, &v) in clues.iter().enumerate() {
             if v != 0 {
                 let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
-                let d = v as usize - 1;
-                if b.cand[d * BANDS + k] & bit == 0 {
-                    return None;
-                }
-                self.place::<N, BR, DB, BANDS>(&mut b, d, k, bit);
+                given[(v as usize - 1) * BANDS + k] |= bit;
+                b.open[k] &= !bit;
             }
         }
+        let t = self.tables;
+        for d in 0..N {
+            let (mut columns, mut twice) = (0u64, 0u64);
+            for k in 0..BANDS {
+                let mut cols = 0;
+                for r in 0..BR {
+                    cols |= (given[d * BANDS + k] >> (r * N)) & row_mask;
+                }
+                twice |= columns & cols;
+                columns |= cols;
+            }
+            if twice != 0 {
+                return None; // two clues of the digit in one column
+            }
+            for k in 0..BANDS {
+                let g = given[d * BANDS + k];
+                let mut blocked = columns.wrapping_mul(Shape::<N, BR, DB>::SPREAD);
+                for r in 0..BR {
+                    let row = (g >> (r * N)) & row_mask;
+                    blocked |= ((row != 0) as u64 * row_mask) << (r * N);
+                    if row & row.wrapping_sub(1) != 0 {
+                        return None; // two in one row
+                    }
+                }
+                for &cells in t.band_box.iter().take(BR) {
+                    let in_box = g & cells;
+                    blocked |= (in_box != 0) as u64 * cells;
+                    if in_box & in_box.wrapping_sub(1) != 0 {
+                        return None; // two in one box
+                    }
+                }
+                b.cand[d * BANDS + k] = (b.open[k] & !blocked) | g;
+            }
+        }
+        self.dirty = if DB == 64 { u64::MAX } else { (1 << DB) - 1 };
+        self.stale = self.dirty;
         Some(b)
     }
 
@@ -222,6 +257,10 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         let t = self.tables;
         let row_mask = Shape::<N, BR, DB>::ROW;
         let mut a = b.cand[i];
+        if a & b.open[i % BANDS] == 0 {
+            // Only placed cells are left: fine when there is one in every row.
+            return a.count_ones() as usize == BR;
+        }
         let mut pattern = 0usize;
         for r in 0..BR {
             let row = ((a >> (r * N)) & row_mask) as u16;
