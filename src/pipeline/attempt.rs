@@ -111,8 +111,10 @@ fn dig_toward_tier(
         let puzzle = digger.puzzle().clone();
         // Whether singles alone solve it takes a microsecond or two instead of a rating,
         // and such a puzzle is below any tier above singles.
-        if tier.score[0] > SINGLES_SCORE && !exhausted && reached > 0 && solves_by_singles(&puzzle)
-        {
+        if tier.score[0] > SINGLES_SCORE && solves_by_singles(&puzzle) {
+            if exhausted || reached == 0 {
+                return Ok(None);
+            }
             level = reached - 1;
             continue;
         }
