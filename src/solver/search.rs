@@ -516,12 +516,14 @@ impl<'t, O: BranchOrder> Search<'t, O> {
     }
 }
 
-/// The open cell to branch on, as (band, cell bit): the first with two candidates, else
-/// the first with the fewest. `None` when every cell is placed.
+/// The open cell to branch on, as (band, cell bit): the first with two candidates in the
+/// band with the most open cells (measured: fewer nodes and less time than the first such
+/// cell anywhere), else the first with the fewest. `None` when every cell is placed.
 #[inline]
 fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
     b: &Board<DB, BANDS>,
 ) -> Option<(usize, u64)> {
+    let (mut pick, mut pick_open) = (None, 0);
     for k in 0..BANDS {
         let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
         for d in 0..N {
@@ -531,9 +533,14 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
             once |= m;
         }
         let pairs = twice & !thrice;
-        if pairs != 0 {
-            return Some((k, pairs & pairs.wrapping_neg()));
+        let open = b.open[k].count_ones();
+        if pairs != 0 && (pick.is_none() || open > pick_open) {
+            pick = Some((k, pairs & pairs.wrapping_neg()));
+            pick_open = open;
         }
+    }
+    if pick.is_some() {
+        return pick;
     }
     let mut best = None;
     let mut best_count = u32::MAX;
