@@ -44,16 +44,66 @@ fn seen_by_both(b: &Board, a: usize, z: usize, digit: u8) -> Vec<(usize, u8)> {
         .collect()
 }
 
-/// The path to `end` through `parent` links, start first.
-fn path(parent: &[Option<usize>], end: usize, width: usize) -> Vec<usize> {
-    let mut out = vec![end];
-    let mut at = end;
-    while let Some(p) = parent[at] {
-        out.push(p);
-        at = p;
+/// Breadth-first search bookkeeping over `states` states, reused from search to search:
+/// a state is seen in the current search when its stamp is the current one.
+struct Trail {
+    stamp: Vec<u32>,
+    parent: Vec<usize>,
+    current: u32,
+    queue: VecDeque<usize>,
+}
+
+impl Trail {
+    fn new(states: usize) -> Trail {
+        Trail {
+            stamp: vec![0; states],
+            parent: vec![usize::MAX; states],
+            current: 0,
+            queue: VecDeque::with_capacity(states),
+        }
     }
-    out.reverse();
-    out.into_iter().map(|s| s / width).collect()
+
+    /// Starts a new search from `first`.
+    fn start(&mut self, first: usize) {
+        self.current += 1;
+        self.queue.clear();
+        self.stamp[first] = self.current;
+        self.parent[first] = usize::MAX;
+        self.queue.push_back(first);
+    }
+
+    /// Marks `t` reached from `s`; `false` when it was seen already.
+    fn reach(&mut self, t: usize, s: usize) -> bool {
+        if self.stamp[t] == self.current {
+            return false;
+        }
+        self.stamp[t] = self.current;
+        self.parent[t] = s;
+        true
+    }
+
+    /// States on the way to `end`, start included.
+    fn length(&self, end: usize) -> usize {
+        let mut k = 1;
+        let mut at = end;
+        while self.parent[at] != usize::MAX {
+            at = self.parent[at];
+            k += 1;
+        }
+        k
+    }
+
+    /// The cells on the way to `end` (state / `width`), start first.
+    fn path(&self, end: usize, width: usize) -> Vec<usize> {
+        let mut out = vec![end / width];
+        let mut at = end;
+        while self.parent[at] != usize::MAX {
+            at = self.parent[at];
+            out.push(at / width);
+        }
+        out.reverse();
+        out
+    }
 }
 
 fn better(best: &Option<Step>, nodes: usize) -> bool {
@@ -66,60 +116,62 @@ pub fn x_chain(b: &Board) -> Option<Step> {
     let n = b.n();
     let cells = b.cells();
     let mut best: Option<Step> = None;
+    let mut trail = Trail::new(cells * 2);
+    // Strong partners of each cell: the other place of the digit in a unit where it has
+    // two (at most one per unit, so three).
+    let mut strong = vec![[0usize; 3]; cells];
+    let mut strong_len = vec![0usize; cells];
+    let mut nodes = Vec::with_capacity(cells);
     for d in 1..=n as u8 {
         let bit = 1u16 << (d - 1);
-        let holds = |c: usize| b.is_open(c) && b.cand(c) & bit != 0;
-        // Strong partners: the other place of `d` in a unit where it has two.
-        let mut strong: Vec<Vec<usize>> = vec![Vec::new(); cells];
+        strong_len.fill(0);
         for u in 0..b.unit_count() {
             let places = b.positions(u, d);
             if places.count_ones() == 2 {
-                let ends: Vec<usize> = digits(places)
-                    .map(|i| b.unit(u)[i as usize - 1] as usize)
-                    .collect();
-                strong[ends[0]].push(ends[1]);
-                strong[ends[1]].push(ends[0]);
+                let mut ends = digits(places).map(|i| b.unit(u)[i as usize - 1] as usize);
+                let (x, y) = (ends.next().unwrap(), ends.next().unwrap());
+                strong[x][strong_len[x]] = y;
+                strong_len[x] += 1;
+                strong[y][strong_len[y]] = x;
+                strong_len[y] += 1;
             }
         }
-        let nodes: Vec<usize> = (0..cells).filter(|&c| holds(c)).collect();
-        for &start in nodes.iter().filter(|&&c| !strong[c].is_empty()) {
+        nodes.clear();
+        nodes.extend((0..cells).filter(|&c| b.is_open(c) && b.cand(c) & bit != 0));
+        for &start in nodes.iter().filter(|&&c| strong_len[c] > 0) {
             // State s = cell * 2 + (0: arrived by a strong link, 1: by a weak link).
-            let mut parent: Vec<Option<usize>> = vec![None; cells * 2];
-            let mut seen = vec![false; cells * 2];
-            let mut queue = VecDeque::new();
-            seen[start * 2 + 1] = true;
-            queue.push_back(start * 2 + 1);
-            while let Some(s) = queue.pop_front() {
+            trail.start(start * 2 + 1);
+            while let Some(s) = trail.queue.pop_front() {
                 let (cell, by_weak) = (s / 2, s % 2 == 1);
-                let next: Vec<usize> = if by_weak {
-                    strong[cell].iter().map(|&x| x * 2).collect()
+                // After a weak link comes a strong one, and the other way round.
+                let (strong_end, weak_end) = if by_weak {
+                    (strong_len[cell], 0)
                 } else {
-                    nodes
-                        .iter()
-                        .filter(|&&x| b.sees(cell, x))
-                        .map(|&x| x * 2 + 1)
-                        .collect()
+                    (0, nodes.len())
                 };
-                for t in next {
-                    if seen[t] || t / 2 == start {
+                let strong_targets = strong[cell][..strong_end].iter().map(|&x| x * 2);
+                let weak_targets = nodes[..weak_end]
+                    .iter()
+                    .filter(|&&x| b.sees(cell, x))
+                    .map(|&x| x * 2 + 1);
+                for t in strong_targets.chain(weak_targets) {
+                    if t / 2 == start || !trail.reach(t, s) {
                         continue;
                     }
-                    seen[t] = true;
-                    parent[t] = Some(s);
                     if t % 2 == 0 {
-                        let chain = path(&parent, t, 2);
-                        if !better(&best, chain.len()) {
+                        if !better(&best, trail.length(t)) {
                             continue;
                         }
                         let elims = seen_by_both(b, start, t / 2, d);
                         if !elims.is_empty() {
+                            let chain = trail.path(t, 2);
                             let mut step = Step::new(Technique::XChain, chain.clone());
                             step.score = x_chain_score(b, &chain);
                             step.eliminations = elims;
                             best = Some(step);
                         }
                     }
-                    queue.push_back(t);
+                    trail.queue.push_back(t);
                 }
             }
         }
@@ -137,17 +189,13 @@ pub fn xy_chain(b: &Board) -> Option<Step> {
         .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
         .collect();
     let mut best: Option<Step> = None;
+    let mut trail = Trail::new(cells * width);
+    let other = |c: usize, d: u8| (b.cand(c) & !(1u16 << (d - 1))).trailing_zeros() as u8 + 1;
     for &start in &pairs {
         for x in digits(b.cand(start)) {
             // State s = cell * width + the digit the cell is forced to if the chain holds.
-            let other =
-                |c: usize, d: u8| (b.cand(c) & !(1u16 << (d - 1))).trailing_zeros() as u8 + 1;
-            let first = start * width + other(start, x) as usize;
-            let mut parent: Vec<Option<usize>> = vec![None; cells * width];
-            let mut seen = vec![false; cells * width];
-            seen[first] = true;
-            let mut queue = VecDeque::from([first]);
-            while let Some(s) = queue.pop_front() {
+            trail.start(start * width + other(start, x) as usize);
+            while let Some(s) = trail.queue.pop_front() {
                 let (cell, forced) = (s / width, (s % width) as u8);
                 let bit = 1u16 << (forced - 1);
                 for &next in pairs
@@ -156,25 +204,23 @@ pub fn xy_chain(b: &Board) -> Option<Step> {
                 {
                     let out = other(next, forced);
                     let t = next * width + out as usize;
-                    if seen[t] {
+                    if !trail.reach(t, s) {
                         continue;
                     }
-                    seen[t] = true;
-                    parent[t] = Some(s);
                     if out == x {
-                        let chain = path(&parent, t, width);
-                        let nodes = 2 * chain.len();
-                        if better(&best, chain.len()) {
+                        let length = trail.length(t);
+                        if better(&best, length) {
                             let elims = seen_by_both(b, start, next, x);
                             if !elims.is_empty() {
-                                let mut step = Step::new(Technique::XyChain, chain);
-                                step.score = Technique::XyChain.base_score() + length_bonus(nodes);
+                                let mut step = Step::new(Technique::XyChain, trail.path(t, width));
+                                step.score =
+                                    Technique::XyChain.base_score() + length_bonus(2 * length);
                                 step.eliminations = elims;
                                 best = Some(step);
                             }
                         }
                     }
-                    queue.push_back(t);
+                    trail.queue.push_back(t);
                 }
             }
         }
