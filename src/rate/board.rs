@@ -129,6 +129,11 @@ impl Board {
         3 * self.n()
     }
 
+    /// The cells sharing a row, column or box with `cell`, in ascending order.
+    pub fn peers(&self, cell: usize) -> &'static [u16] {
+        self.tables.peers(cell)
+    }
+
     /// Whether two different cells share a row, column or box.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
