@@ -4,6 +4,7 @@ use crate::bank::RatingRow;
 use crate::bank::StoredPuzzle;
 use crate::canon::fingerprint;
 use crate::config::Config;
+use crate::generate::GENERATOR_VERSION;
 use crate::grid::{parse_line_with, Geometry};
 use crate::rate::rate;
 use crate::solver::count_solutions;
@@ -56,8 +57,16 @@ pub fn check(p: &StoredPuzzle, config: &Config) -> Vec<Finding> {
     }
     let effort = counted.stats;
     if effort.guesses != p.guesses || effort.backtracks != p.backtracks {
+        let why = if p.generator_version == GENERATOR_VERSION {
+            String::new()
+        } else {
+            format!(
+                " (made by generator version {}; this is version {GENERATOR_VERSION})",
+                p.generator_version
+            )
+        };
         found.push(Finding::Drift(format!(
-            "search effort now guesses={} backtracks={}, stored {} and {}",
+            "search effort now guesses={} backtracks={}, stored {} and {}{why}",
             effort.guesses, effort.backtracks, p.guesses, p.backtracks
         )));
     }

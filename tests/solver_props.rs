@@ -1,0 +1,92 @@
+//! The band solver against a plain backtracking counter, on random partial grids of the
+//! small sizes (and well-filled 9x9 ones), clashing clues included.
+
+use proptest::prelude::*;
+use sudoku_bank::generate::{generate, Route, Spec, Stop, Strategy};
+use sudoku_bank::grid::{Geometry, Grid};
+use sudoku_bank::solver::count_solutions;
+
+/// Solutions of `cells` up to `limit` by trying every digit in the first open cell.
+fn brute_count(g: Geometry, cells: &mut [u8], limit: u64) -> u64 {
+    let n = g.n();
+    let Some(open) = cells.iter().position(|&v| v == 0) else {
+        return 1;
+    };
+    let (r, c) = (open / n, open % n);
+    let mut found = 0;
+    for d in 1..=n as u8 {
+        let clash = (0..cells.len()).any(|o| {
+            let (ro, co) = (o / n, o % n);
+            cells[o] == d && (ro == r || co == c || g.box_of(ro, co) == g.box_of(r, c))
+        });
+        if !clash {
+            cells[open] = d;
+            found += brute_count(g, cells, limit - found);
+            cells[open] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// A solution grid of `size` with each cell kept with probability `keep` (per mille),
+/// then one cell overwritten with `digit` when `tamper` (possibly a clash or a dead end).
+fn partial(size: usize, seed: u64, keep: u32, tamper: Option<(usize, u8)>) -> Grid {
+    let g = Geometry::for_size(size).unwrap();
+    let spec = Spec {
+        geometry: g,
+        route: Route::Transform,
+        strategy: Strategy::Random,
+        stop: Stop::Clues(g.cells() - 1),
+        failure_budget: None,
+    };
+    let solution = generate(&spec, seed, None).unwrap().solution;
+    let mut state = seed | 1;
+    let mut cells: Vec<u8> = solution
+        .cells()
+        .iter()
+        .map(|&v| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if (state % 1000) < keep as u64 {
+                v
+            } else {
+                0
+            }
+        })
+        .collect();
+    if let Some((cell, digit)) = tamper {
+        cells[cell % g.cells()] = digit % size as u8 + 1;
+    }
+    Grid::from_cells(g, cells)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+    #[test]
+    fn counts_match_plain_backtracking(
+        size in prop::sample::select(vec![4usize, 6, 9]),
+        seed in any::<u64>(),
+        keep in 0u32..1000,
+        tamper in prop::option::of((0usize..81, any::<u8>())),
+    ) {
+        // 9x9 keeps at least 55 % so the plain counter stays quick.
+        let keep = if size == 9 { 550 + keep * 45 / 100 } else { keep };
+        let p = partial(size, seed, keep, tamper);
+        let limit = 40;
+        let expected = if p.find_conflict().is_some() {
+            0 // clashing clues: the plain counter only checks the digits it places
+        } else {
+            brute_count(p.geometry(), &mut p.cells().to_vec(), limit)
+        };
+        let counted = count_solutions(&p, limit);
+        prop_assert_eq!(counted.count, expected, "{}", p);
+        if let Some(first) = &counted.first {
+            prop_assert!(first.is_full() && first.find_conflict().is_none());
+            prop_assert!(p.is_consistent_with(first));
+        }
+    }
+}
