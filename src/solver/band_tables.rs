@@ -5,6 +5,7 @@
 //! band's boxes number `n / box_cols = box_rows`, so the rows × boxes pattern of one digit
 //! is a square of at most 4 × 4 bits.
 
+use super::tables::{per_geometry, PerGeometry};
 use crate::grid::{Geometry, SUPPORTED_SIZES};
 use std::sync::OnceLock;
 
@@ -108,13 +109,8 @@ fn permutations_of(k: usize) -> Vec<u16> {
 
 /// The band tables for a supported geometry, built once per process.
 pub(super) fn band_tables(g: Geometry) -> &'static BandTables {
-    static TABLES: [OnceLock<BandTables>; SUPPORTED_SIZES.len()] =
-        [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
-    let index = SUPPORTED_SIZES
-        .iter()
-        .position(|&n| n == g.n())
-        .expect("supported geometry");
-    TABLES[index].get_or_init(|| BandTables::build(g))
+    static TABLES: PerGeometry<BandTables> = [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+    per_geometry(&TABLES, g, BandTables::build)
 }
 
 #[cfg(test)]

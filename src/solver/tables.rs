@@ -73,15 +73,26 @@ impl Tables {
     }
 }
 
-/// The tables for a supported geometry, built once per process.
-pub(crate) fn tables(g: Geometry) -> &'static Tables {
-    static TABLES: [OnceLock<Tables>; SUPPORTED_SIZES.len()] =
-        [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+/// One value per supported geometry, built on first use.
+pub(super) type PerGeometry<T> = [OnceLock<T>; SUPPORTED_SIZES.len()];
+
+/// The value of `slots` for geometry `g`, built by `build` the first time it is asked for.
+pub(super) fn per_geometry<T>(
+    slots: &'static PerGeometry<T>,
+    g: Geometry,
+    build: fn(Geometry) -> T,
+) -> &'static T {
     let index = SUPPORTED_SIZES
         .iter()
         .position(|&n| n == g.n())
         .expect("supported geometry");
-    TABLES[index].get_or_init(|| Tables::build(g))
+    slots[index].get_or_init(|| build(g))
+}
+
+/// The tables for a supported geometry, built once per process.
+pub(crate) fn tables(g: Geometry) -> &'static Tables {
+    static TABLES: PerGeometry<Tables> = [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+    per_geometry(&TABLES, g, Tables::build)
 }
 
 #[cfg(test)]
