@@ -206,38 +206,44 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         true
     }
 
-    /// Places digit `d` on cell `bit` of band `k`: clears the cell for the other digits, the
-    /// digit from the cell's row and box in the band and from its column in other bands.
+    /// Places digit `d` on the cells `cells` of band `k` (in different rows and boxes):
+    /// clears them for the other digits, and the digit from their rows and boxes in the band
+    /// and from their columns in the other bands.
     #[inline(always)]
     fn place<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
         d: usize,
         k: usize,
-        bit: u64,
+        cells: u64,
     ) {
-        b.open[k] &= !bit;
+        b.open[k] &= !cells;
         let mut dirty = 0u64;
         for e in 0..N {
             let i = e * BANDS + k;
             let old = b.cand[i];
-            let new = old & !bit;
+            let new = old & !cells;
             b.cand[i] = new;
             dirty |= ((old != new) as u64) << i;
         }
-        let pos = bit.trailing_zeros() as usize;
         let t = self.tables;
+        let (mut peers, mut columns, mut m) = (0u64, 0u64, cells);
+        while m != 0 {
+            let pos = m.trailing_zeros() as usize;
+            m &= m - 1;
+            peers |= t.band_peers[pos & 63];
+            columns |= t.column[(pos % N) & 15];
+        }
         let i = d * BANDS + k;
-        let old = b.cand[i] | bit;
-        let new = bit | (old & !t.band_peers[pos & 63]);
+        let old = b.cand[i] | cells;
+        let new = cells | (old & !peers);
         b.cand[i] = new;
         dirty = (dirty & !(1 << i)) | (((old != new) as u64) << i);
-        let column = t.column[(pos % N) & 15];
         for other in 0..BANDS {
             if other != k {
                 let i = d * BANDS + other;
                 let old = b.cand[i];
-                let new = old & !column;
+                let new = old & !columns;
                 b.cand[i] = new;
                 dirty |= ((old != new) as u64) << i;
             }
@@ -294,11 +300,9 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         self.stale |= ((a != b.cand[i]) as u64) << i;
         b.cand[i] = a;
         let k = i % BANDS;
-        let mut new = singles & b.open[k];
-        while new != 0 {
-            let bit = new & new.wrapping_neg();
-            new &= new - 1;
-            self.place::<N, BR, DB, BANDS>(b, i / BANDS, k, bit);
+        let new = singles & b.open[k];
+        if new != 0 {
+            self.place::<N, BR, DB, BANDS>(b, i / BANDS, k, new);
         }
         true
     }
