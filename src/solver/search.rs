@@ -291,9 +291,9 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         for r in 0..BR {
             let cells = t.row_cells_in_boxes[(kept >> (r * BR)) & box_mask & 15];
             let row = (a >> (r * N)) & cells;
-            if row.is_power_of_two() {
-                singles |= row << (r * N);
-            }
+            // Branch-free: the row is never empty here (a permutation uses it).
+            let single = (row & row.wrapping_sub(1) == 0) as u64;
+            singles |= (row & single.wrapping_neg()) << (r * N);
             keep |= cells << (r * N);
         }
         a &= keep;
