@@ -17,15 +17,14 @@ fn rectangles(b: &Board) -> Vec<Rectangle> {
         for r2 in r1 + 1..n {
             for c1 in 0..n {
                 for c2 in c1 + 1..n {
-                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
-                    if !corners.iter().all(|&c| b.is_open(c)) {
+                    // Two boxes: the rows share a band or the columns a stack, not both.
+                    let same_band = r1 / g.box_rows() == r2 / g.box_rows();
+                    let same_stack = c1 / g.box_cols() == c2 / g.box_cols();
+                    if same_band == same_stack {
                         continue;
                     }
-                    let mut boxes: Vec<usize> =
-                        corners.iter().map(|&c| g.box_of(c / n, c % n)).collect();
-                    boxes.sort_unstable();
-                    boxes.dedup();
-                    if boxes.len() != 2 {
+                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    if !corners.iter().all(|&c| b.is_open(c)) {
                         continue;
                     }
                     let common = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
@@ -188,4 +187,108 @@ pub fn bug_plus_one(b: &Board) -> Option<Step> {
     let mut s = Step::new(Technique::BugPlusOne, vec![cell]);
     s.placements = vec![(cell, digit)];
     Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Geometry, Grid};
+
+    // Corners of the rectangle used below: rows 1-2, columns 1 and 4 (boxes 1 and 2).
+    const A: usize = 0;
+    const B: usize = 3;
+    const C: usize = 9;
+    const D: usize = 12;
+
+    /// An empty 9x9 board where the listed cells keep only the listed digits.
+    fn board(cells: &[(usize, &[u8])]) -> Board {
+        let mut b = Board::new(&Grid::empty(Geometry::CLASSIC));
+        for &(cell, keep) in cells {
+            for d in 1..=9u8 {
+                if !keep.contains(&d) {
+                    b.eliminate(cell, d);
+                }
+            }
+        }
+        b
+    }
+
+    fn eliminations(step: Step) -> Vec<(usize, u8)> {
+        let mut e = step.eliminations;
+        e.sort_unstable();
+        e
+    }
+
+    #[test]
+    fn type_1_clears_the_pair_from_the_fourth_corner() {
+        let b = board(&[(A, &[1, 2]), (B, &[1, 2]), (C, &[1, 2]), (D, &[1, 2, 5])]);
+        let s = unique_rectangle_1(&b).unwrap();
+        assert_eq!(s.cells, vec![A, B, C, D]);
+        assert_eq!(eliminations(s), vec![(D, 1), (D, 2)]);
+    }
+
+    #[test]
+    fn type_2_clears_the_extra_digit_from_cells_seeing_the_roof() {
+        let b = board(&[(A, &[1, 2]), (C, &[1, 2]), (B, &[1, 2, 5]), (D, &[1, 2, 5])]);
+        let s = unique_rectangle_2(&b).unwrap();
+        // Column 4 below the roof, and the rest of box 2.
+        let mut expected: Vec<(usize, u8)> = (2..9).map(|r| (r * 9 + 3, 5)).collect();
+        expected.extend([4, 5, 13, 14, 22, 23].map(|c| (c, 5)));
+        expected.sort_unstable();
+        assert_eq!(eliminations(s), expected);
+    }
+
+    #[test]
+    fn type_3_makes_a_naked_pair_with_the_roof() {
+        let z = 5 * 9 + 3; // row 6, column 4
+        let b = board(&[
+            (A, &[1, 2]),
+            (C, &[1, 2]),
+            (B, &[1, 2, 5]),
+            (D, &[1, 2, 6]),
+            (z, &[5, 6]),
+        ]);
+        let s = unique_rectangle_3(&b).unwrap();
+        assert_eq!(s.cells, vec![A, B, C, D, z]);
+        let expected: Vec<(usize, u8)> = [2, 3, 4, 6, 7, 8]
+            .iter()
+            .flat_map(|r| [(r * 9 + 3, 5), (r * 9 + 3, 6)])
+            .collect();
+        assert_eq!(eliminations(s), expected);
+    }
+
+    #[test]
+    fn type_4_clears_the_other_pair_digit_from_the_roof() {
+        let mut cells: Vec<(usize, &[u8])> =
+            vec![(A, &[1, 2]), (C, &[1, 2]), (B, &[1, 2, 5]), (D, &[1, 2, 7])];
+        // Digit 1 has no other place in column 4 than the roof.
+        let rest: &[u8] = &[2, 3, 4, 5, 6, 7, 8, 9];
+        cells.extend((2..9).map(|r| (r * 9 + 3, rest)));
+        let b = board(&cells);
+        let s = unique_rectangle_4(&b).unwrap();
+        assert_eq!(eliminations(s), vec![(B, 2), (D, 2)]);
+    }
+
+    #[test]
+    fn no_rectangle_within_one_box_or_across_four() {
+        // Corners in one box (rows 1-2, columns 1-2) or in four (rows 1 and 4, columns
+        // 1 and 4) are not unique rectangles.
+        for corners in [[0, 1, 9, 10], [0, 3, 27, 30]] {
+            let cells: Vec<(usize, &[u8])> = corners
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    (
+                        c,
+                        if i == 3 {
+                            &[1u8, 2, 5][..]
+                        } else {
+                            &[1u8, 2][..]
+                        },
+                    )
+                })
+                .collect();
+            assert!(unique_rectangle_1(&board(&cells)).is_none(), "{corners:?}");
+        }
+    }
 }
