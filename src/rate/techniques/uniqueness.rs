@@ -3,7 +3,8 @@
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
-/// Four open cells on two rows, two columns and exactly two boxes, all holding `pair`.
+/// Four open cells on two rows, two columns and exactly two boxes, all holding `pair`, two
+/// of them nothing else (every type below needs that).
 struct Rectangle {
     corners: [usize; 4],
     pair: u16,
@@ -25,6 +26,11 @@ fn rectangles(b: &Board) -> Vec<Rectangle> {
                     }
                     let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
                     if !corners.iter().all(|&c| b.is_open(c)) {
+                        continue;
+                    }
+                    // Every type needs two corners holding just the pair.
+                    let bivalue = corners.map(|c| b.cand(c)).map(|m| m.count_ones() == 2);
+                    if bivalue.iter().filter(|&&x| x).count() < 2 {
                         continue;
                     }
                     let common = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
