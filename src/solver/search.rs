@@ -7,8 +7,10 @@
 //! this includes pointing and claiming inside the band, and box hidden singles), and a row
 //! left with one cell places the digit there. A placement clears the cell for the other
 //! digits and the column in the other bands. When no band changes, cells with one
-//! candidate left are placed (naked singles); when nothing follows, the search branches on
-//! an open cell with two candidates, else on one with the fewest.
+//! candidate left are placed (naked singles), then each stack's bands × columns pattern
+//! gets the same permutation reduction (locked candidates along columns, column singles);
+//! when nothing follows, the search branches on an open cell with two candidates, else on
+//! one with the fewest (see [`branch_cell`]).
 //!
 //! Const parameters: `N` digits, `BR` rows per band (= boxes per band), `DB = N * bands`
 //! digit-band words.
