@@ -1,7 +1,7 @@
 //! Bitmask solver: solution counts up to a limit, the first solution, search statistics.
 //!
 //! This is the hot path of generation (every dig step asks it) and of `bank solve`.
-//! See [`search`] for the algorithm.
+//! See `search.rs` for the algorithm.
 
 mod band_tables;
 mod search;
