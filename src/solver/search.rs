@@ -99,6 +99,12 @@ impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
         }
         m
     };
+    /// The columns (`N` bits) where a band word has a cell.
+    #[inline(always)]
+    fn columns(word: u64) -> u64 {
+        (0..BR).fold(0, |cols, r| cols | ((word >> (r * N)) & Self::ROW))
+    }
+
     const BAND: u64 = if BR * N == 64 {
         u64::MAX
     } else {
@@ -154,10 +160,7 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         for d in 0..N {
             let (mut columns, mut twice) = (0u64, 0u64);
             for k in 0..BANDS {
-                let mut cols = 0;
-                for r in 0..BR {
-                    cols |= (given[d * BANDS + k] >> (r * N)) & row_mask;
-                }
+                let cols = Shape::<N, BR, DB>::columns(given[d * BANDS + k]);
                 twice |= columns & cols;
                 columns |= cols;
             }
@@ -367,7 +370,6 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         b: &mut Board<DB, BANDS>,
     ) -> bool {
         let t = self.tables;
-        let row_mask = Shape::<N, BR, DB>::ROW;
         let spread = Shape::<N, BR, DB>::SPREAD;
         // A stack is `box_cols` columns wide and crosses as many bands (one box in each).
         let bc = BANDS;
@@ -376,13 +378,8 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         let stale = std::mem::take(&mut self.stale);
         for d in (0..N).filter(|d| (stale >> (d * BANDS)) & band_words != 0) {
             // Columns (N bits) of each band that still hold the digit.
-            let mut columns = [0u64; BANDS];
-            for (k, cols) in columns.iter_mut().enumerate() {
-                let a = b.cand[d * BANDS + k];
-                for r in 0..BR {
-                    *cols |= (a >> (r * N)) & row_mask;
-                }
-            }
+            let columns: [u64; BANDS] =
+                std::array::from_fn(|k| Shape::<N, BR, DB>::columns(b.cand[d * BANDS + k]));
             let mut allowed = [0u64; BANDS];
             for s in 0..N / bc {
                 let mut pattern = 0usize;
