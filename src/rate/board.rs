@@ -58,6 +58,11 @@ impl Board {
         self.cand[cell]
     }
 
+    /// Candidate masks of every cell, in cell order.
+    pub fn candidates(&self) -> &[u16] {
+        &self.cand
+    }
+
     /// Placed digit (0 when open).
     #[inline]
     pub fn value(&self, cell: usize) -> u8 {
@@ -88,9 +93,7 @@ impl Board {
         }
         self.value[cell] = digit;
         self.cand[cell] = bit;
-        let n = self.n();
-        let (r, c) = (cell / n, cell % n);
-        for u in [r, n + c, 2 * n + self.geometry.box_of(r, c)] {
+        for u in self.units_of(cell) {
             self.placed[u] |= bit;
         }
         for &p in self.tables.peers(cell) {
@@ -122,6 +125,14 @@ impl Board {
     /// The cells of unit `u` (rows, then columns, then boxes).
     pub fn unit(&self, u: usize) -> &'static [u16] {
         self.tables.unit(u)
+    }
+
+    /// The row, column and box of a cell, as unit numbers.
+    #[inline]
+    pub fn units_of(&self, cell: usize) -> [usize; 3] {
+        let n = self.n();
+        let (r, c) = (cell / n, cell % n);
+        [r, n + c, 2 * n + self.geometry.box_of(r, c)]
     }
 
     /// Number of units (3N).

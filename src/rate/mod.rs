@@ -4,7 +4,8 @@
 //! The rater applies, step by step, the easiest technique that makes progress
 //! ([`techniques::REGISTRY`]); the puzzle's score is its hardest step. When the implemented
 //! techniques run out before the grid is solved, the rating says so (`completed = false`)
-//! and the score is a lower bound: [`BEYOND_SCORE`] (SE's forcing chains and beyond).
+//! and the score is a lower bound: [`BEYOND_SCORE`] (SE's dynamic forcing chains plus and
+//! nested chains).
 //!
 //! Every technique works on every grid size; unique rectangles and BUG+1 assume the puzzle
 //! has one solution (the bank only rates such puzzles).
@@ -24,8 +25,9 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// The score given when the implemented techniques run out: a lower bound, the start of
-/// SE's forcing chains.
-pub const BEYOND_SCORE: f64 = 7.5;
+/// SE's dynamic forcing chains with further techniques inside ("dynamic plus") and nested
+/// chains.
+pub const BEYOND_SCORE: f64 = 9.0;
 
 /// The rating of one puzzle.
 #[derive(Clone, Debug, Serialize)]
@@ -87,10 +89,7 @@ pub fn rate_within(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Aborted);
         }
-        let step = techniques::REGISTRY
-            .iter()
-            .filter(|(t, _)| t.base_score() <= cap)
-            .find_map(|(_, find)| find(&board));
+        let step = next_step(&board, cap);
         let Some(step) = step else {
             let score = score.max(BEYOND_SCORE);
             return Ok((score <= cap).then_some(Rating {
@@ -116,6 +115,34 @@ pub fn rate_within(
         completed: board.solved(),
         steps,
     }))
+}
+
+/// The next step: the first technique, easiest first, that makes progress. When that is a
+/// chain, the later techniques whose base score is below its score are tried too and the
+/// lowest-scoring step is taken, as Sudoku Explainer does (a long chain can score more
+/// than a short chain of a harder kind).
+fn next_step(board: &Board, cap: f64) -> Option<Step> {
+    let mut found: Option<Step> = None;
+    for (technique, find) in techniques::REGISTRY.iter() {
+        let base = technique.base_score();
+        if base > cap {
+            continue;
+        }
+        if let Some(step) = &found {
+            if !step.technique.is_chain() {
+                break;
+            }
+            if base >= step.score - 1e-9 {
+                continue;
+            }
+        }
+        if let Some(step) = find(board) {
+            if found.as_ref().is_none_or(|f| step.score < f.score - 1e-9) {
+                found = Some(step);
+            }
+        }
+    }
+    found
 }
 
 /// Applies a step's placements and eliminations.

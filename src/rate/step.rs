@@ -53,11 +53,20 @@ pub enum Technique {
     XChain,
     /// A chain of bivalue cells.
     XyChain,
+    /// An assumption that implies its own opposite (an alternating inference chain).
+    ForcingChain,
+    /// A digit assumed in a cell contradicts itself along that digit's links.
+    Nishio,
+    /// Cell, region, double or contradiction forcing chains on static links.
+    MultipleForcingChains,
+    /// Cell, region, double or contradiction forcing chains with the board updated as the
+    /// assumptions go.
+    DynamicForcingChains,
 }
 
 impl Technique {
     /// Every technique, in the order tried.
-    pub const ALL: [Technique; 24] = [
+    pub const ALL: [Technique; 28] = [
         Technique::FullHouse,
         Technique::HiddenSingleBox,
         Technique::HiddenSingleLine,
@@ -82,6 +91,10 @@ impl Technique {
         Technique::BugPlusOne,
         Technique::XChain,
         Technique::XyChain,
+        Technique::ForcingChain,
+        Technique::Nishio,
+        Technique::MultipleForcingChains,
+        Technique::DynamicForcingChains,
     ];
 
     /// The lowest Sudoku Explainer score the technique can have (chains score by shape
@@ -112,7 +125,16 @@ impl Technique {
             Technique::BugPlusOne => 5.6,
             Technique::XChain => 4.0,
             Technique::XyChain => 6.5,
+            Technique::ForcingChain => 6.6,
+            Technique::Nishio => 7.5,
+            Technique::MultipleForcingChains => 8.0,
+            Technique::DynamicForcingChains => 8.5,
         }
+    }
+
+    /// Whether the technique is a chain, whose score grows with its length.
+    pub fn is_chain(self) -> bool {
+        self >= Technique::XChain
     }
 
     /// A readable name.
@@ -142,6 +164,10 @@ impl Technique {
             Technique::BugPlusOne => "bug+1",
             Technique::XChain => "x-chain",
             Technique::XyChain => "xy-chain",
+            Technique::ForcingChain => "forcing chain",
+            Technique::Nishio => "nishio forcing chain",
+            Technique::MultipleForcingChains => "multiple forcing chains",
+            Technique::DynamicForcingChains => "dynamic forcing chains",
         }
     }
 }

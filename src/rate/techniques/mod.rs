@@ -2,6 +2,8 @@
 
 pub mod chains;
 pub mod fish;
+pub mod forcing;
+pub mod implications;
 pub mod intersections;
 pub mod singles;
 pub mod subsets;
@@ -16,7 +18,7 @@ pub type Finder = fn(&Board) -> Option<Step>;
 
 /// Every technique with its finder, easiest first: the rater applies the first that
 /// makes progress.
-pub const REGISTRY: [(Technique, Finder); 24] = [
+pub const REGISTRY: [(Technique, Finder); 28] = [
     (Technique::FullHouse, singles::full_house),
     (Technique::HiddenSingleBox, |b| {
         singles::hidden_single(b, true)
@@ -45,4 +47,8 @@ pub const REGISTRY: [(Technique, Finder); 24] = [
     (Technique::BugPlusOne, uniqueness::bug_plus_one),
     (Technique::XChain, chains::x_chain),
     (Technique::XyChain, chains::xy_chain),
+    (Technique::ForcingChain, forcing::forcing_chain),
+    (Technique::Nishio, forcing::nishio),
+    (Technique::MultipleForcingChains, forcing::multiple_forcing_chains),
+    (Technique::DynamicForcingChains, forcing::dynamic_forcing_chains),
 ];
