@@ -17,9 +17,11 @@
 //!
 //! [`implications`]: super::implications
 
-use super::implications::{potential, split, Implications, Potential, Rules};
+use super::implications::{potential, split, Implications, Potential, PotentialSet, Rules};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, Step, Technique};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores
 /// the technique's base, 6.6).
@@ -52,7 +54,9 @@ fn concluding(technique: Technique, score: f64, cells: Vec<usize>, n: usize, tar
     step
 }
 
-/// The shortest forcing chain (alternating inference chain) on static links.
+/// The shortest forcing chain (alternating inference chain) on static links: a candidate
+/// whose closure holds it off (eliminated), or one whose strong partners' closures hold it
+/// on (placed, since assuming it false implies it true).
 pub fn forcing_chain(b: &Board) -> Option<Step> {
     let n = b.n();
     let mut imp = Implications::new(
@@ -62,15 +66,20 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
             digit: None,
         },
     );
+    let closures = static_closures(b, &mut imp);
     let mut best = None;
     for (cell, digit) in candidates(b) {
-        for on in [true, false] {
-            let start = potential(n, cell, digit, on);
-            imp.run(start, false);
-            let opposite = start ^ 1;
-            if !imp.reached(opposite) {
+        let k = cell * n + digit as usize - 1;
+        let on = potential(n, cell, digit, true);
+        let closure = |j: u32| closures[j as usize].as_ref().expect("a candidate");
+        let eliminated = closure(k as u32).contains(on ^ 1);
+        let placed = imp.strong_partners(k).iter().any(|&s| closure(s).contains(on));
+        for start in [on, on ^ 1] {
+            if (start == on && !eliminated) || (start != on && !placed) {
                 continue;
             }
+            imp.run(start, false);
+            let opposite = start ^ 1;
             let (nodes, one_digit) = imp.ancestors(opposite);
             let base = if one_digit {
                 Technique::ForcingChain.base_score()
@@ -152,37 +161,31 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     // find already, unless the links are dynamic.
     let fewest = if dynamic { 2 } else { 3 };
     let mut conclusions = Vec::new();
-    // What each candidate implies when on (`None` after a contradiction).
-    let mut on_sets: Vec<Option<Vec<u64>>> = vec![None; b.cells() * n];
+    // What each candidate implies when on and when off (`None` after a contradiction).
+    let (on_sets, off_sets) = if dynamic {
+        dynamic_sets(b, &mut imp)
+    } else {
+        static_sets(b, &mut imp)
+    };
     for (cell, digit) in candidates(b) {
         let on = potential(n, cell, digit, true);
-        imp.run(on, true);
-        if imp.conflict().is_some() {
-            conclusions.push(Conclusion {
+        let k = on as usize / 2;
+        match (&on_sets[k], &off_sets[k]) {
+            (None, _) => conclusions.push(Conclusion {
                 target: on ^ 1,
                 sources: vec![on],
                 contradiction: true,
-            });
-        } else {
-            on_sets[on as usize / 2] = Some(imp.reached_set());
-        }
-    }
-    for (cell, digit) in candidates(b) {
-        let off = potential(n, cell, digit, false);
-        imp.run(off, true);
-        if imp.conflict().is_some() {
-            conclusions.push(Conclusion {
-                target: off ^ 1,
-                sources: vec![off],
+            }),
+            (_, None) => conclusions.push(Conclusion {
+                target: on,
+                sources: vec![on ^ 1],
                 contradiction: true,
-            });
-        } else if let Some(on_set) = &on_sets[off as usize / 2] {
-            let both: Vec<u64> = on_set
-                .iter()
-                .zip(imp.reached_set())
-                .map(|(a, b)| a & b)
-                .collect();
-            push_common(&mut conclusions, &both, vec![off ^ 1, off]);
+            }),
+            (Some(on_set), Some(off_set)) => {
+                let mut both = off_set.clone();
+                both.retain_common(on_set);
+                push_common(&mut conclusions, &both, vec![on, on ^ 1]);
+            }
         }
     }
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
@@ -204,10 +207,85 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     lowest(&mut imp, &conclusions, technique)
 }
 
+/// What each candidate implies when on and when off under dynamic links, `None` when it
+/// leads to a contradiction; indexed by candidate.
+type Sets = Vec<Option<PotentialSet>>;
+
+/// Both sets of every candidate, one run each.
+fn dynamic_sets(b: &Board, imp: &mut Implications) -> (Sets, Sets) {
+    let n = b.n();
+    let mut sets = [vec![None; b.cells() * n], vec![None; b.cells() * n]];
+    for (cell, digit) in candidates(b) {
+        for on in [true, false] {
+            imp.run(potential(n, cell, digit, on), true);
+            if imp.conflict().is_none() {
+                sets[usize::from(on)][cell * n + digit as usize - 1] = Some(imp.reached_set());
+            }
+        }
+    }
+    let [off, on] = sets;
+    (on, off)
+}
+
+/// Both sets of every candidate under static links, from the shared closures: a
+/// candidate off implies itself and whatever its strong partners imply when on.
+fn static_sets(b: &Board, imp: &mut Implications) -> (Sets, Sets) {
+    let n = b.n();
+    let closures = static_closures(b, imp);
+    let on: Sets = closures
+        .iter()
+        .map(|c| c.as_ref().filter(|s| !s.contradicts()).cloned())
+        .collect();
+    let mut off = vec![None; b.cells() * n];
+    for (cell, digit) in candidates(b) {
+        let k = cell * n + digit as usize - 1;
+        let mut set = imp.empty_set();
+        set.insert(potential(n, cell, digit, false));
+        for &s in imp.strong_partners(k) {
+            set.add_all(closures[s as usize].as_ref().expect("partners are candidates"));
+        }
+        if !set.contradicts() {
+            off[k] = Some(set);
+        }
+    }
+    (on, off)
+}
+
+/// Per candidate, everything it implies when on under static links (to the end, through
+/// any contradiction).
+type Closures = Rc<Vec<Option<PotentialSet>>>;
+
+thread_local! {
+    /// The static closures of the last board seen on this thread, with the board's key.
+    /// The forcing-chain level and the multiple-forcing-chains level both need them, and
+    /// the second runs on the same board whenever the first (and Nishio) found nothing.
+    static STATIC_CLOSURES: RefCell<(Vec<u32>, Closures)> = RefCell::default();
+}
+
+/// The static closure of every candidate of `b` (cached for the thread's last board).
+fn static_closures(b: &Board, imp: &mut Implications) -> Closures {
+    let key: Vec<u32> = (0..b.cells())
+        .map(|c| u32::from(b.cand(c)) | u32::from(b.is_open(c)) << 16)
+        .collect();
+    STATIC_CLOSURES.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.0 != key {
+            let n = b.n();
+            let mut sets = vec![None; b.cells() * n];
+            for (cell, digit) in candidates(b) {
+                imp.run(potential(n, cell, digit, true), false);
+                sets[cell * n + digit as usize - 1] = Some(imp.reached_set());
+            }
+            *cache = (key, Rc::new(sets));
+        }
+        Rc::clone(&cache.1)
+    })
+}
+
 /// Adds what every source implies (all must be free of contradictions).
 fn common_to(
     conclusions: &mut Vec<Conclusion>,
-    on_sets: &[Option<Vec<u64>>],
+    on_sets: &[Option<PotentialSet>],
     sources: Vec<Potential>,
 ) {
     let mut sets = sources.iter().map(|&s| on_sets[s as usize / 2].as_ref());
@@ -217,26 +295,19 @@ fn common_to(
     let mut common = first.clone();
     for set in sets {
         let Some(set) = set else { return };
-        for (c, s) in common.iter_mut().zip(set) {
-            *c &= s;
-        }
+        common.retain_common(set);
     }
     push_common(conclusions, &common, sources);
 }
 
 /// One conclusion per potential in `common`, resting on `sources`.
-fn push_common(conclusions: &mut Vec<Conclusion>, common: &[u64], sources: Vec<Potential>) {
-    for (w, &word) in common.iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let target = (w * 64) as Potential + bits.trailing_zeros();
-            bits &= bits - 1;
-            conclusions.push(Conclusion {
-                target,
-                sources: sources.clone(),
-                contradiction: false,
-            });
-        }
+fn push_common(conclusions: &mut Vec<Conclusion>, common: &PotentialSet, sources: Vec<Potential>) {
+    for target in common.iter() {
+        conclusions.push(Conclusion {
+            target,
+            sources: sources.clone(),
+            contradiction: false,
+        });
     }
 }
 
