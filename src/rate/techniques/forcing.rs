@@ -20,8 +20,6 @@
 use super::implications::{potential, split, Implications, Potential, PotentialSet, Rules};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, Step, Technique};
-use std::cell::RefCell;
-use std::rc::Rc;
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores
 /// the technique's base, 6.6).
@@ -55,8 +53,7 @@ fn concluding(technique: Technique, score: f64, cells: Vec<usize>, n: usize, tar
 }
 
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
-/// whose closure holds it off (eliminated), or one whose strong partners' closures hold it
-/// on (placed, since assuming it false implies it true).
+/// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board) -> Option<Step> {
     let n = b.n();
     let mut imp = Implications::new(
@@ -66,16 +63,12 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
             digit: None,
         },
     );
-    let closures = static_closures(b, &mut imp);
+    let closures = imp.closures();
     let mut best = None;
     for (cell, digit) in candidates(b) {
-        let k = cell * n + digit as usize - 1;
         let on = potential(n, cell, digit, true);
-        let closure = |j: u32| closures[j as usize].as_ref().expect("a candidate");
-        let eliminated = closure(k as u32).contains(on ^ 1);
-        let placed = imp.strong_partners(k).iter().any(|&s| closure(s).contains(on));
         for start in [on, on ^ 1] {
-            if (start == on && !eliminated) || (start != on && !placed) {
+            if !closures.of(start).contains(start ^ 1) {
                 continue;
             }
             imp.run(start, false);
@@ -227,59 +220,21 @@ fn dynamic_sets(b: &Board, imp: &mut Implications) -> (Sets, Sets) {
     (on, off)
 }
 
-/// Both sets of every candidate under static links, from the shared closures: a
-/// candidate off implies itself and whatever its strong partners imply when on.
+/// Both sets of every candidate under static links, from the closures of the link graph.
 fn static_sets(b: &Board, imp: &mut Implications) -> (Sets, Sets) {
     let n = b.n();
-    let closures = static_closures(b, imp);
-    let on: Sets = closures
-        .iter()
-        .map(|c| c.as_ref().filter(|s| !s.contradicts()).cloned())
-        .collect();
-    let mut off = vec![None; b.cells() * n];
+    let closures = imp.closures();
+    let mut sets = [vec![None; b.cells() * n], vec![None; b.cells() * n]];
     for (cell, digit) in candidates(b) {
-        let k = cell * n + digit as usize - 1;
-        let mut set = imp.empty_set();
-        set.insert(potential(n, cell, digit, false));
-        for &s in imp.strong_partners(k) {
-            set.add_all(closures[s as usize].as_ref().expect("partners are candidates"));
-        }
-        if !set.contradicts() {
-            off[k] = Some(set);
+        for on in [true, false] {
+            let set = closures.of(potential(n, cell, digit, on));
+            if !set.contradicts() {
+                sets[usize::from(on)][cell * n + digit as usize - 1] = Some(set.clone());
+            }
         }
     }
+    let [off, on] = sets;
     (on, off)
-}
-
-/// Per candidate, everything it implies when on under static links (to the end, through
-/// any contradiction).
-type Closures = Rc<Vec<Option<PotentialSet>>>;
-
-thread_local! {
-    /// The static closures of the last board seen on this thread, with the board's key.
-    /// The forcing-chain level and the multiple-forcing-chains level both need them, and
-    /// the second runs on the same board whenever the first (and Nishio) found nothing.
-    static STATIC_CLOSURES: RefCell<(Vec<u32>, Closures)> = RefCell::default();
-}
-
-/// The static closure of every candidate of `b` (cached for the thread's last board).
-fn static_closures(b: &Board, imp: &mut Implications) -> Closures {
-    let key: Vec<u32> = (0..b.cells())
-        .map(|c| u32::from(b.cand(c)) | u32::from(b.is_open(c)) << 16)
-        .collect();
-    STATIC_CLOSURES.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.0 != key {
-            let n = b.n();
-            let mut sets = vec![None; b.cells() * n];
-            for (cell, digit) in candidates(b) {
-                imp.run(potential(n, cell, digit, true), false);
-                sets[cell * n + digit as usize - 1] = Some(imp.reached_set());
-            }
-            *cache = (key, Rc::new(sets));
-        }
-        Rc::clone(&cache.1)
-    })
 }
 
 /// Adds what every source implies (all must be free of contradictions).

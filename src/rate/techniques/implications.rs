@@ -108,6 +108,24 @@ fn ones(mut word: u64) -> impl Iterator<Item = u32> {
     })
 }
 
+/// No slot: the candidate's links are not followed.
+const NONE: u32 = u32::MAX;
+
+/// Everything each potential implies under static rules (see [`Implications::closures`]).
+pub struct Closures {
+    /// Component of each potential (`NONE` for candidates not followed).
+    comp: Vec<u32>,
+    /// What each component implies.
+    sets: Vec<PotentialSet>,
+}
+
+impl Closures {
+    /// What `p` implies, itself included.
+    pub fn of(&self, p: Potential) -> &PotentialSet {
+        &self.sets[self.comp[p as usize] as usize]
+    }
+}
+
 /// Why a potential was reached: the potential that implied it, or for dynamic rules the
 /// cell or unit left with one place (its causes are every off that emptied the rest).
 #[derive(Clone, Copy, Debug)]
@@ -129,7 +147,9 @@ pub struct Implications<'b> {
     n: usize,
     /// Words of a candidate bit set.
     words: usize,
-    /// `kills[k * words..]`: candidates turned off when candidate `k` is on.
+    /// `slot[k]`: where candidate `k`'s links are stored (`NONE` when it is not followed).
+    slot: Vec<u32>,
+    /// `kills[slot * words..]`: candidates turned off when the candidate is on.
     kills: Vec<u64>,
     /// Static rules: candidates turned on when candidate `k` is off (bivalue cell partner,
     /// other place of a digit with two places in a unit).
@@ -158,14 +178,18 @@ impl<'b> Implications<'b> {
         let n = board.n();
         let candidates = board.cells() * n;
         let words = candidates.div_ceil(64);
-        let mut kills = vec![0u64; candidates * words];
-        let mut strong = vec![Vec::new(); candidates];
         let follows = |d: u8| rules.digit.is_none_or(|only| only == d);
+        let mut slot = vec![NONE; candidates];
+        let mut kills = Vec::new();
+        let mut strong = vec![Vec::new(); candidates];
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
             for digit in digits(board.cand(cell)).filter(|&d| follows(d)) {
                 let k = cell * n + digit as usize - 1;
                 let bit = 1u16 << (digit - 1);
-                let kill = &mut kills[k * words..(k + 1) * words];
+                slot[k] = (kills.len() / words) as u32;
+                kills.resize(kills.len() + words, 0);
+                let at = kills.len() - words;
+                let kill = &mut kills[at..];
                 let mut set = |j: usize| kill[j / 64] |= 1 << (j % 64);
                 if rules.digit.is_none() {
                     digits(board.cand(cell) & !bit).for_each(|e| set(cell * n + e as usize - 1));
@@ -201,6 +225,7 @@ impl<'b> Implications<'b> {
             rules,
             n,
             words,
+            slot,
             kills,
             strong,
             off: vec![0; words],
@@ -213,6 +238,100 @@ impl<'b> Implications<'b> {
             current: 0,
             stack: Vec::new(),
             parents: Vec::new(),
+        }
+    }
+
+    /// Everything each potential implies under static rules, to the end (through any
+    /// contradiction), for all potentials at once: each strongly connected component of
+    /// the link graph implies its members and whatever its successors imply, and Tarjan's
+    /// algorithm completes the successors first.
+    pub fn closures(&self) -> Closures {
+        debug_assert!(!self.rules.dynamic, "closures follow static links");
+        let potentials = self.cause.len();
+        let (mut first, mut edges) = (Vec::with_capacity(potentials + 1), Vec::new());
+        for p in 0..potentials as Potential {
+            first.push(edges.len() as u32);
+            self.successors(p, &mut edges);
+        }
+        first.push(edges.len() as u32);
+        let mut index = vec![NONE; potentials];
+        let mut low = vec![0u32; potentials];
+        let mut comp = vec![NONE; potentials];
+        let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
+        let mut sets: Vec<PotentialSet> = Vec::new();
+        let mut counter = 0;
+        let live = (0..potentials).filter(|&p| self.slot[p / 2] != NONE);
+        for root in live {
+            if index[root] != NONE {
+                continue;
+            }
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root as u32);
+            calls.push((root, first[root]));
+            while let Some(&mut (v, ref mut next)) = calls.last_mut() {
+                if *next < first[v + 1] {
+                    let w = edges[*next as usize] as usize;
+                    *next += 1;
+                    if index[w] == NONE {
+                        index[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w as u32);
+                        calls.push((w, first[w]));
+                    } else if comp[w] == NONE {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] != index[v] {
+                    continue;
+                }
+                let c = sets.len() as u32;
+                members.clear();
+                loop {
+                    let m = stack.pop().expect("the root is on the stack");
+                    comp[m as usize] = c;
+                    members.push(m);
+                    if m as usize == v {
+                        break;
+                    }
+                }
+                let mut set = self.empty_set();
+                for &m in &members {
+                    set.insert(m);
+                    let m = m as usize;
+                    for &w in &edges[first[m] as usize..first[m + 1] as usize] {
+                        let to = comp[w as usize];
+                        if to != c {
+                            set.add_all(&sets[to as usize]);
+                        }
+                    }
+                }
+                sets.push(set);
+            }
+        }
+        Closures { comp, sets }
+    }
+
+    /// The potentials `p` implies directly under static rules.
+    fn successors(&self, p: Potential, out: &mut Vec<Potential>) {
+        let k = p as usize / 2;
+        if self.slot[k] == NONE {
+            return;
+        }
+        if p % 2 == 1 {
+            let at = self.slot[k] as usize * self.words;
+            for (w, &word) in self.kills[at..at + self.words].iter().enumerate() {
+                out.extend(ones(word).map(|b| 2 * (w as u32 * 64 + b)));
+            }
+        } else {
+            out.extend(self.strong[k].iter().map(|&j| 2 * j + 1));
         }
     }
 
@@ -248,11 +367,6 @@ impl<'b> Implications<'b> {
                 }
             }
         }
-    }
-
-    /// Static rules: the candidates turned on when candidate `k` is off.
-    pub fn strong_partners(&self, k: usize) -> &[u32] {
-        &self.strong[k]
     }
 
     /// Whether the last run reached `p`.
@@ -372,8 +486,9 @@ impl<'b> Implications<'b> {
     /// Candidate `k` is on: every candidate it kills is off.
     fn on_to_off(&mut self, p: Potential, k: usize) {
         let words = self.words;
+        let at = self.slot[k] as usize * words;
         for w in 0..words {
-            let mut fresh = self.kills[k * words + w] & !self.off[w];
+            let mut fresh = self.kills[at + w] & !self.off[w];
             while fresh != 0 {
                 let j = w * 64 + fresh.trailing_zeros() as usize;
                 fresh &= fresh - 1;
