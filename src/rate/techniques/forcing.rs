@@ -17,7 +17,7 @@
 //!
 //! [`implications`]: super::implications
 
-use super::implications::{potential, split, Implications, Potential, PotentialSet, Rules};
+use super::implications::{potential, split, Implications, Potential, PotentialSet, Rules, Stop, Trace};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, Step, Technique};
 
@@ -60,7 +60,7 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
         b,
         Rules {
             dynamic: false,
-            digit: None,
+            one_digit: false,
         },
     );
     let closures = imp.closures();
@@ -71,8 +71,8 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
             if !closures.of(start).contains(start ^ 1) {
                 continue;
             }
-            imp.run(start, false);
             let opposite = start ^ 1;
+            imp.run(start, Stop::AtReaching(opposite));
             let (nodes, one_digit) = imp.ancestors(opposite);
             let base = if one_digit {
                 Technique::ForcingChain.base_score()
@@ -95,29 +95,26 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.
 pub fn nishio(b: &Board) -> Option<Step> {
     let n = b.n();
+    let mut imp = Implications::new(
+        b,
+        Rules {
+            dynamic: true,
+            one_digit: true,
+        },
+    );
     let mut best = None;
-    for digit in 1..=n as u8 {
-        let mut imp = Implications::new(
-            b,
-            Rules {
-                dynamic: true,
-                digit: Some(digit),
-            },
+    for (cell, digit) in candidates(b) {
+        let start = potential(n, cell, digit, true);
+        imp.run(start, Stop::AtConflict);
+        let Some(x) = imp.conflict() else { continue };
+        let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
+        let score = Technique::Nishio.base_score() + length_bonus(nodes);
+        let mut cells = imp.chain_cells(x);
+        cells.extend(imp.chain_cells(x ^ 1));
+        keep_lowest(
+            &mut best,
+            concluding(Technique::Nishio, score, cells, n, start ^ 1),
         );
-        let bit = 1u16 << (digit - 1);
-        for cell in (0..b.cells()).filter(|&c| b.is_open(c) && b.cand(c) & bit != 0) {
-            let start = potential(n, cell, digit, true);
-            imp.run(start, true);
-            let Some(x) = imp.conflict() else { continue };
-            let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
-            let score = Technique::Nishio.base_score() + length_bonus(nodes);
-            let mut cells = imp.chain_cells(x);
-            cells.extend(imp.chain_cells(x ^ 1));
-            keep_lowest(
-                &mut best,
-                concluding(Technique::Nishio, score, cells, n, start ^ 1),
-            );
-        }
     }
     best
 }
@@ -132,12 +129,120 @@ pub fn dynamic_forcing_chains(b: &Board) -> Option<Step> {
     multiple(b, true, Technique::DynamicForcingChains)
 }
 
-/// Something that holds because every one of `sources` implies it (or, for a
-/// contradiction, because the one source implies a potential both on and off).
+/// Something that holds because every source of its group implies it (or, for a
+/// contradiction, because the group's one source implies a potential both on and off).
 struct Conclusion {
     target: Potential,
-    sources: Vec<Potential>,
+    group: usize,
     contradiction: bool,
+}
+
+/// The conclusions of one level, with the source groups they rest on.
+#[derive(Default)]
+struct Conclusions {
+    list: Vec<Conclusion>,
+    groups: Vec<Vec<Potential>>,
+}
+
+impl Conclusions {
+    /// `target` holds because `source` implies a contradiction.
+    fn contradiction(&mut self, source: Potential) {
+        self.groups.push(vec![source]);
+        self.list.push(Conclusion {
+            target: source ^ 1,
+            group: self.groups.len() - 1,
+            contradiction: true,
+        });
+    }
+
+    /// Everything in `common` holds because each of `sources` implies it.
+    fn common(&mut self, common: &PotentialSet, sources: Vec<Potential>) {
+        let group = self.groups.len();
+        let before = self.list.len();
+        self.list.extend(common.iter().map(|target| Conclusion {
+            target,
+            group,
+            contradiction: false,
+        }));
+        if self.list.len() > before {
+            self.groups.push(sources);
+        }
+    }
+
+    /// Adds what every source implies (all must be free of contradictions).
+    fn common_to(&mut self, sets: &Sets, sources: Vec<Potential>) {
+        let mut implied = sources.iter().map(|&s| sets.of(s));
+        let Some(Some(first)) = implied.next() else {
+            return;
+        };
+        let mut common = first.clone();
+        for set in implied {
+            let Some(set) = set else { return };
+            common.retain_common(set);
+        }
+        self.common(&common, sources);
+    }
+}
+
+/// What each potential implies, `None` when it leads to a contradiction, and for dynamic
+/// links the run behind it (static runs are cheap to follow again).
+struct Sets {
+    implied: Vec<Option<PotentialSet>>,
+    traces: Vec<Option<Trace>>,
+}
+
+impl Sets {
+    fn of(&self, p: Potential) -> Option<&PotentialSet> {
+        self.implied[p as usize].as_ref()
+    }
+
+    /// Every candidate, both ways, one run each.
+    fn dynamic(b: &Board, imp: &mut Implications) -> Sets {
+        let potentials = 2 * b.cells() * b.n();
+        let mut sets = Sets {
+            implied: vec![None; potentials],
+            traces: (0..potentials).map(|_| None).collect(),
+        };
+        for (cell, digit) in candidates(b) {
+            for on in [true, false] {
+                let p = potential(b.n(), cell, digit, on);
+                imp.run(p, Stop::AtConflict);
+                if imp.conflict().is_none() {
+                    sets.implied[p as usize] = Some(imp.reached_set());
+                }
+                sets.traces[p as usize] = Some(imp.trace());
+            }
+        }
+        sets
+    }
+
+    /// Every candidate, both ways, from the closures of the static link graph.
+    fn fixed(b: &Board, imp: &Implications) -> Sets {
+        let potentials = 2 * b.cells() * b.n();
+        let closures = imp.closures();
+        let mut implied = vec![None; potentials];
+        for (cell, digit) in candidates(b) {
+            for on in [true, false] {
+                let p = potential(b.n(), cell, digit, on);
+                let set = closures.of(p);
+                if !set.contradicts() {
+                    implied[p as usize] = Some(set.clone());
+                }
+            }
+        }
+        Sets {
+            implied,
+            traces: Vec::new(),
+        }
+    }
+
+    /// Makes `source`'s run the last run of `imp`.
+    fn follow(&self, imp: &mut Implications, source: Potential) {
+        match self.traces.get(source as usize) {
+            Some(Some(trace)) => imp.restore(trace),
+            _ => imp.run(source, Stop::AtConflict),
+        }
+    }
 }
 
 /// Cell, region, double and contradiction forcing chains under static or dynamic links.
@@ -147,44 +252,34 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
         b,
         Rules {
             dynamic,
-            digit: None,
+            one_digit: false,
         },
     );
     // A bivalue cell or a digit with two places gives nothing a forcing chain did not
     // find already, unless the links are dynamic.
     let fewest = if dynamic { 2 } else { 3 };
-    let mut conclusions = Vec::new();
-    // What each candidate implies when on and when off (`None` after a contradiction).
-    let (on_sets, off_sets) = if dynamic {
-        dynamic_sets(b, &mut imp)
+    let sets = if dynamic {
+        Sets::dynamic(b, &mut imp)
     } else {
-        static_sets(b, &mut imp)
+        Sets::fixed(b, &imp)
     };
+    let mut found = Conclusions::default();
     for (cell, digit) in candidates(b) {
         let on = potential(n, cell, digit, true);
-        let k = on as usize / 2;
-        match (&on_sets[k], &off_sets[k]) {
-            (None, _) => conclusions.push(Conclusion {
-                target: on ^ 1,
-                sources: vec![on],
-                contradiction: true,
-            }),
-            (_, None) => conclusions.push(Conclusion {
-                target: on,
-                sources: vec![on ^ 1],
-                contradiction: true,
-            }),
+        match (sets.of(on), sets.of(on ^ 1)) {
+            (None, _) => found.contradiction(on),
+            (_, None) => found.contradiction(on ^ 1),
             (Some(on_set), Some(off_set)) => {
                 let mut both = off_set.clone();
                 both.retain_common(on_set);
-                push_common(&mut conclusions, &both, vec![on, on ^ 1]);
+                found.common(&both, vec![on, on ^ 1]);
             }
         }
     }
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         if b.cand(cell).count_ones() >= fewest {
             let sources = digits(b.cand(cell)).map(|d| potential(n, cell, d, true));
-            common_to(&mut conclusions, &on_sets, sources.collect());
+            found.common_to(&sets, sources.collect());
         }
     }
     for u in 0..b.unit_count() {
@@ -193,110 +288,46 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
             if places.count_ones() >= fewest {
                 let sources = digits(places)
                     .map(|i| potential(n, b.unit(u)[i as usize - 1] as usize, digit, true));
-                common_to(&mut conclusions, &on_sets, sources.collect());
+                found.common_to(&sets, sources.collect());
             }
         }
     }
-    lowest(&mut imp, &conclusions, technique)
+    lowest(&mut imp, &sets, &found, technique)
 }
 
-/// What each candidate implies when on and when off under dynamic links, `None` when it
-/// leads to a contradiction; indexed by candidate.
-type Sets = Vec<Option<PotentialSet>>;
-
-/// Both sets of every candidate, one run each.
-fn dynamic_sets(b: &Board, imp: &mut Implications) -> (Sets, Sets) {
-    let n = b.n();
-    let mut sets = [vec![None; b.cells() * n], vec![None; b.cells() * n]];
-    for (cell, digit) in candidates(b) {
-        for on in [true, false] {
-            imp.run(potential(n, cell, digit, on), true);
-            if imp.conflict().is_none() {
-                sets[usize::from(on)][cell * n + digit as usize - 1] = Some(imp.reached_set());
-            }
-        }
-    }
-    let [off, on] = sets;
-    (on, off)
-}
-
-/// Both sets of every candidate under static links, from the closures of the link graph.
-fn static_sets(b: &Board, imp: &mut Implications) -> (Sets, Sets) {
-    let n = b.n();
-    let closures = imp.closures();
-    let mut sets = [vec![None; b.cells() * n], vec![None; b.cells() * n]];
-    for (cell, digit) in candidates(b) {
-        for on in [true, false] {
-            let set = closures.of(potential(n, cell, digit, on));
-            if !set.contradicts() {
-                sets[usize::from(on)][cell * n + digit as usize - 1] = Some(set.clone());
-            }
-        }
-    }
-    let [off, on] = sets;
-    (on, off)
-}
-
-/// Adds what every source implies (all must be free of contradictions).
-fn common_to(
-    conclusions: &mut Vec<Conclusion>,
-    on_sets: &[Option<PotentialSet>],
-    sources: Vec<Potential>,
-) {
-    let mut sets = sources.iter().map(|&s| on_sets[s as usize / 2].as_ref());
-    let Some(Some(first)) = sets.next() else {
-        return;
-    };
-    let mut common = first.clone();
-    for set in sets {
-        let Some(set) = set else { return };
-        common.retain_common(set);
-    }
-    push_common(conclusions, &common, sources);
-}
-
-/// One conclusion per potential in `common`, resting on `sources`.
-fn push_common(conclusions: &mut Vec<Conclusion>, common: &PotentialSet, sources: Vec<Potential>) {
-    for target in common.iter() {
-        conclusions.push(Conclusion {
-            target,
-            sources: sources.clone(),
-            contradiction: false,
-        });
-    }
-}
-
-/// The potentials a conclusion's chains end on, in the source's last run.
+/// The potentials a conclusion's chains end on, in its source's run.
 fn ends(imp: &Implications, c: &Conclusion) -> Vec<Potential> {
     if c.contradiction {
-        let x = imp.conflict().expect("a contradiction comes back on a rerun");
+        let x = imp.conflict().expect("a contradiction comes back");
         vec![x, x ^ 1]
     } else {
         vec![c.target]
     }
 }
 
-/// The conclusion whose chains have the fewest nodes, as a step. Each source is followed
-/// again once, to measure the chains of every conclusion resting on it.
+/// The conclusion whose chains have the fewest nodes, as a step. Each source's run is
+/// made current once, to measure the chains of every conclusion resting on it.
 fn lowest(
     imp: &mut Implications,
-    conclusions: &[Conclusion],
+    sets: &Sets,
+    found: &Conclusions,
     technique: Technique,
 ) -> Option<Step> {
-    let mut by_source: Vec<(Potential, usize)> = conclusions
+    let mut by_source: Vec<(Potential, usize)> = found
+        .list
         .iter()
         .enumerate()
-        .flat_map(|(i, c)| c.sources.iter().map(move |&s| (s, i)))
+        .flat_map(|(i, c)| found.groups[c.group].iter().map(move |&s| (s, i)))
         .collect();
     by_source.sort_unstable();
-    let mut nodes = vec![0usize; conclusions.len()];
+    let mut nodes = vec![0usize; found.list.len()];
     let mut last = None;
     for &(source, i) in &by_source {
         if last != Some(source) {
-            imp.run(source, true);
+            sets.follow(imp, source);
             last = Some(source);
         }
-        for end in ends(imp, &conclusions[i]) {
+        for end in ends(imp, &found.list[i]) {
             nodes[i] += imp.ancestors(end).0;
         }
     }
@@ -305,10 +336,10 @@ fn lowest(
         .iter()
         .enumerate()
         .min_by_key(|&(i, &k)| (k, i))?;
-    let chosen = &conclusions[i];
+    let chosen = &found.list[i];
     let mut cells = Vec::new();
-    for &source in &chosen.sources {
-        imp.run(source, true);
+    for &source in &found.groups[chosen.group] {
+        sets.follow(imp, source);
         for end in ends(imp, chosen) {
             cells.extend(imp.chain_cells(end));
         }

@@ -34,8 +34,8 @@ pub struct Rules {
     /// Off→on links from the changing board (naked and hidden singles) rather than from
     /// the board as it stands.
     pub dynamic: bool,
-    /// Follow only links on this digit (Nishio); all digits when `None`.
-    pub digit: Option<u8>,
+    /// Follow only links on the assumption's digit (Nishio): no links inside a cell.
+    pub one_digit: bool,
 }
 
 /// A set of potentials: the off half, then the on half, one bit per candidate each.
@@ -111,6 +111,24 @@ fn ones(mut word: u64) -> impl Iterator<Item = u32> {
 /// No slot: the candidate's links are not followed.
 const NONE: u32 = u32::MAX;
 
+/// Where a run may stop before following everything.
+#[derive(Clone, Copy, Debug)]
+pub enum Stop {
+    /// Follow everything.
+    AtEnd,
+    /// Stop at the first potential reached both on and off (see
+    /// [`Implications::conflict`]).
+    AtConflict,
+    /// Stop once this potential is reached.
+    AtReaching(Potential),
+}
+
+/// A run kept for later (see [`Implications::trace`]).
+pub struct Trace {
+    reached: Vec<(Potential, Cause)>,
+    conflict: Option<Potential>,
+}
+
 /// Everything each potential implies under static rules (see [`Implications::closures`]).
 pub struct Closures {
     /// Component of each potential (`NONE` for candidates not followed).
@@ -178,12 +196,11 @@ impl<'b> Implications<'b> {
         let n = board.n();
         let candidates = board.cells() * n;
         let words = candidates.div_ceil(64);
-        let follows = |d: u8| rules.digit.is_none_or(|only| only == d);
         let mut slot = vec![NONE; candidates];
         let mut kills = Vec::new();
         let mut strong = vec![Vec::new(); candidates];
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
-            for digit in digits(board.cand(cell)).filter(|&d| follows(d)) {
+            for digit in digits(board.cand(cell)) {
                 let k = cell * n + digit as usize - 1;
                 let bit = 1u16 << (digit - 1);
                 slot[k] = (kills.len() / words) as u32;
@@ -191,7 +208,7 @@ impl<'b> Implications<'b> {
                 let at = kills.len() - words;
                 let kill = &mut kills[at..];
                 let mut set = |j: usize| kill[j / 64] |= 1 << (j % 64);
-                if rules.digit.is_none() {
+                if !rules.one_digit {
                     digits(board.cand(cell) & !bit).for_each(|e| set(cell * n + e as usize - 1));
                 }
                 for &peer in board.peers(cell) {
@@ -203,7 +220,7 @@ impl<'b> Implications<'b> {
                 if rules.dynamic {
                     continue;
                 }
-                if rules.digit.is_none() && board.cand(cell).count_ones() == 2 {
+                if !rules.one_digit && board.cand(cell).count_ones() == 2 {
                     let other = (board.cand(cell) & !bit).trailing_zeros() as usize;
                     strong[k].push((cell * n + other) as u32);
                 }
@@ -340,9 +357,8 @@ impl<'b> Implications<'b> {
         self.n
     }
 
-    /// Follows `start` as far as the rules go; with `stop_at_conflict`, stops at the first
-    /// potential reached both on and off (see [`conflict`](Self::conflict)).
-    pub fn run(&mut self, start: Potential, stop_at_conflict: bool) {
+    /// Follows `start` as far as the rules go, or until `stop`.
+    pub fn run(&mut self, start: Potential, stop: Stop) {
         self.off.fill(0);
         self.on.fill(0);
         self.order.clear();
@@ -352,7 +368,7 @@ impl<'b> Implications<'b> {
         }
         self.reach(start, Cause::Start);
         let mut next = 0;
-        while next < self.order.len() && !(stop_at_conflict && self.conflict.is_some()) {
+        while next < self.order.len() && !self.stops(stop) {
             let p = self.order[next];
             next += 1;
             let k = p as usize / 2;
@@ -369,6 +385,14 @@ impl<'b> Implications<'b> {
         }
     }
 
+    fn stops(&self, stop: Stop) -> bool {
+        match stop {
+            Stop::AtEnd => false,
+            Stop::AtConflict => self.conflict.is_some(),
+            Stop::AtReaching(p) => self.reached(p),
+        }
+    }
+
     /// Whether the last run reached `p`.
     pub fn reached(&self, p: Potential) -> bool {
         let set = if p % 2 == 1 { &self.on } else { &self.off };
@@ -379,6 +403,33 @@ impl<'b> Implications<'b> {
     /// The first potential the last run reached both on and off, if any.
     pub fn conflict(&self) -> Option<Potential> {
         self.conflict
+    }
+
+    /// The last run, kept to be restored later without following it again.
+    pub fn trace(&self) -> Trace {
+        Trace {
+            reached: self
+                .order
+                .iter()
+                .map(|&p| (p, self.cause[p as usize]))
+                .collect(),
+            conflict: self.conflict,
+        }
+    }
+
+    /// Makes a traced run the last run again.
+    pub fn restore(&mut self, trace: &Trace) {
+        self.off.fill(0);
+        self.on.fill(0);
+        self.order.clear();
+        for &(p, cause) in &trace.reached {
+            let k = p as usize / 2;
+            let set = if p % 2 == 1 { &mut self.on } else { &mut self.off };
+            set[k / 64] |= 1 << (k % 64);
+            self.cause[p as usize] = cause;
+            self.order.push(p);
+        }
+        self.conflict = trace.conflict;
     }
 
     /// A set of potentials with none in it.
@@ -504,7 +555,7 @@ impl<'b> Implications<'b> {
         let (cell, digit) = (k / n, (k % n) as u8 + 1);
         let bit = 1u16 << (digit - 1);
         let left = self.left[cell];
-        if self.rules.digit.is_none() && left.count_ones() == 1 {
+        if !self.rules.one_digit && left.count_ones() == 1 {
             let single = left.trailing_zeros() as u8 + 1;
             self.reach(potential(n, cell, single, true), Cause::LastInCell);
         }
@@ -554,10 +605,10 @@ mod tests {
             &b,
             Rules {
                 dynamic: false,
-                digit: None,
+                one_digit: false,
             },
         );
-        imp.run(start, false);
+        imp.run(start, Stop::AtEnd);
         for &peer in b.peers(cell) {
             let peer = peer as usize;
             if b.is_open(peer) && b.cand(peer) & (1 << (digit - 1)) != 0 {
@@ -580,21 +631,21 @@ mod tests {
             &b,
             Rules {
                 dynamic: false,
-                digit: None,
+                one_digit: false,
             },
         );
         let mut dynamic = Implications::new(
             &b,
             Rules {
                 dynamic: true,
-                digit: None,
+                one_digit: false,
             },
         );
         for cell in (0..81).filter(|&c| b.is_open(c)) {
             for digit in digits(b.cand(cell)) {
                 let start = potential(9, cell, digit, true);
-                fixed.run(start, false);
-                dynamic.run(start, false);
+                fixed.run(start, Stop::AtEnd);
+                dynamic.run(start, Stop::AtEnd);
                 if dynamic.conflict().is_none() {
                     assert!(fixed.reached_set().is_subset(&dynamic.reached_set()));
                 }
