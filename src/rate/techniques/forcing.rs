@@ -56,23 +56,38 @@ fn concluding(technique: Technique, score: f64, cells: Vec<usize>, n: usize, tar
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board) -> Option<Step> {
     let n = b.n();
-    let mut imp = Implications::new(
-        b,
-        Rules {
-            dynamic: false,
-            one_digit: false,
-        },
-    );
+    let engine = |one_digit| {
+        Implications::new(
+            b,
+            Rules {
+                dynamic: false,
+                one_digit,
+            },
+        )
+    };
+    let mut imp = engine(false);
     let closures = imp.closures();
+    // Chains on one digit score less: where there is none, a mixed chain must be shorter
+    // to beat the best so far.
+    let one_digit = engine(true).closures();
     let mut best = None;
     for (cell, digit) in candidates(b) {
         let on = potential(n, cell, digit, true);
         for start in [on, on ^ 1] {
-            if !closures.of(start).contains(start ^ 1) {
+            let opposite = start ^ 1;
+            if !closures.of(start).contains(opposite) {
                 continue;
             }
-            let opposite = start ^ 1;
-            imp.run(start, Stop::AtReaching(opposite));
+            let lowest_base = if one_digit.of(start).contains(opposite) {
+                Technique::ForcingChain.base_score()
+            } else {
+                MIXED_CHAIN
+            };
+            let within = longest_below(best.as_ref(), lowest_base);
+            imp.run(start, Stop::AtReaching(opposite, within));
+            if !imp.reached(opposite) {
+                continue;
+            }
             let (nodes, one_digit) = imp.ancestors(opposite);
             let base = if one_digit {
                 Technique::ForcingChain.base_score()
@@ -90,6 +105,16 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
         }
     }
     best
+}
+
+/// The most nodes a chain scored from `base` may have to score less than `best`.
+fn longest_below(best: Option<&Step>, base: f64) -> usize {
+    let Some(best) = best else {
+        return usize::MAX;
+    };
+    (0..)
+        .find(|&nodes| base + length_bonus(nodes + 1) >= best.score - 1e-9)
+        .expect("the length bonus grows without bound")
 }
 
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.

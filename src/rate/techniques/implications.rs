@@ -119,8 +119,9 @@ pub enum Stop {
     /// Stop at the first potential reached both on and off (see
     /// [`Implications::conflict`]).
     AtConflict,
-    /// Stop once this potential is reached.
-    AtReaching(Potential),
+    /// Stop once this potential is reached, or once no chain to it of at most this many
+    /// nodes is left to find.
+    AtReaching(Potential, usize),
 }
 
 /// A run kept for later (see [`Implications::trace`]).
@@ -367,8 +368,19 @@ impl<'b> Implications<'b> {
             self.left.copy_from_slice(self.board.candidates());
         }
         self.reach(start, Cause::Start);
-        let mut next = 0;
+        // Potentials order[..level_end] are `depth` links or fewer from the start.
+        let (mut next, mut level_end, mut depth) = (0, 1, 0);
         while next < self.order.len() && !self.stops(stop) {
+            if next == level_end {
+                depth += 1;
+                level_end = self.order.len();
+            }
+            if let Stop::AtReaching(_, nodes) = stop {
+                // Following a potential `depth` links away makes chains of depth + 2 nodes.
+                if depth + 2 > nodes {
+                    break;
+                }
+            }
             let p = self.order[next];
             next += 1;
             let k = p as usize / 2;
@@ -389,7 +401,7 @@ impl<'b> Implications<'b> {
         match stop {
             Stop::AtEnd => false,
             Stop::AtConflict => self.conflict.is_some(),
-            Stop::AtReaching(p) => self.reached(p),
+            Stop::AtReaching(p, _) => self.reached(p),
         }
     }
 
