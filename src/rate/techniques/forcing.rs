@@ -17,7 +17,7 @@
 //!
 //! [`implications`]: super::implications
 
-use super::implications::{potential, split, Implications, Potential, PotentialSet, Rules, Stop, Trace};
+use super::implications::{Implications, Potential, PotentialSet, Rules, Stop, Trace};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, Step, Technique};
 
@@ -25,11 +25,9 @@ use crate::rate::step::{length_bonus, Step, Technique};
 /// the technique's base, 6.6).
 const MIXED_CHAIN: f64 = 7.0;
 
-/// Every open cell's candidates, in cell order.
-fn candidates(b: &Board) -> impl Iterator<Item = (usize, u8)> + '_ {
-    (0..b.cells())
-        .filter(|&c| b.is_open(c))
-        .flat_map(move |c| digits(b.cand(c)).map(move |d| (c, d)))
+/// Every candidate assumed on, in cell order.
+fn every_on(imp: &Implications) -> impl Iterator<Item = Potential> {
+    (0..imp.candidates() as Potential).map(|k| 2 * k + 1)
 }
 
 /// Keeps `step` when it scores lower than the best so far.
@@ -40,8 +38,14 @@ fn keep_lowest(best: &mut Option<Step>, step: Step) {
 }
 
 /// The step concluding `target`: a placement when it is on, an elimination when off.
-fn concluding(technique: Technique, score: f64, cells: Vec<usize>, n: usize, target: Potential) -> Step {
-    let (cell, digit, on) = split(n, target);
+fn concluding(
+    technique: Technique,
+    score: f64,
+    cells: Vec<usize>,
+    imp: &Implications,
+    target: Potential,
+) -> Step {
+    let (cell, digit, on) = imp.split(target);
     let mut step = Step::new(technique, cells);
     step.score = score;
     if on {
@@ -55,7 +59,6 @@ fn concluding(technique: Technique, score: f64, cells: Vec<usize>, n: usize, tar
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board) -> Option<Step> {
-    let n = b.n();
     let engine = |one_digit| {
         Implications::new(
             b,
@@ -71,8 +74,7 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
     // to beat the best so far.
     let one_digit = engine(true).closures();
     let mut best = None;
-    for (cell, digit) in candidates(b) {
-        let on = potential(n, cell, digit, true);
+    for on in every_on(&imp) {
         for start in [on, on ^ 1] {
             let opposite = start ^ 1;
             if !closures.of(start).contains(opposite) {
@@ -99,7 +101,7 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
                 let cells = imp.chain_cells(opposite);
                 keep_lowest(
                     &mut best,
-                    concluding(Technique::ForcingChain, score, cells, n, opposite),
+                    concluding(Technique::ForcingChain, score, cells, &imp, opposite),
                 );
             }
         }
@@ -119,7 +121,6 @@ fn longest_below(best: Option<&Step>, base: f64) -> usize {
 
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.
 pub fn nishio(b: &Board) -> Option<Step> {
-    let n = b.n();
     let mut imp = Implications::new(
         b,
         Rules {
@@ -128,8 +129,7 @@ pub fn nishio(b: &Board) -> Option<Step> {
         },
     );
     let mut best = None;
-    for (cell, digit) in candidates(b) {
-        let start = potential(n, cell, digit, true);
+    for start in every_on(&imp) {
         imp.run(start, Stop::AtConflict);
         let Some(x) = imp.conflict() else { continue };
         let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
@@ -138,7 +138,7 @@ pub fn nishio(b: &Board) -> Option<Step> {
         cells.extend(imp.chain_cells(x ^ 1));
         keep_lowest(
             &mut best,
-            concluding(Technique::Nishio, score, cells, n, start ^ 1),
+            concluding(Technique::Nishio, score, cells, &imp, start ^ 1),
         );
     }
     best
@@ -222,15 +222,14 @@ impl Sets {
     }
 
     /// Every candidate, both ways, one run each.
-    fn dynamic(b: &Board, imp: &mut Implications) -> Sets {
-        let potentials = 2 * b.cells() * b.n();
+    fn dynamic(imp: &mut Implications) -> Sets {
+        let potentials = 2 * imp.candidates();
         let mut sets = Sets {
             implied: vec![None; potentials],
             traces: (0..potentials).map(|_| None).collect(),
         };
-        for (cell, digit) in candidates(b) {
-            for on in [true, false] {
-                let p = potential(b.n(), cell, digit, on);
+        for on in every_on(imp) {
+            for p in [on, on ^ 1] {
                 imp.run(p, Stop::AtConflict);
                 if imp.conflict().is_none() {
                     sets.implied[p as usize] = Some(imp.reached_set());
@@ -242,13 +241,12 @@ impl Sets {
     }
 
     /// Every candidate, both ways, from the closures of the static link graph.
-    fn fixed(b: &Board, imp: &Implications) -> Sets {
-        let potentials = 2 * b.cells() * b.n();
+    fn fixed(imp: &Implications) -> Sets {
+        let potentials = 2 * imp.candidates();
         let closures = imp.closures();
         let mut implied = vec![None; potentials];
-        for (cell, digit) in candidates(b) {
-            for on in [true, false] {
-                let p = potential(b.n(), cell, digit, on);
+        for on in every_on(imp) {
+            for p in [on, on ^ 1] {
                 let set = closures.of(p);
                 if !set.contradicts() {
                     implied[p as usize] = Some(set.clone());
@@ -284,13 +282,12 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     // find already, unless the links are dynamic.
     let fewest = if dynamic { 2 } else { 3 };
     let sets = if dynamic {
-        Sets::dynamic(b, &mut imp)
+        Sets::dynamic(&mut imp)
     } else {
-        Sets::fixed(b, &imp)
+        Sets::fixed(&imp)
     };
     let mut found = Conclusions::default();
-    for (cell, digit) in candidates(b) {
-        let on = potential(n, cell, digit, true);
+    for on in every_on(&imp) {
         match (sets.of(on), sets.of(on ^ 1)) {
             (None, _) => found.contradiction(on),
             (_, None) => found.contradiction(on ^ 1),
@@ -303,7 +300,7 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     }
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         if b.cand(cell).count_ones() >= fewest {
-            let sources = digits(b.cand(cell)).map(|d| potential(n, cell, d, true));
+            let sources = digits(b.cand(cell)).map(|d| imp.potential(cell, d, true));
             found.common_to(&sets, sources.collect());
         }
     }
@@ -312,7 +309,7 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
             let places = b.positions(u, digit);
             if places.count_ones() >= fewest {
                 let sources = digits(places)
-                    .map(|i| potential(n, b.unit(u)[i as usize - 1] as usize, digit, true));
+                    .map(|i| imp.potential(b.unit(u)[i as usize - 1] as usize, digit, true));
                 found.common_to(&sets, sources.collect());
             }
         }
@@ -371,5 +368,5 @@ fn lowest(
     }
     cells.dedup();
     let score = technique.base_score() + length_bonus(fewest);
-    Some(concluding(technique, score, cells, imp.n(), chosen.target))
+    Some(concluding(technique, score, cells, imp, chosen.target))
 }

@@ -13,20 +13,10 @@
 
 use crate::rate::board::{digits, Board};
 
-/// A candidate `cell * n + digit - 1` assumed on (`2 * candidate + 1`) or off
-/// (`2 * candidate`).
+/// A candidate assumed on (`2 * candidate + 1`) or off (`2 * candidate`). Candidates are
+/// the open cells' candidates of the board, numbered from 0 in cell and digit order (see
+/// [`Implications::potential`]), so bit sets are as small as the board's candidates.
 pub type Potential = u32;
-
-/// The potential of `digit` in `cell`.
-pub fn potential(n: usize, cell: usize, digit: u8, on: bool) -> Potential {
-    ((cell * n + digit as usize - 1) * 2 + usize::from(on)) as Potential
-}
-
-/// The cell, digit and polarity of a potential.
-pub fn split(n: usize, p: Potential) -> (usize, u8, bool) {
-    let candidate = p as usize / 2;
-    (candidate / n, (candidate % n) as u8 + 1, p % 2 == 1)
-}
 
 /// Which links an assumption is followed along.
 #[derive(Clone, Copy, Debug)]
@@ -108,7 +98,7 @@ fn ones(mut word: u64) -> impl Iterator<Item = u32> {
     })
 }
 
-/// No slot: the candidate's links are not followed.
+/// Not a number: no candidate, no component.
 const NONE: u32 = u32::MAX;
 
 /// Where a run may stop before following everything.
@@ -166,13 +156,16 @@ pub struct Implications<'b> {
     n: usize,
     /// Words of a candidate bit set.
     words: usize,
-    /// `slot[k]`: where candidate `k`'s links are stored (`NONE` when it is not followed).
-    slot: Vec<u32>,
-    /// `kills[slot * words..]`: candidates turned off when the candidate is on.
+    /// Number of each board candidate `cell * n + digit - 1` (`NONE` when not open).
+    number: Vec<u32>,
+    /// Cell and digit of each numbered candidate.
+    candidate: Vec<(u16, u8)>,
+    /// `kills[k * words..]`: candidates turned off when candidate `k` is on.
     kills: Vec<u64>,
     /// Static rules: candidates turned on when candidate `k` is off (bivalue cell partner,
-    /// other place of a digit with two places in a unit).
-    strong: Vec<Vec<u32>>,
+    /// other place of a digit with two places in a unit), `strong[strong_at[k]..]`.
+    strong: Vec<u32>,
+    strong_at: Vec<u32>,
     /// Candidates reached off and on by the current assumption.
     off: Vec<u64>,
     on: Vec<u64>,
@@ -195,57 +188,64 @@ impl<'b> Implications<'b> {
     /// The links of `board` under `rules`.
     pub fn new(board: &'b Board, rules: Rules) -> Implications<'b> {
         let n = board.n();
-        let candidates = board.cells() * n;
-        let words = candidates.div_ceil(64);
-        let mut slot = vec![NONE; candidates];
-        let mut kills = Vec::new();
-        let mut strong = vec![Vec::new(); candidates];
+        let mut number = vec![NONE; board.cells() * n];
+        let mut candidate = Vec::new();
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
             for digit in digits(board.cand(cell)) {
-                let k = cell * n + digit as usize - 1;
-                let bit = 1u16 << (digit - 1);
-                slot[k] = (kills.len() / words) as u32;
-                kills.resize(kills.len() + words, 0);
-                let at = kills.len() - words;
-                let kill = &mut kills[at..];
-                let mut set = |j: usize| kill[j / 64] |= 1 << (j % 64);
-                if !rules.one_digit {
-                    digits(board.cand(cell) & !bit).for_each(|e| set(cell * n + e as usize - 1));
+                number[cell * n + digit as usize - 1] = candidate.len() as u32;
+                candidate.push((cell as u16, digit));
+            }
+        }
+        let candidates = candidate.len();
+        let words = candidates.div_ceil(64).max(1);
+        let id = |cell: usize, digit: u8| number[cell * n + digit as usize - 1] as usize;
+        let mut kills = vec![0u64; candidates * words];
+        let (mut strong, mut strong_at) = (Vec::new(), Vec::with_capacity(candidates + 1));
+        for (k, &(cell, digit)) in candidate.iter().enumerate() {
+            let cell = cell as usize;
+            let bit = 1u16 << (digit - 1);
+            let kill = &mut kills[k * words..(k + 1) * words];
+            let mut set = |j: usize| kill[j / 64] |= 1 << (j % 64);
+            if !rules.one_digit {
+                digits(board.cand(cell) & !bit).for_each(|e| set(id(cell, e)));
+            }
+            for &peer in board.peers(cell) {
+                let peer = peer as usize;
+                if board.is_open(peer) && board.cand(peer) & bit != 0 {
+                    set(id(peer, digit));
                 }
-                for &peer in board.peers(cell) {
-                    let peer = peer as usize;
-                    if board.is_open(peer) && board.cand(peer) & bit != 0 {
-                        set(peer * n + digit as usize - 1);
-                    }
-                }
-                if rules.dynamic {
-                    continue;
-                }
-                if !rules.one_digit && board.cand(cell).count_ones() == 2 {
-                    let other = (board.cand(cell) & !bit).trailing_zeros() as usize;
-                    strong[k].push((cell * n + other) as u32);
-                }
-                for u in board.units_of(cell) {
-                    let places = board.positions(u, digit);
-                    if places.count_ones() == 2 {
-                        for i in digits(places) {
-                            let other = board.unit(u)[i as usize - 1] as usize;
-                            if other != cell {
-                                strong[k].push((other * n + digit as usize - 1) as u32);
-                            }
+            }
+            strong_at.push(strong.len() as u32);
+            if rules.dynamic {
+                continue;
+            }
+            if !rules.one_digit && board.cand(cell).count_ones() == 2 {
+                let other = (board.cand(cell) & !bit).trailing_zeros() as u8 + 1;
+                strong.push(id(cell, other) as u32);
+            }
+            for u in board.units_of(cell) {
+                let places = board.positions(u, digit);
+                if places.count_ones() == 2 {
+                    for i in digits(places) {
+                        let other = board.unit(u)[i as usize - 1] as usize;
+                        if other != cell {
+                            strong.push(id(other, digit) as u32);
                         }
                     }
                 }
             }
         }
+        strong_at.push(strong.len() as u32);
         Implications {
             board,
             rules,
             n,
             words,
-            slot,
+            number,
+            candidate,
             kills,
             strong,
+            strong_at,
             off: vec![0; words],
             on: vec![0; words],
             cause: vec![Cause::Start; 2 * candidates],
@@ -278,8 +278,7 @@ impl<'b> Implications<'b> {
         let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
         let mut sets: Vec<PotentialSet> = Vec::new();
         let mut counter = 0;
-        let live = (0..potentials).filter(|&p| self.slot[p / 2] != NONE);
-        for root in live {
+        for root in 0..potentials {
             if index[root] != NONE {
                 continue;
             }
@@ -340,22 +339,37 @@ impl<'b> Implications<'b> {
     /// The potentials `p` implies directly under static rules.
     fn successors(&self, p: Potential, out: &mut Vec<Potential>) {
         let k = p as usize / 2;
-        if self.slot[k] == NONE {
-            return;
-        }
         if p % 2 == 1 {
-            let at = self.slot[k] as usize * self.words;
+            let at = k * self.words;
             for (w, &word) in self.kills[at..at + self.words].iter().enumerate() {
                 out.extend(ones(word).map(|b| 2 * (w as u32 * 64 + b)));
             }
         } else {
-            out.extend(self.strong[k].iter().map(|&j| 2 * j + 1));
+            out.extend(self.strong(k).iter().map(|&j| 2 * j + 1));
         }
     }
 
-    /// Grid side.
-    pub fn n(&self) -> usize {
-        self.n
+    /// Number of candidates (potentials are twice as many).
+    pub fn candidates(&self) -> usize {
+        self.candidate.len()
+    }
+
+    /// The potential of `digit` in `cell`, which must be an open cell's candidate.
+    pub fn potential(&self, cell: usize, digit: u8, on: bool) -> Potential {
+        let k = self.number[cell * self.n + digit as usize - 1];
+        debug_assert!(k != NONE, "not a candidate");
+        2 * k + u32::from(on)
+    }
+
+    /// The cell, digit and polarity of a potential.
+    pub fn split(&self, p: Potential) -> (usize, u8, bool) {
+        let (cell, digit) = self.candidate[p as usize / 2];
+        (cell as usize, digit, p % 2 == 1)
+    }
+
+    /// Static rules: candidates turned on when candidate `k` is off.
+    fn strong(&self, k: usize) -> &[u32] {
+        &self.strong[self.strong_at[k] as usize..self.strong_at[k + 1] as usize]
     }
 
     /// Follows `start` as far as the rules go, or until `stop`.
@@ -389,8 +403,8 @@ impl<'b> Implications<'b> {
             } else if self.rules.dynamic {
                 self.dynamic_off_to_on(k);
             } else {
-                for i in 0..self.strong[k].len() {
-                    let j = self.strong[k][i];
+                for i in self.strong_at[k]..self.strong_at[k + 1] {
+                    let j = self.strong[i as usize];
                     self.reach(2 * j + 1, Cause::By(p));
                 }
             }
@@ -464,12 +478,12 @@ impl<'b> Implications<'b> {
         self.stack.clear();
         self.stack.push(p);
         self.stamp[p as usize] = self.current;
-        let digit = split(self.n, p).1;
+        let digit = self.split(p).1;
         let (mut count, mut one_digit) = (0, true);
         let mut parents = std::mem::take(&mut self.parents);
         while let Some(q) = self.stack.pop() {
             count += 1;
-            one_digit &= split(self.n, q).1 == digit;
+            one_digit &= self.split(q).1 == digit;
             self.parents_of(q, &mut parents);
             for &parent in &parents {
                 if self.stamp[parent as usize] != self.current {
@@ -484,14 +498,14 @@ impl<'b> Implications<'b> {
 
     /// The cells along the chain to `p` through first causes, the assumption first.
     pub fn chain_cells(&self, p: Potential) -> Vec<usize> {
-        let mut cells = vec![split(self.n, p).0];
+        let mut cells = vec![self.split(p).0];
         let mut parents = Vec::new();
         let mut at = p;
         loop {
             self.parents_of(at, &mut parents);
             let Some(&first) = parents.first() else { break };
             at = first;
-            let cell = split(self.n, at).0;
+            let cell = self.split(at).0;
             if cells.last() != Some(&cell) {
                 cells.push(cell);
             }
@@ -503,13 +517,13 @@ impl<'b> Implications<'b> {
     /// The potentials that caused `q` in the last run.
     fn parents_of(&self, q: Potential, out: &mut Vec<Potential>) {
         out.clear();
-        let (b, n) = (self.board, self.n);
-        let (cell, digit, _) = split(n, q);
+        let b = self.board;
+        let (cell, digit, _) = self.split(q);
         match self.cause[q as usize] {
             Cause::Start => {}
             Cause::By(p) => out.push(p),
             Cause::LastInCell => out.extend(
-                digits(b.cand(cell) & !(1 << (digit - 1))).map(|d| potential(n, cell, d, false)),
+                digits(b.cand(cell) & !(1 << (digit - 1))).map(|d| self.potential(cell, d, false)),
             ),
             Cause::LastInUnit(u) => {
                 let unit = b.unit(u as usize);
@@ -517,7 +531,7 @@ impl<'b> Implications<'b> {
                     digits(b.positions(u as usize, digit))
                         .map(|i| unit[i as usize - 1] as usize)
                         .filter(|&c| c != cell)
-                        .map(|c| potential(n, c, digit, false)),
+                        .map(|c| self.potential(c, digit, false)),
                 );
             }
         }
@@ -542,14 +556,15 @@ impl<'b> Implications<'b> {
         self.cause[q as usize] = cause;
         self.order.push(q);
         if self.rules.dynamic && q % 2 == 0 {
-            self.left[k / self.n] &= !(1 << (k % self.n));
+            let (cell, digit) = self.candidate[k];
+            self.left[cell as usize] &= !(1 << (digit - 1));
         }
     }
 
     /// Candidate `k` is on: every candidate it kills is off.
     fn on_to_off(&mut self, p: Potential, k: usize) {
         let words = self.words;
-        let at = self.slot[k] as usize * words;
+        let at = k * words;
         for w in 0..words {
             let mut fresh = self.kills[at + w] & !self.off[w];
             while fresh != 0 {
@@ -563,13 +578,14 @@ impl<'b> Implications<'b> {
     /// Dynamic: after candidate `k` went off, a naked single in its cell or a hidden single
     /// of its digit in one of its units is on.
     fn dynamic_off_to_on(&mut self, k: usize) {
-        let (b, n) = (self.board, self.n);
-        let (cell, digit) = (k / n, (k % n) as u8 + 1);
+        let b = self.board;
+        let (cell, digit) = self.candidate[k];
+        let cell = cell as usize;
         let bit = 1u16 << (digit - 1);
         let left = self.left[cell];
         if !self.rules.one_digit && left.count_ones() == 1 {
             let single = left.trailing_zeros() as u8 + 1;
-            self.reach(potential(n, cell, single, true), Cause::LastInCell);
+            self.reach(self.potential(cell, single, true), Cause::LastInCell);
         }
         for u in b.units_of(cell) {
             let unit = b.unit(u);
@@ -577,7 +593,7 @@ impl<'b> Implications<'b> {
                 .map(|i| unit[i as usize - 1] as usize)
                 .filter(|&c| self.left[c] & bit != 0);
             if let (Some(only), None) = (left.next(), left.next()) {
-                self.reach(potential(n, only, digit, true), Cause::LastInUnit(u as u16));
+                self.reach(self.potential(only, digit, true), Cause::LastInUnit(u as u16));
             }
         }
     }
