@@ -1,7 +1,7 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
 use crate::grid::{Geometry, Grid};
-use crate::solver::{tables, Tables};
+use crate::solver::{tables, CellSet, Tables};
 
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
@@ -143,6 +143,12 @@ impl Board {
     /// The cells sharing a row, column or box with `cell`, in ascending order.
     pub fn peers(&self, cell: usize) -> &'static [u16] {
         self.tables.peers(cell)
+    }
+
+    /// The peers of a cell as a set.
+    #[inline]
+    pub fn peer_set(&self, cell: usize) -> CellSet {
+        self.tables.peer_sets[cell]
     }
 
     /// Whether two different cells share a row, column or box.

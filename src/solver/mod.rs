@@ -7,6 +7,7 @@ mod band_tables;
 mod search;
 mod tables;
 
+pub use tables::CellSet;
 pub(crate) use tables::{tables, Tables};
 
 use crate::grid::{Geometry, Grid};

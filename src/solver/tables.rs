@@ -13,6 +13,8 @@ pub(crate) struct Tables {
     n: usize,
     /// For each cell, a bit mask of the three units it belongs to.
     pub(crate) cell_units: Vec<u64>,
+    /// For each cell, its peers as a cell set.
+    pub(crate) peer_sets: Vec<CellSet>,
 }
 
 impl Tables {
@@ -51,9 +53,20 @@ impl Tables {
             }
             debug_assert_eq!(peers.len() - before, peer_count);
         }
+        let peer_sets = (0..cells)
+            .map(|cell| {
+                let mut set = CellSet::default();
+                let at = cell * peer_count;
+                peers[at..at + peer_count]
+                    .iter()
+                    .for_each(|&p| set.insert(p as usize));
+                set
+            })
+            .collect();
         Tables {
             peers,
             peer_count,
+            peer_sets,
             units,
             n,
             cell_units,
@@ -70,6 +83,55 @@ impl Tables {
     #[inline]
     pub(crate) fn unit(&self, u: usize) -> &[u16] {
         &self.units[u * self.n..(u + 1) * self.n]
+    }
+}
+
+/// A set of cells of any supported grid (up to 256 cells).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellSet([u64; 4]);
+
+impl CellSet {
+    /// Adds a cell.
+    #[inline]
+    pub fn insert(&mut self, cell: usize) {
+        self.0[cell / 64] |= 1 << (cell % 64);
+    }
+
+    /// Whether the set holds `cell`.
+    #[inline]
+    pub fn contains(&self, cell: usize) -> bool {
+        self.0[cell / 64] & (1 << (cell % 64)) != 0
+    }
+
+    /// The cells in both sets.
+    #[inline]
+    pub fn and(self, other: CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+
+    /// The cells of this set not in `other`.
+    #[inline]
+    pub fn minus(self, other: CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|i| self.0[i] & !other.0[i]))
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The cells, ascending.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(w, mut word)| {
+            std::iter::from_fn(move || {
+                (word != 0).then(|| {
+                    let b = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    w * 64 + b
+                })
+            })
+        })
     }
 }
 

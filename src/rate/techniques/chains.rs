@@ -4,6 +4,7 @@
 
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, Step, Technique};
+use crate::solver::CellSet;
 use std::collections::VecDeque;
 
 /// Score of a longer X-chain before the length bonus (calibrated on the reference ratings).
@@ -121,7 +122,6 @@ pub fn x_chain(b: &Board) -> Option<Step> {
     // two (at most one per unit, so three).
     let mut strong = vec![[0usize; 3]; cells];
     let mut strong_len = vec![0usize; cells];
-    let mut nodes = Vec::with_capacity(cells);
     for d in 1..=n as u8 {
         let bit = 1u16 << (d - 1);
         strong_len.fill(0);
@@ -136,29 +136,33 @@ pub fn x_chain(b: &Board) -> Option<Step> {
                 strong_len[y] += 1;
             }
         }
-        nodes.clear();
-        nodes.extend((0..cells).filter(|&c| b.is_open(c) && b.cand(c) & bit != 0));
-        for &start in nodes.iter().filter(|&&c| strong_len[c] > 0) {
+        let mut nodes = CellSet::default();
+        (0..cells)
+            .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0)
+            .for_each(|c| nodes.insert(c));
+        for start in nodes.iter().filter(|&c| strong_len[c] > 0) {
             // State s = cell * 2 + (0: arrived by a strong link, 1: by a weak link).
             trail.start(start * 2 + 1);
+            // Cells reached by a weak link so far (a bit set finds the new ones at once).
+            let mut weak_seen = CellSet::default();
+            weak_seen.insert(start);
             while let Some(s) = trail.queue.pop_front() {
                 let (cell, by_weak) = (s / 2, s % 2 == 1);
                 // After a weak link comes a strong one, and the other way round.
-                let (strong_end, weak_end) = if by_weak {
-                    (strong_len[cell], 0)
-                } else {
-                    (0, nodes.len())
-                };
+                let strong_end = if by_weak { strong_len[cell] } else { 0 };
                 let strong_targets = strong[cell][..strong_end].iter().map(|&x| x * 2);
-                let weak_targets = nodes[..weak_end]
-                    .iter()
-                    .filter(|&&x| b.sees(cell, x))
-                    .map(|&x| x * 2 + 1);
-                for t in strong_targets.chain(weak_targets) {
+                let weak = if by_weak {
+                    CellSet::default()
+                } else {
+                    b.peer_set(cell).and(nodes).minus(weak_seen)
+                };
+                for t in strong_targets.chain(weak.iter().map(|x| x * 2 + 1)) {
                     if t / 2 == start || !trail.reach(t, s) {
                         continue;
                     }
-                    if t % 2 == 0 {
+                    if t % 2 == 1 {
+                        weak_seen.insert(t / 2);
+                    } else {
                         if !better(&best, trail.length(t)) {
                             continue;
                         }
@@ -188,6 +192,11 @@ pub fn xy_chain(b: &Board) -> Option<Step> {
     let pairs: Vec<usize> = (0..cells)
         .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
         .collect();
+    // Bivalue cells holding each digit.
+    let mut pairs_with = vec![CellSet::default(); n + 1];
+    for &c in &pairs {
+        digits(b.cand(c)).for_each(|d| pairs_with[d as usize].insert(c));
+    }
     let mut best: Option<Step> = None;
     let mut trail = Trail::new(cells * width);
     let other = |c: usize, d: u8| (b.cand(c) & !(1u16 << (d - 1))).trailing_zeros() as u8 + 1;
@@ -195,13 +204,16 @@ pub fn xy_chain(b: &Board) -> Option<Step> {
         for x in digits(b.cand(start)) {
             // State s = cell * width + the digit the cell is forced to if the chain holds.
             trail.start(start * width + other(start, x) as usize);
+            // Cells entered on each digit so far (entering digit and cell fix the state).
+            let mut entered = vec![CellSet::default(); n + 1];
+            entered.iter_mut().for_each(|set| set.insert(start));
             while let Some(s) = trail.queue.pop_front() {
                 let (cell, forced) = (s / width, (s % width) as u8);
-                let bit = 1u16 << (forced - 1);
-                for &next in pairs
-                    .iter()
-                    .filter(|&&c| c != start && b.cand(c) & bit != 0 && b.sees(cell, c))
-                {
+                let next_cells = pairs_with[forced as usize]
+                    .and(b.peer_set(cell))
+                    .minus(entered[forced as usize]);
+                for next in next_cells.iter() {
+                    entered[forced as usize].insert(next);
                     let out = other(next, forced);
                     let t = next * width + out as usize;
                     if !trail.reach(t, s) {
