@@ -12,6 +12,7 @@
 //! can be measured (their node count drives the score) and shown.
 
 use crate::rate::board::{digits, Board};
+use crate::solver::CellSet;
 
 /// A candidate assumed on (`2 * candidate + 1`) or off (`2 * candidate`). Candidates are
 /// the open cells' candidates of the board, numbered from 0 in cell and digit order (see
@@ -190,10 +191,13 @@ impl<'b> Implications<'b> {
         let n = board.n();
         let mut number = vec![NONE; board.cells() * n];
         let mut candidate = Vec::new();
+        // Open cells holding each digit.
+        let mut holding = vec![CellSet::default(); n + 1];
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
             for digit in digits(board.cand(cell)) {
                 number[cell * n + digit as usize - 1] = candidate.len() as u32;
                 candidate.push((cell as u16, digit));
+                holding[digit as usize].insert(cell);
             }
         }
         let candidates = candidate.len();
@@ -209,11 +213,8 @@ impl<'b> Implications<'b> {
             if !rules.one_digit {
                 digits(board.cand(cell) & !bit).for_each(|e| set(id(cell, e)));
             }
-            for &peer in board.peers(cell) {
-                let peer = peer as usize;
-                if board.is_open(peer) && board.cand(peer) & bit != 0 {
-                    set(id(peer, digit));
-                }
+            for peer in board.peer_set(cell).and(holding[digit as usize]).iter() {
+                set(id(peer, digit));
             }
             strong_at.push(strong.len() as u32);
             if rules.dynamic {
@@ -277,6 +278,8 @@ impl<'b> Implications<'b> {
         let mut comp = vec![NONE; potentials];
         let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
         let mut sets: Vec<PotentialSet> = Vec::new();
+        // Per component: the last component whose set took it in (each is taken once).
+        let mut added: Vec<u32> = Vec::new();
         let mut counter = 0;
         for root in 0..potentials {
             if index[root] != NONE {
@@ -320,13 +323,15 @@ impl<'b> Implications<'b> {
                     }
                 }
                 let mut set = self.empty_set();
+                added.push(c);
                 for &m in &members {
                     set.insert(m);
                     let m = m as usize;
                     for &w in &edges[first[m] as usize..first[m + 1] as usize] {
-                        let to = comp[w as usize];
-                        if to != c {
-                            set.add_all(&sets[to as usize]);
+                        let to = comp[w as usize] as usize;
+                        if added[to] != c {
+                            added[to] = c;
+                            set.add_all(&sets[to]);
                         }
                     }
                 }
