@@ -2,6 +2,7 @@
 
 mod common;
 
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use sudoku_bank::grid::parse_line;
 use sudoku_bank::rate::calibrate::spearman;
@@ -18,64 +19,87 @@ fn calibration() -> Vec<(sudoku_bank::grid::Grid, f64)> {
         .collect()
 }
 
+/// One calibration puzzle's rating beside its SE rating.
+struct Rated {
+    ours: f64,
+    se: f64,
+    completed: bool,
+    used: BTreeSet<Technique>,
+}
+
 /// Every step on every calibration puzzle agrees with the true solution, every technique
-/// is used somewhere, and the agreement with SE stays at its measured level.
+/// is used somewhere, and the agreement with SE stays at its measured level (Spearman
+/// 0.973, 74.7 % within 0.2, band agreement 90.7 %, every puzzle completed).
 #[test]
 fn steps_are_sound_and_scores_track_sudoku_explainer() {
     let set = calibration();
     assert_eq!(set.len(), 11_791);
-    let mut used = BTreeSet::new();
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    let mut band_agree = 0;
     let band = |s: f64| {
         [2.3, 3.4, 5.9, f64::MAX]
             .iter()
             .position(|&t| s <= t + 1e-9)
             .unwrap()
     };
-    for (p, se) in &set {
-        let solution = count_solutions(p, 2)
-            .unique()
-            .cloned()
-            .expect("reference puzzles are unique");
-        let r = rate(p);
-        for s in &r.steps {
-            used.insert(s.technique);
-            for &(c, d) in &s.placements {
-                assert_eq!(
-                    solution.get(c),
-                    d,
-                    "{p}: {:?} placed a wrong digit",
-                    s.technique
-                );
+    // Rated on the rayon pool: the whole file takes a minute on one thread.
+    let rated: Vec<_> = set
+        .par_iter()
+        .map(|(p, se)| {
+            let solution = count_solutions(p, 2)
+                .unique()
+                .cloned()
+                .expect("reference puzzles are unique");
+            let r = rate(p);
+            for s in &r.steps {
+                for &(c, d) in &s.placements {
+                    assert_eq!(
+                        solution.get(c),
+                        d,
+                        "{p}: {:?} placed a wrong digit",
+                        s.technique
+                    );
+                }
+                for &(c, d) in &s.eliminations {
+                    assert_ne!(
+                        solution.get(c),
+                        d,
+                        "{p}: {:?} removed the solution",
+                        s.technique
+                    );
+                }
             }
-            for &(c, d) in &s.eliminations {
-                assert_ne!(
-                    solution.get(c),
-                    d,
-                    "{p}: {:?} removed the solution",
-                    s.technique
-                );
+            if r.completed {
+                assert!(r.steps.iter().all(|s| s.score <= r.score));
+            } else {
+                assert!(r.score >= sudoku_bank::rate::BEYOND_SCORE);
             }
-        }
-        if r.completed {
-            assert!(r.steps.iter().all(|s| s.score <= r.score));
-        } else {
-            assert!(r.score >= sudoku_bank::rate::BEYOND_SCORE);
-        }
-        band_agree += usize::from(band(r.score) == band(*se));
-        ours.push(r.score);
-        theirs.push(*se);
-    }
+            let used: BTreeSet<Technique> = r.steps.iter().map(|s| s.technique).collect();
+            Rated {
+                ours: r.score,
+                se: *se,
+                completed: r.completed,
+                used,
+            }
+        })
+        .collect();
+    let used: BTreeSet<Technique> = rated.iter().flat_map(|r| r.used.iter().copied()).collect();
     let missing: Vec<_> = Technique::ALL
         .iter()
         .filter(|t| !used.contains(t))
         .collect();
     assert!(missing.is_empty(), "never used: {missing:?}");
+    let share = |f: &dyn Fn(&Rated) -> bool| {
+        rated.iter().filter(|r| f(r)).count() as f64 / rated.len() as f64
+    };
+    let ours: Vec<f64> = rated.iter().map(|r| r.ours).collect();
+    let theirs: Vec<f64> = rated.iter().map(|r| r.se).collect();
     let rho = spearman(&ours, &theirs);
-    assert!(rho >= 0.90, "spearman {rho}");
-    let agreement = band_agree as f64 / set.len() as f64;
-    assert!(agreement >= 0.85, "band agreement {agreement}");
+    assert!(rho >= 0.96, "spearman {rho}");
+    let agreement = share(&|r| band(r.ours) == band(r.se));
+    assert!(agreement >= 0.88, "band agreement {agreement}");
+    let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
+    assert!(close >= 0.70, "within 0.2: {close}");
+    let completed = share(&|r| r.completed);
+    assert!(completed >= 0.99, "completed {completed}");
 }
 
 #[test]
@@ -177,6 +201,26 @@ fn reference_puzzles_pin_each_technique() {
             "050870040020004600060290000097050200000000000002060370000089020005300080010045090",
             6.8,
             Technique::XyChain,
+        ),
+        (
+            "000900003000700060007050090030608012002000300960201050050080400080005000200009000",
+            7.1,
+            Technique::ForcingChain,
+        ),
+        (
+            "000000870000067300000308109600000980070000030039000006403701000001520000056000000",
+            7.8,
+            Technique::Nishio,
+        ),
+        (
+            "000000000027090830153000296340000079000941000200000005910703058000000000000584000",
+            8.2,
+            Technique::MultipleForcingChains,
+        ),
+        (
+            "200000005051000890004000700000050000000479000010000020040807010800060004036040980",
+            9.0,
+            Technique::DynamicForcingChains,
         ),
     ];
     for (line, se, technique) in cases {

@@ -136,12 +136,7 @@ fn next_step(board: &Board, cap: f64) -> Option<Step> {
                 continue;
             }
         }
-        let t0 = Instant::now();
-        let r = find(board);
-        let i = *technique as usize;
-        TT[i].fetch_add(t0.elapsed().as_nanos() as usize, std::sync::atomic::Ordering::Relaxed);
-        TC[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if let Some(step) = r {
+        if let Some(step) = find(board) {
             if found.as_ref().is_none_or(|f| step.score < f.score - 1e-9) {
                 found = Some(step);
             }
@@ -214,9 +209,3 @@ mod tests {
         assert!(r.hardest_name().starts_with("beyond"));
     }
 }
-
-#[allow(clippy::declare_interior_mutable_const)]
-const Z: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static TT: [std::sync::atomic::AtomicUsize; 28] = [Z; 28];
-pub static TC: [std::sync::atomic::AtomicUsize; 28] = [Z; 28];
-pub fn tstats() { for (i, t) in Technique::ALL.iter().enumerate() { eprintln!("{:30} calls {:8} total {:6} ms", t.name(), TC[i].load(std::sync::atomic::Ordering::Relaxed), TT[i].load(std::sync::atomic::Ordering::Relaxed)/1000000); } }

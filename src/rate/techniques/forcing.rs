@@ -354,10 +354,7 @@ fn lowest(
         }
     }
     // The first of the fewest nodes, so the choice does not depend on sorting.
-    let (i, &fewest) = nodes
-        .iter()
-        .enumerate()
-        .min_by_key(|&(i, &k)| (k, i))?;
+    let (i, &fewest) = nodes.iter().enumerate().min_by_key(|&(i, &k)| (k, i))?;
     let chosen = &found.list[i];
     let mut cells = Vec::new();
     for &source in &found.groups[chosen.group] {
@@ -369,4 +366,91 @@ fn lowest(
     cells.dedup();
     let score = technique.base_score() + length_bonus(fewest);
     Some(concluding(technique, score, cells, imp, chosen.target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_line;
+    use crate::rate::techniques::Finder;
+    use crate::rate::{apply, rate};
+    use crate::solver::count_solutions;
+
+    /// The board of `line` just before its first step at or above `score`, with its
+    /// solution.
+    fn board_before(line: &str, score: f64) -> (Board, crate::grid::Grid) {
+        let puzzle = parse_line(line).unwrap();
+        let solution = count_solutions(&puzzle, 2).unique().cloned().unwrap();
+        let mut board = Board::new(&puzzle);
+        for step in rate(&puzzle).steps {
+            if step.score >= score {
+                break;
+            }
+            apply(&mut board, &step);
+        }
+        (board, solution)
+    }
+
+    fn assert_sound(step: &Step, solution: &crate::grid::Grid) {
+        assert_eq!(step.placements.len() + step.eliminations.len(), 1);
+        for &(c, d) in &step.placements {
+            assert_eq!(solution.get(c), d, "{step:?}");
+        }
+        for &(c, d) in &step.eliminations {
+            assert_ne!(solution.get(c), d, "{step:?}");
+        }
+        assert!(!step.cells.is_empty());
+    }
+
+    /// Each level finds a sound step, scored from its base, on the board where a
+    /// reference puzzle rated at that level first needs it.
+    #[test]
+    fn each_level_finds_a_sound_step_where_the_reference_needs_it() {
+        let cases: [(&str, f64, Finder); 4] = [
+            (
+                "000900003000700060007050090030608012002000300960201050050080400080005000200009000",
+                7.1,
+                forcing_chain,
+            ),
+            (
+                "000000870000067300000308109600000980070000030039000006403701000001520000056000000",
+                7.8,
+                nishio,
+            ),
+            (
+                "000000000027090830153000296340000079000941000200000005910703058000000000000584000",
+                8.2,
+                multiple_forcing_chains,
+            ),
+            (
+                "200000005051000890004000700000050000000479000010000020040807010800060004036040980",
+                9.0,
+                dynamic_forcing_chains,
+            ),
+        ];
+        for (line, score, find) in cases {
+            let (board, solution) = board_before(line, score);
+            let step = find(&board).unwrap_or_else(|| panic!("{line}: nothing found"));
+            assert_sound(&step, &solution);
+            assert!(step.score >= step.technique.base_score(), "{step:?}");
+        }
+    }
+
+    /// A board with nothing to find: the solved grid with one cell open.
+    #[test]
+    fn nothing_to_find_on_a_board_without_choices() {
+        let line =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let mut cells: Vec<char> = line.chars().collect();
+        cells[0] = '.';
+        let board = Board::new(&parse_line(&cells.iter().collect::<String>()).unwrap());
+        for find in [
+            forcing_chain,
+            nishio,
+            multiple_forcing_chains,
+            dynamic_forcing_chains,
+        ] {
+            assert!(find(&board).is_none());
+        }
+    }
 }

@@ -455,7 +455,11 @@ impl<'b> Implications<'b> {
         self.order.clear();
         for &(p, cause) in &trace.reached {
             let k = p as usize / 2;
-            let set = if p % 2 == 1 { &mut self.on } else { &mut self.off };
+            let set = if p % 2 == 1 {
+                &mut self.on
+            } else {
+                &mut self.off
+            };
             set[k / 64] |= 1 << (k % 64);
             self.cause[p as usize] = cause;
             self.order.push(p);
@@ -560,7 +564,7 @@ impl<'b> Implications<'b> {
         }
         self.cause[q as usize] = cause;
         self.order.push(q);
-        if self.rules.dynamic && q % 2 == 0 {
+        if self.rules.dynamic && q.is_multiple_of(2) {
             let (cell, digit) = self.candidate[k];
             self.left[cell as usize] &= !(1 << (digit - 1));
         }
@@ -598,7 +602,10 @@ impl<'b> Implications<'b> {
                 .map(|i| unit[i as usize - 1] as usize)
                 .filter(|&c| self.left[c] & bit != 0);
             if let (Some(only), None) = (left.next(), left.next()) {
-                self.reach(self.potential(only, digit, true), Cause::LastInUnit(u as u16));
+                self.reach(
+                    self.potential(only, digit, true),
+                    Cause::LastInUnit(u as u16),
+                );
             }
         }
     }
@@ -610,7 +617,7 @@ mod tests {
     use crate::grid::parse_line;
 
     fn board() -> Board {
-        // A puzzle that needs chains (SE 7.x in the calibration file).
+        // A puzzle that needs chains (SE 7.0 in the calibration file).
         Board::new(
             &parse_line(
                 "050890000004002305010004020045706003700000004600405710020300050503600900000057030",
@@ -619,11 +626,30 @@ mod tests {
         )
     }
 
+    fn engine(b: &Board, dynamic: bool) -> Implications<'_> {
+        Implications::new(
+            b,
+            Rules {
+                dynamic,
+                one_digit: false,
+            },
+        )
+    }
+
     #[test]
-    fn potentials_round_trip() {
-        for (cell, digit, on) in [(0, 1, true), (80, 9, false), (40, 5, true)] {
-            assert_eq!(split(9, potential(9, cell, digit, on)), (cell, digit, on));
+    fn potentials_number_every_open_candidate_once() {
+        let b = board();
+        let imp = engine(&b, false);
+        let mut count = 0;
+        for cell in (0..81).filter(|&c| b.is_open(c)) {
+            for digit in digits(b.cand(cell)) {
+                for on in [true, false] {
+                    assert_eq!(imp.split(imp.potential(cell, digit, on)), (cell, digit, on));
+                }
+                count += 1;
+            }
         }
+        assert_eq!(imp.candidates(), count);
     }
 
     /// An on potential turns off the digit in every open peer and the cell's other
@@ -633,26 +659,31 @@ mod tests {
         let b = board();
         let cell = (0..81).find(|&c| b.is_open(c)).unwrap();
         let digit = digits(b.cand(cell)).next().unwrap();
-        let start = potential(9, cell, digit, true);
-        let mut imp = Implications::new(
-            &b,
-            Rules {
-                dynamic: false,
-                one_digit: false,
-            },
-        );
-        imp.run(start, Stop::AtEnd);
+        let mut imp = engine(&b, false);
+        imp.run(imp.potential(cell, digit, true), Stop::AtEnd);
         for &peer in b.peers(cell) {
             let peer = peer as usize;
             if b.is_open(peer) && b.cand(peer) & (1 << (digit - 1)) != 0 {
-                assert!(imp.reached(potential(9, peer, digit, false)));
+                assert!(imp.reached(imp.potential(peer, digit, false)));
             }
         }
         for other in digits(b.cand(cell) & !(1 << (digit - 1))) {
-            assert!(imp.reached(potential(9, cell, other, false)));
+            assert!(imp.reached(imp.potential(cell, other, false)));
         }
         for p in imp.reached_set().iter() {
             assert_eq!(imp.chain_cells(p)[0], cell);
+        }
+    }
+
+    /// The closures of the whole link graph agree with following each potential.
+    #[test]
+    fn closures_match_one_run_per_potential() {
+        let b = board();
+        let mut imp = engine(&b, false);
+        let closures = imp.closures();
+        for p in 0..2 * imp.candidates() as Potential {
+            imp.run(p, Stop::AtEnd);
+            assert_eq!(closures.of(p), &imp.reached_set(), "potential {p}");
         }
     }
 
@@ -660,29 +691,34 @@ mod tests {
     #[test]
     fn dynamic_rules_reach_more() {
         let b = board();
-        let mut fixed = Implications::new(
-            &b,
-            Rules {
-                dynamic: false,
-                one_digit: false,
-            },
-        );
-        let mut dynamic = Implications::new(
-            &b,
-            Rules {
-                dynamic: true,
-                one_digit: false,
-            },
-        );
-        for cell in (0..81).filter(|&c| b.is_open(c)) {
-            for digit in digits(b.cand(cell)) {
-                let start = potential(9, cell, digit, true);
-                fixed.run(start, Stop::AtEnd);
-                dynamic.run(start, Stop::AtEnd);
-                if dynamic.conflict().is_none() {
-                    assert!(fixed.reached_set().is_subset(&dynamic.reached_set()));
-                }
+        let (mut fixed, mut dynamic) = (engine(&b, false), engine(&b, true));
+        for p in 0..2 * fixed.candidates() as Potential {
+            fixed.run(p, Stop::AtEnd);
+            dynamic.run(p, Stop::AtEnd);
+            if dynamic.conflict().is_none() {
+                assert!(fixed.reached_set().is_subset(&dynamic.reached_set()));
             }
         }
+    }
+
+    /// A traced run comes back whole: the same potentials, conflict and chains.
+    #[test]
+    fn a_restored_trace_is_the_run() {
+        let b = board();
+        let mut imp = engine(&b, true);
+        let start = (0..2 * imp.candidates() as Potential)
+            .find(|&p| {
+                imp.run(p, Stop::AtConflict);
+                imp.conflict().is_some()
+            })
+            .expect("some assumption contradicts itself");
+        imp.run(start, Stop::AtConflict);
+        let (trace, set, conflict) = (imp.trace(), imp.reached_set(), imp.conflict());
+        let nodes = imp.ancestors(conflict.unwrap());
+        imp.run(start ^ 1, Stop::AtConflict);
+        imp.restore(&trace);
+        assert_eq!(imp.reached_set(), set);
+        assert_eq!(imp.conflict(), conflict);
+        assert_eq!(imp.ancestors(conflict.unwrap()), nodes);
     }
 }

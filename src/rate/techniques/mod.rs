@@ -49,6 +49,12 @@ pub const REGISTRY: [(Technique, Finder); 28] = [
     (Technique::XyChain, chains::xy_chain),
     (Technique::ForcingChain, forcing::forcing_chain),
     (Technique::Nishio, forcing::nishio),
-    (Technique::MultipleForcingChains, forcing::multiple_forcing_chains),
-    (Technique::DynamicForcingChains, forcing::dynamic_forcing_chains),
+    (
+        Technique::MultipleForcingChains,
+        forcing::multiple_forcing_chains,
+    ),
+    (
+        Technique::DynamicForcingChains,
+        forcing::dynamic_forcing_chains,
+    ),
 ];
