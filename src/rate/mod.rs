@@ -136,7 +136,8 @@ fn next_step(board: &Board, cap: f64) -> Option<Step> {
                 continue;
             }
         }
-        if let Some(step) = find(board) {
+        let below = found.as_ref().map_or(f64::INFINITY, |f| f.score);
+        if let Some(step) = find(board, below) {
             if found.as_ref().is_none_or(|f| step.score < f.score - 1e-9) {
                 found = Some(step);
             }

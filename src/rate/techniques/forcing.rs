@@ -58,7 +58,7 @@ fn concluding(
 
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
-pub fn forcing_chain(b: &Board) -> Option<Step> {
+pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     let engine = |one_digit| {
         Implications::new(
             b,
@@ -68,25 +68,32 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
             },
         )
     };
-    let mut imp = engine(false);
-    let closures = imp.closures();
     // Chains on one digit score less: where there is none, a mixed chain must be shorter
-    // to beat the best so far.
+    // to beat the best so far, and below 7.0 only chains on one digit can.
     let one_digit = engine(true).closures();
-    let mut best = None;
+    let mut imp = engine(false);
+    let only_one_digit = below <= MIXED_CHAIN + 1e-9;
+    let closures = (!only_one_digit).then(|| imp.closures());
+    let mut best: Option<Step> = None;
     for on in every_on(&imp) {
         for start in [on, on ^ 1] {
             let opposite = start ^ 1;
-            if !closures.of(start).contains(opposite) {
-                continue;
-            }
-            let lowest_base = if one_digit.of(start).contains(opposite) {
+            let on_one_digit = one_digit.of(start).contains(opposite);
+            let lowest_base = if on_one_digit {
                 Technique::ForcingChain.base_score()
-            } else {
+            } else if let Some(all) = &closures {
+                if !all.of(start).contains(opposite) {
+                    continue;
+                }
                 MIXED_CHAIN
+            } else {
+                continue;
             };
-            let within = longest_below(best.as_ref(), lowest_base);
-            imp.run(start, Stop::AtReaching(opposite, within));
+            let bound = best.as_ref().map_or(below, |s| s.score);
+            imp.run(
+                start,
+                Stop::AtReaching(opposite, longest_below(bound, lowest_base)),
+            );
             if !imp.reached(opposite) {
                 continue;
             }
@@ -97,25 +104,28 @@ pub fn forcing_chain(b: &Board) -> Option<Step> {
                 MIXED_CHAIN
             };
             let score = base + length_bonus(nodes);
-            if best.as_ref().is_none_or(|s: &Step| score < s.score - 1e-9) {
+            if score < bound - 1e-9 {
                 let cells = imp.chain_cells(opposite);
-                keep_lowest(
-                    &mut best,
-                    concluding(Technique::ForcingChain, score, cells, &imp, opposite),
-                );
+                best = Some(concluding(
+                    Technique::ForcingChain,
+                    score,
+                    cells,
+                    &imp,
+                    opposite,
+                ));
             }
         }
     }
     best
 }
 
-/// The most nodes a chain scored from `base` may have to score less than `best`.
-fn longest_below(best: Option<&Step>, base: f64) -> usize {
-    let Some(best) = best else {
+/// The most nodes a chain scored from `base` may have to score less than `bound`.
+fn longest_below(bound: f64, base: f64) -> usize {
+    if bound == f64::INFINITY {
         return usize::MAX;
-    };
+    }
     (0..)
-        .find(|&nodes| base + length_bonus(nodes + 1) >= best.score - 1e-9)
+        .find(|&nodes| base + length_bonus(nodes + 1) >= bound - 1e-9)
         .expect("the length bonus grows without bound")
 }
 
@@ -415,22 +425,23 @@ mod tests {
             (
                 "000000870000067300000308109600000980070000030039000006403701000001520000056000000",
                 7.8,
-                nishio,
+                |b, _| nishio(b),
             ),
             (
                 "000000000027090830153000296340000079000941000200000005910703058000000000000584000",
                 8.2,
-                multiple_forcing_chains,
+                |b, _| multiple_forcing_chains(b),
             ),
             (
                 "200000005051000890004000700000050000000479000010000020040807010800060004036040980",
                 9.0,
-                dynamic_forcing_chains,
+                |b, _| dynamic_forcing_chains(b),
             ),
         ];
         for (line, score, find) in cases {
             let (board, solution) = board_before(line, score);
-            let step = find(&board).unwrap_or_else(|| panic!("{line}: nothing found"));
+            let step =
+                find(&board, f64::INFINITY).unwrap_or_else(|| panic!("{line}: nothing found"));
             assert_sound(&step, &solution);
             assert!(step.score >= step.technique.base_score(), "{step:?}");
         }
@@ -444,12 +455,8 @@ mod tests {
         let mut cells: Vec<char> = line.chars().collect();
         cells[0] = '.';
         let board = Board::new(&parse_line(&cells.iter().collect::<String>()).unwrap());
-        for find in [
-            forcing_chain,
-            nishio,
-            multiple_forcing_chains,
-            dynamic_forcing_chains,
-        ] {
+        assert!(forcing_chain(&board, f64::INFINITY).is_none());
+        for find in [nishio, multiple_forcing_chains, dynamic_forcing_chains] {
             assert!(find(&board).is_none());
         }
     }
