@@ -2,35 +2,42 @@
 
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
+use crate::solver::CellSet;
 
 /// Removes `digit` from open cells that see every cell of `pattern`.
 fn seen_by_all(b: &Board, pattern: &[usize], digit: u8) -> Vec<(usize, u8)> {
     let bit = 1u16 << (digit - 1);
-    (0..b.cells())
-        .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0 && !pattern.contains(&c))
-        .filter(|&c| pattern.iter().all(|&p| b.sees(c, p)))
+    let seen = pattern
+        .iter()
+        .fold(b.peer_set(pattern[0]), |s, &p| s.and(b.peer_set(p)));
+    seen.iter()
+        .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0)
         .map(|c| (c, digit))
         .collect()
 }
 
-fn bivalue(b: &Board) -> Vec<usize> {
+/// Open cells with two candidates.
+fn bivalue(b: &Board) -> CellSet {
+    let mut set = CellSet::default();
     (0..b.cells())
         .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
-        .collect()
+        .for_each(|c| set.insert(c));
+    set
 }
 
 /// Pivot {a,b}, pincers {a,c} and {b,c} seeing it: c leaves cells seeing both pincers.
 pub fn xy_wing(b: &Board) -> Option<Step> {
     let cells = bivalue(b);
-    for &pivot in &cells {
+    for pivot in cells.iter() {
         let pm = b.cand(pivot);
-        for &x in cells.iter().filter(|&&x| b.sees(pivot, x)) {
+        let near = cells.and(b.peer_set(pivot));
+        for x in near.iter() {
             let xm = b.cand(x);
             if (xm & pm).count_ones() != 1 {
                 continue;
             }
             let c = xm & !pm;
-            for &y in cells.iter().filter(|&&y| y != x && b.sees(pivot, y)) {
+            for y in near.iter().filter(|&y| y != x) {
                 let ym = b.cand(y);
                 if ym == (pm & !xm) | c {
                     let digit = c.trailing_zeros() as u8 + 1;
@@ -53,9 +60,9 @@ pub fn xyz_wing(b: &Board) -> Option<Step> {
     for pivot in (0..b.cells()).filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 3) {
         let pm = b.cand(pivot);
         let wings: Vec<usize> = pairs
+            .and(b.peer_set(pivot))
             .iter()
-            .copied()
-            .filter(|&w| b.sees(pivot, w) && b.cand(w) & !pm == 0)
+            .filter(|&w| b.cand(w) & !pm == 0)
             .collect();
         for (i, &x) in wings.iter().enumerate() {
             for &y in &wings[i + 1..] {
