@@ -259,7 +259,7 @@ impl Sets {
             for p in [on, on ^ 1] {
                 let set = closures.of(p);
                 if !set.contradicts() {
-                    implied[p as usize] = Some(set.clone());
+                    implied[p as usize] = Some(set.to_owned_set());
                 }
             }
         }

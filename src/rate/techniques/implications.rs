@@ -30,20 +30,71 @@ pub struct Rules {
 }
 
 /// A set of potentials: the off half, then the on half, one bit per candidate each.
+/// Owned (`Vec`) or borrowed from a larger store (a slice).
 #[derive(Clone, Debug, PartialEq)]
-pub struct PotentialSet(Vec<u64>);
+pub struct PotentialSet<W = Vec<u64>>(W);
 
-impl PotentialSet {
+/// A set of potentials borrowed from a larger store.
+pub type PotentialSlice<'a> = PotentialSet<&'a [u64]>;
+
+impl<W: AsRef<[u64]>> PotentialSet<W> {
+    fn words(&self) -> &[u64] {
+        self.0.as_ref()
+    }
+
+    /// Whether the set holds `p`.
+    pub fn contains(&self, p: Potential) -> bool {
+        let i = self.index(p);
+        self.words()[i / 64] & (1 << (i % 64)) != 0
+    }
+
+    /// Whether some candidate is in the set both on and off: the assumptions behind it
+    /// contradict each other.
+    pub fn contradicts(&self) -> bool {
+        let (off, on) = self.words().split_at(self.words().len() / 2);
+        off.iter().zip(on).any(|(a, b)| a & b != 0)
+    }
+
+    /// Bit position of `p`: its candidate, in the on half when on.
+    fn index(&self, p: Potential) -> usize {
+        (p as usize / 2) + (p as usize % 2) * (self.words().len() / 2) * 64
+    }
+
+    /// Whether `other` holds every potential of this set.
+    pub fn is_subset<V: AsRef<[u64]>>(&self, other: &PotentialSet<V>) -> bool {
+        self.words()
+            .iter()
+            .zip(other.words())
+            .all(|(a, b)| a & !b == 0)
+    }
+
+    /// The potentials in the set, in order of candidate, offs first.
+    pub fn iter(&self) -> impl Iterator<Item = Potential> + '_ {
+        let half = self.words().len() / 2;
+        self.words().iter().enumerate().flat_map(move |(w, &word)| {
+            let on = u32::from(w >= half);
+            let base = ((w % half) * 64) as u32;
+            ones(word).map(move |b| 2 * (base + b) + on)
+        })
+    }
+
+    /// An owned copy.
+    pub fn to_owned_set(&self) -> PotentialSet {
+        PotentialSet(self.words().to_vec())
+    }
+}
+
+impl<W: AsMut<[u64]> + AsRef<[u64]>> PotentialSet<W> {
     /// Keeps only the potentials also in `other`.
-    pub fn retain_common(&mut self, other: &PotentialSet) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
+    pub fn retain_common<V: AsRef<[u64]>>(&mut self, other: &PotentialSet<V>) {
+        for (a, b) in self.0.as_mut().iter_mut().zip(other.words()) {
             *a &= b;
         }
     }
 
     /// Adds the potentials of `other`.
-    pub fn add_all(&mut self, other: &PotentialSet) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
+    pub fn add_all<V: AsRef<[u64]>>(&mut self, other: &PotentialSet<V>) {
+        for (a, b) in self.0.as_mut().iter_mut().zip(other.words()) {
             *a |= b;
         }
     }
@@ -51,40 +102,7 @@ impl PotentialSet {
     /// Adds one potential.
     pub fn insert(&mut self, p: Potential) {
         let i = self.index(p);
-        self.0[i / 64] |= 1 << (i % 64);
-    }
-
-    /// Whether the set holds `p`.
-    pub fn contains(&self, p: Potential) -> bool {
-        let i = self.index(p);
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    /// Whether some candidate is in the set both on and off: the assumptions behind it
-    /// contradict each other.
-    pub fn contradicts(&self) -> bool {
-        let (off, on) = self.0.split_at(self.0.len() / 2);
-        off.iter().zip(on).any(|(a, b)| a & b != 0)
-    }
-
-    /// Bit position of `p`: its candidate, in the on half when on.
-    fn index(&self, p: Potential) -> usize {
-        (p as usize / 2) + (p as usize % 2) * (self.0.len() / 2) * 64
-    }
-
-    /// Whether `other` holds every potential of this set.
-    pub fn is_subset(&self, other: &PotentialSet) -> bool {
-        self.0.iter().zip(&other.0).all(|(a, b)| a & !b == 0)
-    }
-
-    /// The potentials in the set, in order of candidate, offs first.
-    pub fn iter(&self) -> impl Iterator<Item = Potential> + '_ {
-        let half = self.0.len() / 2;
-        self.0.iter().enumerate().flat_map(move |(w, &word)| {
-            let on = u32::from(w >= half);
-            let base = ((w % half) * 64) as u32;
-            ones(word).map(move |b| 2 * (base + b) + on)
-        })
+        self.0.as_mut()[i / 64] |= 1 << (i % 64);
     }
 }
 
@@ -123,16 +141,18 @@ pub struct Trace {
 
 /// Everything each potential implies under static rules (see [`Implications::closures`]).
 pub struct Closures {
-    /// Component of each potential (`NONE` for candidates not followed).
+    /// Component of each potential.
     comp: Vec<u32>,
-    /// What each component implies.
-    sets: Vec<PotentialSet>,
+    /// What each component implies, `width` words each.
+    sets: Vec<u64>,
+    width: usize,
 }
 
 impl Closures {
     /// What `p` implies, itself included.
-    pub fn of(&self, p: Potential) -> &PotentialSet {
-        &self.sets[self.comp[p as usize] as usize]
+    pub fn of(&self, p: Potential) -> PotentialSlice<'_> {
+        let at = self.comp[p as usize] as usize * self.width;
+        PotentialSet(&self.sets[at..at + self.width])
     }
 }
 
@@ -277,7 +297,8 @@ impl<'b> Implications<'b> {
         let mut low = vec![0u32; potentials];
         let mut comp = vec![NONE; potentials];
         let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
-        let mut sets: Vec<PotentialSet> = Vec::new();
+        let width = 2 * self.words;
+        let mut sets: Vec<u64> = Vec::new();
         // Per component: the last component whose set took it in (each is taken once).
         let mut added: Vec<u32> = Vec::new();
         let mut counter = 0;
@@ -312,7 +333,7 @@ impl<'b> Implications<'b> {
                 if low[v] != index[v] {
                     continue;
                 }
-                let c = sets.len() as u32;
+                let c = added.len() as u32;
                 members.clear();
                 loop {
                     let m = stack.pop().expect("the root is on the stack");
@@ -322,8 +343,13 @@ impl<'b> Implications<'b> {
                         break;
                     }
                 }
-                let mut set = self.empty_set();
+                // The component's set goes at the end of the store; the sets it takes in
+                // are earlier ones.
                 added.push(c);
+                let at = sets.len();
+                sets.resize(at + width, 0);
+                let (done, set) = sets.split_at_mut(at);
+                let mut set = PotentialSet(set);
                 for &m in &members {
                     set.insert(m);
                     let m = m as usize;
@@ -331,14 +357,13 @@ impl<'b> Implications<'b> {
                         let to = comp[w as usize] as usize;
                         if added[to] != c {
                             added[to] = c;
-                            set.add_all(&sets[to]);
+                            set.add_all(&PotentialSet(&done[to * width..(to + 1) * width]));
                         }
                     }
                 }
-                sets.push(set);
             }
         }
-        Closures { comp, sets }
+        Closures { comp, sets, width }
     }
 
     /// The potentials `p` implies directly under static rules.
@@ -465,11 +490,6 @@ impl<'b> Implications<'b> {
             self.order.push(p);
         }
         self.conflict = trace.conflict;
-    }
-
-    /// A set of potentials with none in it.
-    pub fn empty_set(&self) -> PotentialSet {
-        PotentialSet(vec![0; 2 * self.words])
     }
 
     /// Potentials reached by the last run.
@@ -683,7 +703,7 @@ mod tests {
         let closures = imp.closures();
         for p in 0..2 * imp.candidates() as Potential {
             imp.run(p, Stop::AtEnd);
-            assert_eq!(closures.of(p), &imp.reached_set(), "potential {p}");
+            assert_eq!(closures.of(p).to_owned_set(), imp.reached_set(), "potential {p}");
         }
     }
 
