@@ -703,7 +703,11 @@ mod tests {
         let closures = imp.closures();
         for p in 0..2 * imp.candidates() as Potential {
             imp.run(p, Stop::AtEnd);
-            assert_eq!(closures.of(p).to_owned_set(), imp.reached_set(), "potential {p}");
+            assert_eq!(
+                closures.of(p).to_owned_set(),
+                imp.reached_set(),
+                "potential {p}"
+            );
         }
     }
 
