@@ -117,10 +117,10 @@ pub fn rate_within(
     }))
 }
 
-/// The next step: the first technique, easiest first, that makes progress. When that is a
-/// chain, the later techniques whose base score is below its score are tried too and the
-/// lowest-scoring step is taken, as Sudoku Explainer does (a long chain can score more
-/// than a short chain of a harder kind).
+/// The next step: the lowest-scoring step any technique offers, as Sudoku Explainer takes
+/// it. Techniques are tried in order; once one makes progress, only the later ones whose
+/// base score is below its score are tried too (a long chain can score more than a short
+/// chain of a harder kind, a unique rectangle type 3 with a quad more than an X-chain).
 fn next_step(board: &Board, cap: f64) -> Option<Step> {
     let mut found: Option<Step> = None;
     for (technique, find) in techniques::REGISTRY.iter() {
@@ -128,13 +128,8 @@ fn next_step(board: &Board, cap: f64) -> Option<Step> {
         if base > cap {
             continue;
         }
-        if let Some(step) = &found {
-            if !step.technique.is_chain() {
-                break;
-            }
-            if base >= step.score - 1e-9 {
-                continue;
-            }
+        if found.as_ref().is_some_and(|f| base >= f.score - 1e-9) {
+            continue;
         }
         let below = found.as_ref().map_or(f64::INFINITY, |f| f.score);
         if let Some(step) = find(board, below) {

@@ -132,11 +132,6 @@ impl Technique {
         }
     }
 
-    /// Whether the technique is a chain, whose score grows with its length.
-    pub fn is_chain(self) -> bool {
-        self >= Technique::XChain
-    }
-
     /// A readable name.
     pub fn name(self) -> &'static str {
         match self {

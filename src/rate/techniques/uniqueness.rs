@@ -120,39 +120,82 @@ pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
     })
 }
 
-/// Type 3: the roof's extra candidates are two digits that another cell of a unit the
-/// roof shares holds exactly: roof and cell form a naked pair, and those digits leave the
-/// rest of the unit.
+/// Type 3: the roof's extra candidates act as one cell that must hold one of them; with
+/// one to three other cells of a unit the roof shares it forms a naked subset (pair,
+/// triple or quad: 4.6, 4.7, 4.8), whose digits leave the rest of the unit.
 pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
-    rectangles(b).into_iter().find_map(|r| {
-        let (x, y) = roof(b, &r)?;
-        let extra = (b.cand(x) | b.cand(y)) & !r.pair;
-        if extra.count_ones() != 2 {
-            return None;
-        }
-        for u in shared_units(b, x, y) {
-            let cells = b.unit(u);
-            let open = || {
-                cells
+    let rects = rectangles(b);
+    // Smaller subsets first: they score less.
+    (1..=3).find_map(|others| {
+        rects.iter().find_map(|r| {
+            let (x, y) = roof(b, r)?;
+            let extra = (b.cand(x) | b.cand(y)) & !r.pair;
+            if extra.count_ones() < 2 || extra.count_ones() > others + 1 {
+                return None;
+            }
+            shared_units(b, x, y).into_iter().find_map(|u| {
+                let open: Vec<usize> = b
+                    .unit(u)
                     .iter()
                     .map(|&c| c as usize)
                     .filter(|&c| b.is_open(c) && c != x && c != y)
-            };
-            for z in open().filter(|&z| b.cand(z) == extra) {
-                let elims: Vec<(usize, u8)> = open()
-                    .filter(|&c| c != z)
-                    .flat_map(|c| digits(b.cand(c) & extra).map(move |d| (c, d)))
                     .collect();
-                if !elims.is_empty() {
-                    let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
-                    s.cells.push(z);
-                    s.eliminations = elims;
-                    return Some(s);
-                }
-            }
-        }
-        None
+                let mut chosen = Vec::with_capacity(others as usize);
+                subset_step(b, r, &open, extra, others as usize, 0, &mut chosen)
+            })
+        })
     })
+}
+
+/// The first `size` cells of `open` from `from` on (`chosen` so far) whose candidates
+/// with `digits` make a naked subset that eliminates something, as a type 3 step.
+fn subset_step(
+    b: &Board,
+    r: &Rectangle,
+    open: &[usize],
+    digits_so_far: u16,
+    size: usize,
+    from: usize,
+    chosen: &mut Vec<usize>,
+) -> Option<Step> {
+    if digits_so_far.count_ones() as usize > size + 1 {
+        return None;
+    }
+    if chosen.len() == size {
+        if digits_so_far.count_ones() as usize != size + 1 {
+            return None;
+        }
+        let elims: Vec<(usize, u8)> = open
+            .iter()
+            .filter(|c| !chosen.contains(c))
+            .flat_map(|&c| digits(b.cand(c) & digits_so_far).map(move |d| (c, d)))
+            .collect();
+        if elims.is_empty() {
+            return None;
+        }
+        let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
+        s.score += 0.1 * (size - 1) as f64;
+        s.cells.extend_from_slice(chosen);
+        s.eliminations = elims;
+        return Some(s);
+    }
+    for i in from..open.len() {
+        chosen.push(open[i]);
+        let found = subset_step(
+            b,
+            r,
+            open,
+            digits_so_far | b.cand(open[i]),
+            size,
+            i + 1,
+            chosen,
+        );
+        chosen.pop();
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 /// Type 4: one pair digit is confined to the roof within a unit they share: the other
@@ -259,6 +302,29 @@ mod tests {
         let expected: Vec<(usize, u8)> = [2, 3, 4, 6, 7, 8]
             .iter()
             .flat_map(|r| [(r * 9 + 3, 5), (r * 9 + 3, 6)])
+            .collect();
+        assert_eq!(eliminations(s), expected);
+    }
+
+    /// Roof extras {5, 6} with two cells holding {5, 7} and {6, 7}: a naked triple on
+    /// 5, 6, 7 in column 4, scored 4.7.
+    #[test]
+    fn type_3_makes_a_naked_triple_with_the_roof() {
+        let (y, z) = (5 * 9 + 3, 7 * 9 + 3); // rows 6 and 8, column 4
+        let b = board(&[
+            (A, &[1, 2]),
+            (C, &[1, 2]),
+            (B, &[1, 2, 5]),
+            (D, &[1, 2, 6]),
+            (y, &[5, 7]),
+            (z, &[6, 7]),
+        ]);
+        let s = unique_rectangle_3(&b).unwrap();
+        assert!((s.score - 4.7).abs() < 1e-9, "{}", s.score);
+        assert_eq!(s.cells, vec![A, B, C, D, y, z]);
+        let expected: Vec<(usize, u8)> = [2, 3, 4, 6, 8]
+            .iter()
+            .flat_map(|r| [(r * 9 + 3, 5), (r * 9 + 3, 6), (r * 9 + 3, 7)])
             .collect();
         assert_eq!(eliminations(s), expected);
     }
