@@ -37,10 +37,12 @@ fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
 /// Open cells holding `digit` that see both `a` and `z`, except the chain's ends.
 fn seen_by_both(b: &Board, a: usize, z: usize, digit: u8) -> Vec<(usize, u8)> {
     let bit = 1u16 << (digit - 1);
-    b.peers(a)
-        .iter()
-        .map(|&c| c as usize)
-        .filter(|&c| c != z && b.is_open(c) && b.cand(c) & bit != 0 && b.sees(c, z))
+    let both = b.peer_set(a).and(b.peer_set(z));
+    if both.is_empty() {
+        return Vec::new();
+    }
+    both.iter()
+        .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0)
         .map(|c| (c, digit))
         .collect()
 }

@@ -10,44 +10,58 @@ struct Rectangle {
     pair: u16,
 }
 
+/// Every rectangle, ordered by rows then columns. Each has two corners holding just its
+/// pair, so the search starts from pairs of such cells.
 fn rectangles(b: &Board) -> Vec<Rectangle> {
     let n = b.n();
     let g = b.geometry();
-    let mut out = Vec::new();
-    for r1 in 0..n {
-        for r2 in r1 + 1..n {
-            for c1 in 0..n {
-                for c2 in c1 + 1..n {
-                    // Two boxes: the rows share a band or the columns a stack, not both.
-                    let same_band = r1 / g.box_rows() == r2 / g.box_rows();
-                    let same_stack = c1 / g.box_cols() == c2 / g.box_cols();
-                    if same_band == same_stack {
-                        continue;
-                    }
-                    let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
-                    if !corners.iter().all(|&c| b.is_open(c)) {
-                        continue;
-                    }
-                    // Every type needs two corners holding just the pair.
-                    let bivalue = corners.map(|c| b.cand(c)).map(|m| m.count_ones() == 2);
-                    if bivalue.iter().filter(|&&x| x).count() < 2 {
-                        continue;
-                    }
-                    let common = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
-                    let common: Vec<u8> = digits(common).collect();
-                    for (i, &a) in common.iter().enumerate() {
-                        for &d in &common[i + 1..] {
-                            out.push(Rectangle {
-                                corners,
-                                pair: (1 << (a - 1)) | (1 << (d - 1)),
-                            });
-                        }
-                    }
-                }
+    let bivalue: Vec<usize> = (0..b.cells())
+        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
+        .collect();
+    // Rectangles as (r1, r2, c1, c2).
+    let mut found: Vec<[usize; 4]> = Vec::new();
+    for (i, &p) in bivalue.iter().enumerate() {
+        for &q in bivalue[i + 1..].iter().filter(|&&q| b.cand(q) == b.cand(p)) {
+            let (pr, pc, qr, qc) = (p / n, p % n, q / n, q % n);
+            if pr == qr {
+                let (c1, c2) = (pc.min(qc), pc.max(qc));
+                found.extend((0..n).filter(|&r| r != pr).map(|r| {
+                    let (r1, r2) = (r.min(pr), r.max(pr));
+                    [r1, r2, c1, c2]
+                }));
+            } else if pc == qc {
+                let (r1, r2) = (pr.min(qr), pr.max(qr));
+                found.extend((0..n).filter(|&c| c != pc).map(|c| {
+                    let (c1, c2) = (c.min(pc), c.max(pc));
+                    [r1, r2, c1, c2]
+                }));
+            } else {
+                let (r1, r2) = (pr.min(qr), pr.max(qr));
+                let (c1, c2) = (pc.min(qc), pc.max(qc));
+                found.push([r1, r2, c1, c2]);
             }
         }
     }
-    out
+    found.sort_unstable();
+    found.dedup();
+    found
+        .into_iter()
+        .filter_map(|[r1, r2, c1, c2]| {
+            // Two boxes: the rows share a band or the columns a stack, not both.
+            let same_band = r1 / g.box_rows() == r2 / g.box_rows();
+            let same_stack = c1 / g.box_cols() == c2 / g.box_cols();
+            if same_band == same_stack {
+                return None;
+            }
+            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+            if !corners.iter().all(|&c| b.is_open(c)) {
+                return None;
+            }
+            // Two corners hold just the pair, so the corners share exactly two digits.
+            let pair = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
+            (pair.count_ones() == 2).then_some(Rectangle { corners, pair })
+        })
+        .collect()
 }
 
 fn step(technique: Technique, corners: &[usize; 4], elims: Vec<(usize, u8)>) -> Option<Step> {
