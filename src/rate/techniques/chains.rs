@@ -52,6 +52,8 @@ fn seen_by_both(b: &Board, a: usize, z: usize, digit: u8) -> Vec<(usize, u8)> {
 struct Trail {
     stamp: Vec<u32>,
     parent: Vec<usize>,
+    /// States on the way to each state, itself included.
+    length: Vec<usize>,
     current: u32,
     queue: VecDeque<usize>,
 }
@@ -61,6 +63,7 @@ impl Trail {
         Trail {
             stamp: vec![0; states],
             parent: vec![usize::MAX; states],
+            length: vec![1; states],
             current: 0,
             queue: VecDeque::with_capacity(states),
         }
@@ -72,6 +75,7 @@ impl Trail {
         self.queue.clear();
         self.stamp[first] = self.current;
         self.parent[first] = usize::MAX;
+        self.length[first] = 1;
         self.queue.push_back(first);
     }
 
@@ -82,18 +86,13 @@ impl Trail {
         }
         self.stamp[t] = self.current;
         self.parent[t] = s;
+        self.length[t] = self.length[s] + 1;
         true
     }
 
     /// States on the way to `end`, start included.
     fn length(&self, end: usize) -> usize {
-        let mut k = 1;
-        let mut at = end;
-        while self.parent[at] != usize::MAX {
-            at = self.parent[at];
-            k += 1;
-        }
-        k
+        self.length[end]
     }
 
     /// The cells on the way to `end` (state / `width`), start first.
@@ -113,9 +112,29 @@ fn better(best: &Option<Step>, nodes: usize) -> bool {
     best.as_ref().is_none_or(|s| s.cells.len() > nodes)
 }
 
+/// The most nodes a chain scored `base + length_bonus(nodes * per_node)` may have to score
+/// less than `below` (0 when none can).
+fn most_nodes(below: f64, base: f64, per_node: usize) -> usize {
+    if below == f64::INFINITY {
+        return usize::MAX;
+    }
+    (0..)
+        .find(|&k| base + length_bonus((k + 1) * per_node) >= below - 1e-9)
+        .expect("the length bonus grows without bound")
+}
+
 /// The shortest X-chain on any digit: A = ... = Z with strong links at both ends; the digit
-/// leaves cells seeing both A and Z.
-pub fn x_chain(b: &Board) -> Option<Step> {
+/// leaves cells seeing both A and Z. Only chains scoring below `below` are looked for.
+pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
+    // Four cells score 4.0-4.2; longer chains from the base.
+    let longest = if below <= 4.2 + 1e-9 {
+        if below <= 4.0 + 1e-9 {
+            return None;
+        }
+        4
+    } else {
+        most_nodes(below, X_CHAIN_BASE, 1).max(4)
+    };
     let n = b.n();
     let cells = b.cells();
     let mut best: Option<Step> = None;
@@ -177,7 +196,9 @@ pub fn x_chain(b: &Board) -> Option<Step> {
                             best = Some(step);
                         }
                     }
-                    trail.queue.push_back(t);
+                    if trail.length(t) < longest {
+                        trail.queue.push_back(t);
+                    }
                 }
             }
         }
@@ -186,8 +207,13 @@ pub fn x_chain(b: &Board) -> Option<Step> {
 }
 
 /// The shortest XY-chain: bivalue cells A .. Z linked by shared digits, where A's other
-/// digit x is also Z's last: x leaves cells seeing both A and Z.
-pub fn xy_chain(b: &Board) -> Option<Step> {
+/// digit x is also Z's last: x leaves cells seeing both A and Z. Only chains scoring below
+/// `below` are looked for.
+pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
+    let longest = most_nodes(below, Technique::XyChain.base_score(), 2);
+    if longest < 2 {
+        return None;
+    }
     let n = b.n();
     let cells = b.cells();
     let width = n + 1;
@@ -234,7 +260,9 @@ pub fn xy_chain(b: &Board) -> Option<Step> {
                             }
                         }
                     }
-                    trail.queue.push_back(t);
+                    if trail.length(t) < longest {
+                        trail.queue.push_back(t);
+                    }
                 }
             }
         }

@@ -56,8 +56,8 @@ pub const REGISTRY: [(Technique, Finder); 28] = [
     (Technique::Jellyfish, |b, _| fish::fish(b, 4)),
     (Technique::HiddenQuad, |b, _| subsets::hidden(b, 4)),
     (Technique::BugPlusOne, |b, _| uniqueness::bug_plus_one(b)),
-    (Technique::XChain, |b, _| chains::x_chain(b)),
-    (Technique::XyChain, |b, _| chains::xy_chain(b)),
+    (Technique::XChain, chains::x_chain),
+    (Technique::XyChain, chains::xy_chain),
     (Technique::ForcingChain, forcing::forcing_chain),
     (Technique::Nishio, |b, _| forcing::nishio(b)),
     (Technique::MultipleForcingChains, |b, _| {
