@@ -74,49 +74,75 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     let mut imp = engine(false);
     let only_one_digit = below <= MIXED_CHAIN + 1e-9;
     let closures = (!only_one_digit).then(|| imp.closures());
-    let mut best: Option<Step> = None;
+    // Assumptions that imply their opposite, with the lowest base their chain can score.
+    let mut starts = Vec::new();
     for on in every_on(&imp) {
         for start in [on, on ^ 1] {
             let opposite = start ^ 1;
-            let on_one_digit = one_digit.of(start).contains(opposite);
-            let lowest_base = if on_one_digit {
-                Technique::ForcingChain.base_score()
-            } else if let Some(all) = &closures {
-                if !all.of(start).contains(opposite) {
-                    continue;
-                }
-                MIXED_CHAIN
-            } else {
-                continue;
-            };
-            let bound = best.as_ref().map_or(below, |s| s.score);
-            imp.run(
-                start,
-                Stop::AtReaching(opposite, longest_below(bound, lowest_base)),
-            );
-            if !imp.reached(opposite) {
-                continue;
-            }
-            let (nodes, one_digit) = imp.ancestors(opposite);
-            let base = if one_digit {
-                Technique::ForcingChain.base_score()
-            } else {
-                MIXED_CHAIN
-            };
-            let score = base + length_bonus(nodes);
-            if score < bound - 1e-9 {
-                let cells = imp.chain_cells(opposite);
-                best = Some(concluding(
-                    Technique::ForcingChain,
-                    score,
-                    cells,
-                    &imp,
-                    opposite,
-                ));
+            if one_digit.of(start).contains(opposite) {
+                starts.push((start, Technique::ForcingChain.base_score()));
+            } else if closures
+                .as_ref()
+                .is_some_and(|all| all.of(start).contains(opposite))
+            {
+                starts.push((start, MIXED_CHAIN));
             }
         }
     }
+    // Chains without a length bonus first: the bound they give cuts the longer searches.
+    let mut best: Option<Step> = None;
+    let mut longer = Vec::new();
+    for &(start, base) in &starts {
+        if !shortest_chain(&mut imp, start, base, SHORT_CHAIN, below, &mut best) {
+            longer.push((start, base));
+        }
+    }
+    for (start, base) in longer {
+        shortest_chain(&mut imp, start, base, usize::MAX, below, &mut best);
+    }
     best
+}
+
+/// The most nodes of a chain without a length bonus.
+const SHORT_CHAIN: usize = 6;
+
+/// Follows `start` to its opposite along the shortest chain of at most `most` nodes (and
+/// no longer than could beat `best`, or `below` while there is none); keeps the chain when
+/// it scores less. Whether the opposite was reached within `most` nodes.
+fn shortest_chain(
+    imp: &mut Implications,
+    start: Potential,
+    lowest_base: f64,
+    most: usize,
+    below: f64,
+    best: &mut Option<Step>,
+) -> bool {
+    let opposite = start ^ 1;
+    let bound = best.as_ref().map_or(below, |s| s.score);
+    let within = longest_below(bound, lowest_base);
+    imp.run(start, Stop::AtReaching(opposite, within.min(most)));
+    if !imp.reached(opposite) {
+        // Not within `most`: a longer search may still find it, unless the bound cut it.
+        return within <= most;
+    }
+    let (nodes, one_digit) = imp.ancestors(opposite);
+    let base = if one_digit {
+        Technique::ForcingChain.base_score()
+    } else {
+        MIXED_CHAIN
+    };
+    let score = base + length_bonus(nodes);
+    if score < bound - 1e-9 {
+        let cells = imp.chain_cells(opposite);
+        *best = Some(concluding(
+            Technique::ForcingChain,
+            score,
+            cells,
+            imp,
+            opposite,
+        ));
+    }
+    true
 }
 
 /// The most nodes a chain scored from `base` may have to score less than `bound`.
