@@ -68,36 +68,45 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
             },
         )
     };
-    // Chains on one digit score less: where there is none, a mixed chain must be shorter
-    // to beat the best so far, and below 7.0 only chains on one digit can.
-    let one_digit = engine(true).closures();
     let mut imp = engine(false);
-    let only_one_digit = below <= MIXED_CHAIN + 1e-9;
-    let closures = (!only_one_digit).then(|| imp.closures());
-    // Assumptions that imply their opposite, with the lowest base their chain can score.
-    let mut starts = Vec::new();
-    for on in every_on(&imp) {
-        for start in [on, on ^ 1] {
-            let opposite = start ^ 1;
-            if one_digit.of(start).contains(opposite) {
-                starts.push((start, Technique::ForcingChain.base_score()));
-            } else if closures
-                .as_ref()
-                .is_some_and(|all| all.of(start).contains(opposite))
-            {
-                starts.push((start, MIXED_CHAIN));
-            }
-        }
-    }
+    // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
+    // less, so only those are looked for.
+    let (starts, mut one_digit): (Vec<Potential>, _) = if below <= MIXED_CHAIN + 1e-9 {
+        let one_digit = engine(true).closures();
+        let starts = every_on(&imp)
+            .flat_map(|on| [on, on ^ 1])
+            .filter(|&p| one_digit.of(p).contains(p ^ 1))
+            .collect();
+        (starts, Some(one_digit))
+    } else {
+        let closures = imp.closures();
+        let starts = every_on(&imp)
+            .flat_map(|on| [on, on ^ 1])
+            .filter(|&p| closures.of(p).contains(p ^ 1))
+            .collect();
+        (starts, None)
+    };
     // Chains without a length bonus first: the bound they give cuts the longer searches.
+    let one_digit_base = Technique::ForcingChain.base_score();
     let mut best: Option<Step> = None;
     let mut longer = Vec::new();
-    for &(start, base) in &starts {
-        if !shortest_chain(&mut imp, start, base, SHORT_CHAIN, below, &mut best) {
-            longer.push((start, base));
+    for &start in &starts {
+        if !shortest_chain(&mut imp, start, one_digit_base, SHORT_CHAIN, below, &mut best) {
+            longer.push(start);
         }
     }
-    for (start, base) in longer {
+    for start in longer {
+        // Once there is a chain to beat, one without a one-digit path must be shorter.
+        let base = if best.is_some() {
+            let one_digit = one_digit.get_or_insert_with(|| engine(true).closures());
+            if one_digit.of(start).contains(start ^ 1) {
+                one_digit_base
+            } else {
+                MIXED_CHAIN
+            }
+        } else {
+            one_digit_base
+        };
         shortest_chain(&mut imp, start, base, usize::MAX, below, &mut best);
     }
     best
