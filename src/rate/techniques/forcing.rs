@@ -91,7 +91,14 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     let mut best: Option<Step> = None;
     let mut longer = Vec::new();
     for &start in &starts {
-        if !shortest_chain(&mut imp, start, one_digit_base, SHORT_CHAIN, below, &mut best) {
+        if !shortest_chain(
+            &mut imp,
+            start,
+            one_digit_base,
+            SHORT_CHAIN,
+            below,
+            &mut best,
+        ) {
             longer.push(start);
         }
     }

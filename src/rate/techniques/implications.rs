@@ -595,11 +595,26 @@ impl<'b> Implications<'b> {
         let words = self.words;
         let at = k * words;
         for w in 0..words {
+            // Offs new to this run, taken as a whole word: none was reached before.
             let mut fresh = self.kills[at + w] & !self.off[w];
+            if fresh == 0 {
+                continue;
+            }
+            self.off[w] |= fresh;
+            if self.conflict.is_none() && fresh & self.on[w] != 0 {
+                let j = w * 64 + (fresh & self.on[w]).trailing_zeros() as usize;
+                self.conflict = Some(2 * j as Potential);
+            }
             while fresh != 0 {
                 let j = w * 64 + fresh.trailing_zeros() as usize;
                 fresh &= fresh - 1;
-                self.reach(2 * j as Potential, Cause::By(p));
+                let q = 2 * j as Potential;
+                self.cause[q as usize] = Cause::By(p);
+                self.order.push(q);
+                if self.rules.dynamic {
+                    let (cell, digit) = self.candidate[j];
+                    self.left[cell as usize] &= !(1 << (digit - 1));
+                }
             }
         }
     }
