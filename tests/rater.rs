@@ -275,3 +275,34 @@ fn singles_check_agrees_with_the_rater() {
         .take(500)
         .all(|(p, _)| !solves_by_singles(p)));
 }
+
+/// `bank explain` shows each forcing chain link by link, from the assumption to the
+/// candidate it removes, and ends with the score; a puzzle without one solution is refused.
+#[test]
+fn explain_shows_forcing_chains_link_by_link() {
+    let puzzle =
+        "000900003000700060007050090030608012002000300960201050050080400080005000200009000";
+    let o = common::bank(&["explain", puzzle], None);
+    assert!(o.status.success(), "{}", common::stderr(&o));
+    let out = common::stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains(": forcing chain (7.1)"))
+        .expect("a forcing chain step");
+    let removed = lines[at].rsplit("remove ").next().unwrap().trim();
+    let chain = lines[at + 1].trim();
+    let (cell, digit) = removed.split_once("<>").unwrap();
+    assert!(chain.starts_with(&format!("{cell}={digit} -> ")), "{chain}");
+    assert!(chain.ends_with(&format!("-> {removed}")), "{chain}");
+    assert!(out
+        .trim_end()
+        .ends_with("score 7.1, hardest technique: forcing chain"));
+    let o = common::bank(&["explain", &".".repeat(81)], None);
+    assert!(!o.status.success());
+    assert!(
+        common::stderr(&o).contains("exactly one solution"),
+        "{}",
+        common::stderr(&o)
+    );
+}

@@ -72,6 +72,16 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
             line.push_str(&format!(": remove {}", list(&step.eliminations, "<>")));
         }
         println!("{line}");
+        for chain in &step.chains {
+            let links: Vec<String> = chain
+                .iter()
+                .map(|l| {
+                    let sign = if l.on { "=" } else { "<>" };
+                    format!("{}{sign}{}", cell_name(n, l.cell), digit_char(l.digit))
+                })
+                .collect();
+            println!("    {}", links.join(" -> "));
+        }
         apply(&mut board, step);
         // Show the grid after every step beyond singles: those are the ones to follow closely.
         if step.score > 2.3 {

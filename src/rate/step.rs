@@ -180,6 +180,21 @@ pub struct Step {
     pub placements: Vec<(usize, u8)>,
     /// Candidates removed: (cell, digit).
     pub eliminations: Vec<(usize, u8)>,
+    /// Forcing chains: each chain from its assumption to what it implies (empty for the
+    /// other techniques).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chains: Vec<Vec<Link>>,
+}
+
+/// One node of a forcing chain: a candidate taken as true (`on`) or false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Link {
+    /// The cell.
+    pub cell: usize,
+    /// The digit.
+    pub digit: u8,
+    /// Whether the digit is taken as placed (true) or removed (false).
+    pub on: bool,
 }
 
 impl Step {
@@ -191,6 +206,7 @@ impl Step {
             cells,
             placements: Vec::new(),
             eliminations: Vec::new(),
+            chains: Vec::new(),
         }
     }
 }

@@ -19,7 +19,7 @@
 
 use super::implications::{Implications, Potential, PotentialSet, Rules, Stop, Trace};
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{length_bonus, Step, Technique};
+use crate::rate::step::{length_bonus, Link, Step, Technique};
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores
 /// the technique's base, 6.6).
@@ -41,13 +41,22 @@ fn keep_lowest(best: &mut Option<Step>, step: Step) {
 fn concluding(
     technique: Technique,
     score: f64,
-    cells: Vec<usize>,
+    chains: Vec<Vec<Link>>,
     imp: &Implications,
     target: Potential,
 ) -> Step {
     let (cell, digit, on) = imp.split(target);
+    // The cells along the chains, each chain's repeats in a row shown once.
+    let mut cells: Vec<usize> = Vec::new();
+    for chain in &chains {
+        let mut along: Vec<usize> = chain.iter().map(|l| l.cell).collect();
+        along.dedup();
+        cells.extend(along);
+    }
+    cells.dedup();
     let mut step = Step::new(technique, cells);
     step.score = score;
+    step.chains = chains;
     if on {
         step.placements.push((cell, digit));
     } else {
@@ -149,11 +158,10 @@ fn shortest_chain(
     };
     let score = base + length_bonus(nodes);
     if score < bound - 1e-9 {
-        let cells = imp.chain_cells(opposite);
         *best = Some(concluding(
             Technique::ForcingChain,
             score,
-            cells,
+            vec![imp.chain(opposite)],
             imp,
             opposite,
         ));
@@ -186,11 +194,10 @@ pub fn nishio(b: &Board) -> Option<Step> {
         let Some(x) = imp.conflict() else { continue };
         let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
         let score = Technique::Nishio.base_score() + length_bonus(nodes);
-        let mut cells = imp.chain_cells(x);
-        cells.extend(imp.chain_cells(x ^ 1));
+        let chains = vec![imp.chain(x), imp.chain(x ^ 1)];
         keep_lowest(
             &mut best,
-            concluding(Technique::Nishio, score, cells, &imp, start ^ 1),
+            concluding(Technique::Nishio, score, chains, &imp, start ^ 1),
         );
     }
     best
@@ -408,16 +415,13 @@ fn lowest(
     // The first of the fewest nodes, so the choice does not depend on sorting.
     let (i, &fewest) = nodes.iter().enumerate().min_by_key(|&(i, &k)| (k, i))?;
     let chosen = &found.list[i];
-    let mut cells = Vec::new();
+    let mut chains = Vec::new();
     for &source in &found.groups[chosen.group] {
         sets.follow(imp, source);
-        for end in ends(imp, chosen) {
-            cells.extend(imp.chain_cells(end));
-        }
+        chains.extend(ends(imp, chosen).into_iter().map(|end| imp.chain(end)));
     }
-    cells.dedup();
     let score = technique.base_score() + length_bonus(fewest);
-    Some(concluding(technique, score, cells, imp, chosen.target))
+    Some(concluding(technique, score, chains, imp, chosen.target))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! can be measured (their node count drives the score) and shown.
 
 use crate::rate::board::{digits, Board};
+use crate::rate::step::Link;
 use crate::solver::CellSet;
 
 /// A candidate assumed on (`2 * candidate + 1`) or off (`2 * candidate`). Candidates are
@@ -525,22 +526,23 @@ impl<'b> Implications<'b> {
         (count, one_digit)
     }
 
-    /// The cells along the chain to `p` through first causes, the assumption first.
-    pub fn chain_cells(&self, p: Potential) -> Vec<usize> {
-        let mut cells = vec![self.split(p).0];
+    /// The chain to `p` through first causes, the assumption first.
+    pub fn chain(&self, p: Potential) -> Vec<Link> {
+        let link = |q: Potential| {
+            let (cell, digit, on) = self.split(q);
+            Link { cell, digit, on }
+        };
+        let mut chain = vec![link(p)];
         let mut parents = Vec::new();
         let mut at = p;
         loop {
             self.parents_of(at, &mut parents);
             let Some(&first) = parents.first() else { break };
             at = first;
-            let cell = self.split(at).0;
-            if cells.last() != Some(&cell) {
-                cells.push(cell);
-            }
+            chain.push(link(at));
         }
-        cells.reverse();
-        cells
+        chain.reverse();
+        chain
     }
 
     /// The potentials that caused `q` in the last run.
@@ -706,7 +708,15 @@ mod tests {
             assert!(imp.reached(imp.potential(cell, other, false)));
         }
         for p in imp.reached_set().iter() {
-            assert_eq!(imp.chain_cells(p)[0], cell);
+            let chain = imp.chain(p);
+            assert_eq!(
+                (chain[0].cell, chain[0].digit, chain[0].on),
+                (cell, digit, true)
+            );
+            assert_eq!(imp.split(p), {
+                let last = chain[chain.len() - 1];
+                (last.cell, last.digit, last.on)
+            });
         }
     }
 
