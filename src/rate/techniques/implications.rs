@@ -195,8 +195,14 @@ pub struct Implications<'b> {
     cause: Vec<Cause>,
     /// Potentials in the order reached (breadth first, so chains are shortest).
     order: Vec<Potential>,
-    /// Dynamic rules: candidates left once the implied offs are taken out.
+    /// Dynamic rules: candidates left once the implied offs are taken out, and the places
+    /// left for each digit in each unit (`places[u * n + digit - 1]`, `places_at_start`
+    /// on the board as it stands).
     left: Vec<u16>,
+    places: Vec<u8>,
+    places_at_start: Vec<u8>,
+    /// The row, column and box of each candidate's cell.
+    units: Vec<[u16; 3]>,
     /// The first potential reached whose opposite was reached too.
     conflict: Option<Potential>,
     /// Ancestor walk: visit stamps, stack and causes.
@@ -258,6 +264,13 @@ impl<'b> Implications<'b> {
             }
         }
         strong_at.push(strong.len() as u32);
+        let places_at_start: Vec<u8> = (0..board.unit_count())
+            .flat_map(|u| (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8))
+            .collect();
+        let units = candidate
+            .iter()
+            .map(|&(cell, _)| board.units_of(cell as usize).map(|u| u as u16))
+            .collect();
         Implications {
             board,
             rules,
@@ -273,6 +286,9 @@ impl<'b> Implications<'b> {
             cause: vec![Cause::Start; 2 * candidates],
             order: Vec::with_capacity(2 * candidates),
             left: board.candidates().to_vec(),
+            places: places_at_start.clone(),
+            places_at_start,
+            units,
             conflict: None,
             stamp: vec![0; 2 * candidates],
             current: 0,
@@ -411,6 +427,7 @@ impl<'b> Implications<'b> {
         self.conflict = None;
         if self.rules.dynamic {
             self.left.copy_from_slice(self.board.candidates());
+            self.places.copy_from_slice(&self.places_at_start);
         }
         self.reach(start, Cause::Start);
         // Potentials order[..level_end] are `depth` links or fewer from the start.
@@ -587,8 +604,7 @@ impl<'b> Implications<'b> {
         self.cause[q as usize] = cause;
         self.order.push(q);
         if self.rules.dynamic && q.is_multiple_of(2) {
-            let (cell, digit) = self.candidate[k];
-            self.left[cell as usize] &= !(1 << (digit - 1));
+            self.take_out(k);
         }
     }
 
@@ -614,8 +630,7 @@ impl<'b> Implications<'b> {
                 self.cause[q as usize] = Cause::By(p);
                 self.order.push(q);
                 if self.rules.dynamic {
-                    let (cell, digit) = self.candidate[j];
-                    self.left[cell as usize] &= !(1 << (digit - 1));
+                    self.take_out(j);
                 }
             }
         }
@@ -633,17 +648,30 @@ impl<'b> Implications<'b> {
             let single = left.trailing_zeros() as u8 + 1;
             self.reach(self.potential(cell, single, true), Cause::LastInCell);
         }
-        for u in b.units_of(cell) {
-            let unit = b.unit(u);
-            let mut left = digits(b.positions(u, digit))
-                .map(|i| unit[i as usize - 1] as usize)
-                .filter(|&c| self.left[c] & bit != 0);
-            if let (Some(only), None) = (left.next(), left.next()) {
-                self.reach(
-                    self.potential(only, digit, true),
-                    Cause::LastInUnit(u as u16),
-                );
+        for u in self.units[k] {
+            let u = u as usize;
+            if self.places[u * self.n + digit as usize - 1] != 1 {
+                continue;
             }
+            let unit = b.unit(u);
+            let only = digits(b.positions(u, digit))
+                .map(|i| unit[i as usize - 1] as usize)
+                .find(|&c| self.left[c] & bit != 0)
+                .expect("one place is left");
+            self.reach(
+                self.potential(only, digit, true),
+                Cause::LastInUnit(u as u16),
+            );
+        }
+    }
+
+    /// Dynamic rules: candidate `k` is off, so its cell and its units have one place less.
+    #[inline]
+    fn take_out(&mut self, k: usize) {
+        let (cell, digit) = self.candidate[k];
+        self.left[cell as usize] &= !(1 << (digit - 1));
+        for u in self.units[k] {
+            self.places[u as usize * self.n + digit as usize - 1] -= 1;
         }
     }
 }
