@@ -30,13 +30,6 @@ fn every_on(imp: &Implications) -> impl Iterator<Item = Potential> {
     (0..imp.candidates() as Potential).map(|k| 2 * k + 1)
 }
 
-/// Keeps `step` when it scores lower than the best so far.
-fn keep_lowest(best: &mut Option<Step>, step: Step) {
-    if best.as_ref().is_none_or(|s| step.score < s.score - 1e-9) {
-        *best = Some(step);
-    }
-}
-
 /// The step concluding `target`: a placement when it is on, an elimination when off.
 fn concluding(
     technique: Technique,
@@ -188,17 +181,22 @@ pub fn nishio(b: &Board) -> Option<Step> {
             one_digit: true,
         },
     );
-    let mut best = None;
+    let mut best: Option<Step> = None;
     for start in every_on(&imp) {
         imp.run(start, Stop::AtConflict);
         let Some(x) = imp.conflict() else { continue };
         let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
         let score = Technique::Nishio.base_score() + length_bonus(nodes);
-        let chains = vec![imp.chain(x), imp.chain(x ^ 1)];
-        keep_lowest(
-            &mut best,
-            concluding(Technique::Nishio, score, chains, &imp, start ^ 1),
-        );
+        if best.as_ref().is_none_or(|s| score < s.score - 1e-9) {
+            let chains = vec![imp.chain(x), imp.chain(x ^ 1)];
+            best = Some(concluding(
+                Technique::Nishio,
+                score,
+                chains,
+                &imp,
+                start ^ 1,
+            ));
+        }
     }
     best
 }
