@@ -181,6 +181,9 @@ pub struct Digger<'a> {
     clues: usize,
     failures: u32,
     failure_budget: Option<u32>,
+    /// `places[d]`: the cells where the solution holds digit `d` (the only cells a clue
+    /// `d` can be in).
+    places: Vec<Vec<usize>>,
 }
 
 impl<'a> Digger<'a> {
@@ -195,6 +198,7 @@ impl<'a> Digger<'a> {
         let mut orbits = strategy.orbits(solution.geometry());
         rng.shuffle(&mut orbits);
         Digger {
+            places: digit_places(solution),
             solution,
             solver,
             orbits,
@@ -223,7 +227,13 @@ impl<'a> Digger<'a> {
             for &cell in orbit {
                 self.puzzle.set(cell, 0);
             }
-            if still_unique(&self.puzzle, self.solution, orbit, self.solver)? {
+            if still_unique(
+                &self.puzzle,
+                self.solution,
+                &self.places,
+                orbit,
+                self.solver,
+            )? {
                 self.clues -= orbit.len();
             } else {
                 for &cell in orbit {
@@ -250,12 +260,15 @@ impl<'a> Digger<'a> {
 fn still_unique(
     puzzle: &Grid,
     solution: &Grid,
+    places: &[Vec<usize>],
     removed: &[usize],
     solver: &Solver,
 ) -> Result<bool, Aborted> {
     for &cell in removed {
         let digit = solution.get(cell);
-        if !forced(puzzle, cell, digit) && solver.has_solution_avoiding(puzzle, cell, digit)? {
+        if !forced(puzzle, &places[digit as usize], cell, digit)
+            && solver.has_solution_avoiding(puzzle, cell, digit)?
+        {
             return Ok(false);
         }
     }
@@ -266,7 +279,8 @@ fn still_unique(
 /// other digit (naked single), or no other open cell of one of its units may take `digit`
 /// (hidden single). Then no solution puts another digit there, and no search is needed.
 /// Most removals of a dig's first half are settled this way.
-fn forced(puzzle: &Grid, cell: usize, digit: u8) -> bool {
+/// `places` are the cells where the solution holds `digit`: the clues `digit` are among them.
+fn forced(puzzle: &Grid, places: &[usize], cell: usize, digit: u8) -> bool {
     let g = puzzle.geometry();
     let t = tables(g);
     let seen = t
@@ -280,13 +294,11 @@ fn forced(puzzle: &Grid, cell: usize, digit: u8) -> bool {
     // Open cells in a row, column or box holding `digit` cannot take it.
     let (n, cells) = (g.n(), puzzle.cells());
     let (mut rows, mut cols, mut boxes) = (0u32, 0u32, 0u32);
-    for (i, &v) in cells.iter().enumerate() {
-        if v == digit {
-            let (r, c) = (i / n, i % n);
-            rows |= 1 << r;
-            cols |= 1 << c;
-            boxes |= 1 << g.box_of(r, c);
-        }
+    for &i in places.iter().filter(|&&i| cells[i] == digit) {
+        let (r, c) = (i / n, i % n);
+        rows |= 1 << r;
+        cols |= 1 << c;
+        boxes |= 1 << g.box_of(r, c);
     }
     let can_take = |other: usize| {
         let (r, c) = (other / n, other % n);
@@ -305,10 +317,20 @@ fn forced(puzzle: &Grid, cell: usize, digit: u8) -> bool {
     false
 }
 
+/// For each digit `d`, the cells where `solution` holds it (`[d]`; `[0]` is empty).
+fn digit_places(solution: &Grid) -> Vec<Vec<usize>> {
+    let mut places = vec![Vec::new(); solution.geometry().n() + 1];
+    for (cell, &d) in solution.cells().iter().enumerate() {
+        places[d as usize].push(cell);
+    }
+    places
+}
+
 /// Whether no clue of `puzzle` can be removed (under `strategy`: no whole orbit of clues)
 /// without losing uniqueness.
 pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
     let solver = Solver::new();
+    let places = digit_places(solution);
     strategy.orbits(puzzle.geometry()).iter().all(|orbit| {
         if orbit.iter().any(|&c| puzzle.get(c) == 0) {
             return true;
@@ -317,7 +339,7 @@ pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
         for &c in orbit {
             fewer.set(c, 0);
         }
-        !still_unique(&fewer, solution, orbit, &solver).expect("no deadline")
+        !still_unique(&fewer, solution, &places, orbit, &solver).expect("no deadline")
     })
 }
 
