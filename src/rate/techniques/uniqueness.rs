@@ -1,5 +1,6 @@
 //! Deductions that rely on the puzzle having one solution: unique rectangles and BUG+1.
 
+use super::subsets::first_combination;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
@@ -140,76 +141,47 @@ pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
 pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
     let rects = rectangles(b);
     // Smaller subsets first: they score less.
-    (1..=3).find_map(|others| {
+    (1..=3).find_map(|others: usize| {
         rects.iter().find_map(|r| {
             let (x, y) = roof(b, r)?;
             let extra = (b.cand(x) | b.cand(y)) & !r.pair;
-            if extra.count_ones() < 2 || extra.count_ones() > others + 1 {
+            let digits_in_subset = others + 1;
+            if extra.count_ones() < 2 || extra.count_ones() as usize > digits_in_subset {
                 return None;
             }
-            shared_units(b, x, y).into_iter().find_map(|u| {
+            shared_units(b, x, y).find_map(|u| {
                 let open: Vec<usize> = b
                     .unit(u)
                     .iter()
                     .map(|&c| c as usize)
                     .filter(|&c| b.is_open(c) && c != x && c != y)
                     .collect();
-                let mut chosen = Vec::with_capacity(others as usize);
-                subset_step(b, r, &open, extra, others as usize, 0, &mut chosen)
+                let small: Vec<usize> = open
+                    .iter()
+                    .copied()
+                    .filter(|&c| b.cand(c).count_ones() as usize <= digits_in_subset)
+                    .collect();
+                first_combination(&small, others, &mut |cells: &[usize]| {
+                    let union = cells.iter().fold(extra, |m, &c| m | b.cand(c));
+                    if union.count_ones() as usize != digits_in_subset {
+                        return None;
+                    }
+                    let elims: Vec<(usize, u8)> = open
+                        .iter()
+                        .filter(|c| !cells.contains(c))
+                        .flat_map(|&c| digits(b.cand(c) & union).map(move |d| (c, d)))
+                        .collect();
+                    (!elims.is_empty()).then(|| {
+                        let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
+                        s.score += 0.1 * (others - 1) as f64;
+                        s.cells.extend_from_slice(cells);
+                        s.eliminations = elims;
+                        s
+                    })
+                })
             })
         })
     })
-}
-
-/// The first `size` cells of `open` from `from` on (`chosen` so far) whose candidates
-/// with `digits` make a naked subset that eliminates something, as a type 3 step.
-fn subset_step(
-    b: &Board,
-    r: &Rectangle,
-    open: &[usize],
-    digits_so_far: u16,
-    size: usize,
-    from: usize,
-    chosen: &mut Vec<usize>,
-) -> Option<Step> {
-    if digits_so_far.count_ones() as usize > size + 1 {
-        return None;
-    }
-    if chosen.len() == size {
-        if digits_so_far.count_ones() as usize != size + 1 {
-            return None;
-        }
-        let elims: Vec<(usize, u8)> = open
-            .iter()
-            .filter(|c| !chosen.contains(c))
-            .flat_map(|&c| digits(b.cand(c) & digits_so_far).map(move |d| (c, d)))
-            .collect();
-        if elims.is_empty() {
-            return None;
-        }
-        let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
-        s.score += 0.1 * (size - 1) as f64;
-        s.cells.extend_from_slice(chosen);
-        s.eliminations = elims;
-        return Some(s);
-    }
-    for i in from..open.len() {
-        chosen.push(open[i]);
-        let found = subset_step(
-            b,
-            r,
-            open,
-            digits_so_far | b.cand(open[i]),
-            size,
-            i + 1,
-            chosen,
-        );
-        chosen.pop();
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
 }
 
 /// Type 4: one pair digit is confined to the roof within a unit they share: the other
