@@ -62,6 +62,7 @@ impl<W: AsRef<[u64]>> PotentialSet<W> {
     }
 
     /// Whether `other` holds every potential of this set.
+    #[cfg(test)]
     pub fn is_subset<V: AsRef<[u64]>>(&self, other: &PotentialSet<V>) -> bool {
         self.words()
             .iter()
