@@ -50,6 +50,20 @@ fn hidden_technique(k: usize) -> Technique {
     }
 }
 
+/// What a naked subset on `cells` (digits `union`) removes from the unit's other `open`
+/// cells.
+pub fn naked_eliminations(
+    b: &Board,
+    open: &[usize],
+    cells: &[usize],
+    union: u16,
+) -> Vec<(usize, u8)> {
+    open.iter()
+        .filter(|c| !cells.contains(c))
+        .flat_map(|&c| digits(b.cand(c) & union).map(move |d| (c, d)))
+        .collect()
+}
+
 /// `k` open cells of a unit whose candidates number `k` in all.
 pub fn naked(b: &Board, k: usize) -> Option<Step> {
     for u in 0..b.unit_count() {
@@ -72,11 +86,7 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
             if union.count_ones() as usize != k {
                 return None;
             }
-            let elims: Vec<(usize, u8)> = open
-                .iter()
-                .filter(|c| !cells.contains(c))
-                .flat_map(|&c| digits(b.cand(c) & union).map(move |d| (c, d)))
-                .collect();
+            let elims = naked_eliminations(b, &open, cells, union);
             (!elims.is_empty()).then(|| {
                 let mut step = Step::new(naked_technique(k), cells.to_vec());
                 step.eliminations = elims;

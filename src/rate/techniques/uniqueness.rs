@@ -1,6 +1,6 @@
 //! Deductions that rely on the puzzle having one solution: unique rectangles and BUG+1.
 
-use super::subsets::first_combination;
+use super::subsets::{first_combination, naked_eliminations};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
@@ -166,11 +166,7 @@ pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
                     if union.count_ones() as usize != digits_in_subset {
                         return None;
                     }
-                    let elims: Vec<(usize, u8)> = open
-                        .iter()
-                        .filter(|c| !cells.contains(c))
-                        .flat_map(|&c| digits(b.cand(c) & union).map(move |d| (c, d)))
-                        .collect();
+                    let elims = naked_eliminations(b, &open, cells, union);
                     (!elims.is_empty()).then(|| {
                         let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
                         s.score += 0.1 * (others - 1) as f64;
