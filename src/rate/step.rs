@@ -211,6 +211,17 @@ impl Step {
     }
 }
 
+/// The most nodes a chain scored `base + length_bonus(nodes * per_node)` may have to score
+/// less than `below` (0 when none can; unbounded when `below` is infinite).
+pub fn most_nodes_below(below: f64, base: f64, per_node: usize) -> usize {
+    if below == f64::INFINITY {
+        return usize::MAX;
+    }
+    (0..)
+        .find(|&k| base + length_bonus((k + 1) * per_node) >= below - 1e-9)
+        .expect("the length bonus grows without bound")
+}
+
 /// Sudoku Explainer's length bonus for chains of `nodes` nodes: +0.1 each time the length
 /// passes the next of the ceilings 4, 6, 8, 10, 15, 20, 30, ...
 pub fn length_bonus(nodes: usize) -> f64 {

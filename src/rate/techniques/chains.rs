@@ -3,7 +3,7 @@
 //! length as in Sudoku Explainer.
 
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{length_bonus, Step, Technique};
+use crate::rate::step::{length_bonus, most_nodes_below, Step, Technique};
 use crate::solver::CellSet;
 use std::collections::VecDeque;
 
@@ -112,17 +112,6 @@ fn better(best: &Option<Step>, nodes: usize) -> bool {
     best.as_ref().is_none_or(|s| s.cells.len() > nodes)
 }
 
-/// The most nodes a chain scored `base + length_bonus(nodes * per_node)` may have to score
-/// less than `below` (0 when none can).
-fn most_nodes(below: f64, base: f64, per_node: usize) -> usize {
-    if below == f64::INFINITY {
-        return usize::MAX;
-    }
-    (0..)
-        .find(|&k| base + length_bonus((k + 1) * per_node) >= below - 1e-9)
-        .expect("the length bonus grows without bound")
-}
-
 /// The shortest X-chain on any digit: A = ... = Z with strong links at both ends; the digit
 /// leaves cells seeing both A and Z. Only chains scoring below `below` are looked for.
 pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
@@ -133,7 +122,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
         }
         4
     } else {
-        most_nodes(below, X_CHAIN_BASE, 1).max(4)
+        most_nodes_below(below, X_CHAIN_BASE, 1).max(4)
     };
     let n = b.n();
     let cells = b.cells();
@@ -210,7 +199,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
 /// digit x is also Z's last: x leaves cells seeing both A and Z. Only chains scoring below
 /// `below` are looked for.
 pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
-    let longest = most_nodes(below, Technique::XyChain.base_score(), 2);
+    let longest = most_nodes_below(below, Technique::XyChain.base_score(), 2);
     if longest < 2 {
         return None;
     }

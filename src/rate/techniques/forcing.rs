@@ -19,7 +19,7 @@
 
 use super::implications::{Implications, Potential, PotentialSet, Rules, Stop, Trace};
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{length_bonus, Link, Step, Technique};
+use crate::rate::step::{length_bonus, most_nodes_below, Link, Step, Technique};
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores
 /// the technique's base, 6.6).
@@ -73,21 +73,17 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     let mut imp = engine(false);
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
-    let (starts, mut one_digit): (Vec<Potential>, _) = if below <= MIXED_CHAIN + 1e-9 {
-        let one_digit = engine(true).closures();
-        let starts = every_on(&imp)
-            .flat_map(|on| [on, on ^ 1])
-            .filter(|&p| one_digit.of(p).contains(p ^ 1))
-            .collect();
-        (starts, Some(one_digit))
+    let only_one_digit = below <= MIXED_CHAIN + 1e-9;
+    let closures = if only_one_digit {
+        engine(true).closures()
     } else {
-        let closures = imp.closures();
-        let starts = every_on(&imp)
-            .flat_map(|on| [on, on ^ 1])
-            .filter(|&p| closures.of(p).contains(p ^ 1))
-            .collect();
-        (starts, None)
+        imp.closures()
     };
+    let starts: Vec<Potential> = every_on(&imp)
+        .flat_map(|on| [on, on ^ 1])
+        .filter(|&p| closures.of(p).contains(p ^ 1))
+        .collect();
+    let mut one_digit = only_one_digit.then_some(closures);
     // Chains without a length bonus first: the bound they give cuts the longer searches.
     let one_digit_base = Technique::ForcingChain.base_score();
     let mut best: Option<Step> = None;
@@ -137,7 +133,7 @@ fn shortest_chain(
 ) -> bool {
     let opposite = start ^ 1;
     let bound = best.as_ref().map_or(below, |s| s.score);
-    let within = longest_below(bound, lowest_base);
+    let within = most_nodes_below(bound, lowest_base, 1);
     imp.run(start, Stop::AtReaching(opposite, within.min(most)));
     if !imp.reached(opposite) {
         // Not within `most`: a longer search may still find it, unless the bound cut it.
@@ -160,16 +156,6 @@ fn shortest_chain(
         ));
     }
     true
-}
-
-/// The most nodes a chain scored from `base` may have to score less than `bound`.
-fn longest_below(bound: f64, base: f64) -> usize {
-    if bound == f64::INFINITY {
-        return usize::MAX;
-    }
-    (0..)
-        .find(|&nodes| base + length_bonus(nodes + 1) >= bound - 1e-9)
-        .expect("the length bonus grows without bound")
 }
 
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.
