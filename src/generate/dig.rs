@@ -1,8 +1,9 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
+use super::unavoidable::Unavoidable;
 use crate::grid::{Geometry, Grid, Symmetry};
 use crate::rng::Rand;
-use crate::solver::{tables, Aborted, Solver};
+use crate::solver::{tables, Aborted, CellSet, Solver};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
@@ -181,9 +182,28 @@ pub struct Digger<'a> {
     clues: usize,
     failures: u32,
     failure_budget: Option<u32>,
+    /// What digging knows of the solution grid.
+    known: Known,
+    /// The cells holding a clue.
+    clue_set: CellSet,
+}
+
+/// What digging knows of the solution grid, to settle removals without the solver.
+struct Known {
     /// `places[d]`: the cells where the solution holds digit `d` (the only cells a clue
     /// `d` can be in).
     places: Vec<Vec<usize>>,
+    /// Sets of cells that must keep a clue.
+    unavoidable: Unavoidable,
+}
+
+impl Known {
+    fn of(solution: &Grid) -> Known {
+        Known {
+            places: digit_places(solution),
+            unavoidable: Unavoidable::two_digit(solution),
+        }
+    }
 }
 
 impl<'a> Digger<'a> {
@@ -198,7 +218,8 @@ impl<'a> Digger<'a> {
         let mut orbits = strategy.orbits(solution.geometry());
         rng.shuffle(&mut orbits);
         Digger {
-            places: digit_places(solution),
+            known: Known::of(solution),
+            clue_set: (0..solution.geometry().cells()).collect(),
             solution,
             solver,
             orbits,
@@ -226,11 +247,13 @@ impl<'a> Digger<'a> {
             }
             for &cell in orbit {
                 self.puzzle.set(cell, 0);
+                self.clue_set.remove(cell);
             }
             if still_unique(
                 &self.puzzle,
+                &self.clue_set,
                 self.solution,
-                &self.places,
+                &self.known,
                 orbit,
                 self.solver,
             )? {
@@ -238,6 +261,7 @@ impl<'a> Digger<'a> {
             } else {
                 for &cell in orbit {
                     self.puzzle.set(cell, self.solution.get(cell));
+                    self.clue_set.insert(cell);
                 }
                 self.failures += 1;
                 if stop != Stop::Minimal && self.failure_budget.is_some_and(|b| self.failures > b) {
@@ -255,18 +279,23 @@ impl<'a> Digger<'a> {
     }
 }
 
-/// Whether `puzzle`, which was unique before `removed` were cleared, still is: every
-/// other solution would differ from `solution` at one of the removed cells.
+/// Whether `puzzle` (its clues `clue_set`), which was unique before `removed` were
+/// cleared, still is: every other solution would differ from `solution` at one of the
+/// removed cells.
 fn still_unique(
     puzzle: &Grid,
+    clue_set: &CellSet,
     solution: &Grid,
-    places: &[Vec<usize>],
+    known: &Known,
     removed: &[usize],
     solver: &Solver,
 ) -> Result<bool, Aborted> {
+    if known.unavoidable.emptied_by(clue_set, removed) {
+        return Ok(false);
+    }
     for &cell in removed {
         let digit = solution.get(cell);
-        if !forced(puzzle, &places[digit as usize], cell, digit)
+        if !forced(puzzle, &known.places[digit as usize], cell, digit)
             && solver.has_solution_avoiding(puzzle, cell, digit)?
         {
             return Ok(false);
@@ -330,16 +359,20 @@ fn digit_places(solution: &Grid) -> Vec<Vec<usize>> {
 /// without losing uniqueness.
 pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
     let solver = Solver::new();
-    let places = digit_places(solution);
-    strategy.orbits(puzzle.geometry()).iter().all(|orbit| {
+    let known = Known::of(solution);
+    let g = puzzle.geometry();
+    let clue_set: CellSet = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
+    strategy.orbits(g).iter().all(|orbit| {
         if orbit.iter().any(|&c| puzzle.get(c) == 0) {
             return true;
         }
         let mut fewer = puzzle.clone();
+        let mut fewer_set = clue_set;
         for &c in orbit {
             fewer.set(c, 0);
+            fewer_set.remove(c);
         }
-        !still_unique(&fewer, solution, &places, orbit, &solver).expect("no deadline")
+        !still_unique(&fewer, &fewer_set, solution, &known, orbit, &solver).expect("no deadline")
     })
 }
 

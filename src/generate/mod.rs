@@ -5,6 +5,7 @@
 
 pub mod base;
 pub mod dig;
+pub mod unavoidable;
 
 pub use base::{pattern_grid, solution_grid, Route};
 pub use dig::{dig, is_minimal, DigError, Digger, Stop, Strategy};

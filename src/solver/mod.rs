@@ -180,6 +180,8 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
         (N, BR, BANDS)
     );
     let mut s = Search::new(band_tables(g), order, limit, deadline);
+    // A search with an exclusion only asks whether a solution exists.
+    s.keep_first = exclude.is_none();
     if let Some(mut board) = s.board::<N, BR, DB, BANDS>(clues) {
         let feasible = match exclude {
             Some((cell, digit)) => s.exclude::<N, BR, DB, BANDS>(&mut board, cell, digit),

@@ -81,6 +81,8 @@ pub(super) struct Search<'t, O> {
     stale: u64,
     /// Propagate by singles alone (no locked candidates).
     pub(super) singles_only: bool,
+    /// Keep the values of the first solution (off when only the count matters).
+    pub(super) keep_first: bool,
 }
 
 /// The shape constants of one monomorphisation.
@@ -131,6 +133,7 @@ impl<'t, O: BranchOrder> Search<'t, O> {
             dirty: 0,
             stale: 0,
             singles_only: false,
+            keep_first: true,
         }
     }
 
@@ -489,7 +492,7 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         b: &Board<DB, BANDS>,
     ) {
         self.count += 1;
-        if self.first.is_some() {
+        if self.first.is_some() || !self.keep_first {
             return;
         }
         let band_cells = Shape::<N, BR, DB>::BAND_CELLS;

@@ -90,11 +90,27 @@ impl Tables {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellSet([u64; 4]);
 
+impl FromIterator<usize> for CellSet {
+    fn from_iter<I: IntoIterator<Item = usize>>(cells: I) -> CellSet {
+        let mut set = CellSet::default();
+        for cell in cells {
+            set.insert(cell);
+        }
+        set
+    }
+}
+
 impl CellSet {
     /// Adds a cell.
     #[inline]
     pub fn insert(&mut self, cell: usize) {
         self.0[cell / 64] |= 1 << (cell % 64);
+    }
+
+    /// Removes a cell.
+    #[inline]
+    pub fn remove(&mut self, cell: usize) {
+        self.0[cell / 64] &= !(1 << (cell % 64));
     }
 
     /// Whether the set holds `cell`.

@@ -1,0 +1,231 @@
+//! Unavoidable sets of a solution grid, for digging.
+//!
+//! An unavoidable set is a set of cells whose digits can be rearranged into another valid
+//! grid: a puzzle with no clue in it has a second solution. Digging uses this as a cheap
+//! refusal before the solver: removing clues that empty one of the grid's known sets loses
+//! uniqueness, with no search.
+//!
+//! The sets found here are the two-digit ones. Take digits `a` and `b`: every row, column
+//! and box holds one cell of each. Swapping `a` and `b` on a set of these cells keeps the
+//! grid valid exactly when, for every unit, the set holds both of the unit's two cells or
+//! neither. The smallest such sets are the connected components of the graph that links the
+//! two cells of every unit; the unavoidable rectangles (four cells, two boxes) are among
+//! them.
+
+use crate::grid::Grid;
+use crate::solver::CellSet;
+
+/// The two-digit unavoidable sets of one solution grid, indexed by cell.
+pub struct Unavoidable {
+    sets: Vec<CellSet>,
+    /// Indexes into `sets` of the sets holding each cell, `n - 1` slots per cell (one per
+    /// other digit, [`NONE`] when that pair's set through the cell spans both digits).
+    through: Vec<u16>,
+    /// Slots per cell in `through`.
+    slots: usize,
+}
+
+/// An empty slot of `through`.
+const NONE: u16 = u16::MAX;
+
+impl Unavoidable {
+    /// The two-digit unavoidable sets of `solution`, smaller than the whole of two digits'
+    /// cells (swapping two digits everywhere is a relabelling: no clue set misses it).
+    pub fn two_digit(solution: &Grid) -> Unavoidable {
+        let g = solution.geometry();
+        let n = g.n();
+        // For each digit, its cell in each row, and the row of its cell in each column and box.
+        let mut cell_in_row = vec![0usize; (n + 1) * n];
+        let mut row_in_col = vec![0usize; (n + 1) * n];
+        let mut row_in_box = vec![0usize; (n + 1) * n];
+        for (cell, &d) in solution.cells().iter().enumerate() {
+            let (r, c, d) = (cell / n, cell % n, d as usize);
+            cell_in_row[d * n + r] = cell;
+            row_in_col[d * n + c] = r;
+            row_in_box[d * n + g.box_of(r, c)] = r;
+        }
+        let mut found = Unavoidable {
+            sets: Vec::new(),
+            through: vec![NONE; g.cells() * (n - 1)],
+            slots: n - 1,
+        };
+        // Union-find over the 2n cells of a digit pair: node r is digit a's cell in row r,
+        // node n + r is digit b's.
+        let mut parent = vec![0usize; 2 * n];
+        for a in 1..=n {
+            for b in a + 1..=n {
+                for (i, p) in parent.iter_mut().enumerate() {
+                    *p = i;
+                }
+                for u in 0..n {
+                    union(&mut parent, u, n + u);
+                    union(
+                        &mut parent,
+                        row_in_col[a * n + u],
+                        n + row_in_col[b * n + u],
+                    );
+                    union(
+                        &mut parent,
+                        row_in_box[a * n + u],
+                        n + row_in_box[b * n + u],
+                    );
+                }
+                found.add_components(&mut parent, |node| {
+                    // The slot of the other digit: digits below the cell's own shift down one.
+                    let (digit, row, slot) = if node < n {
+                        (a, node, b - 2)
+                    } else {
+                        (b, node - n, a - 1)
+                    };
+                    (cell_in_row[digit * n + row], slot)
+                });
+            }
+        }
+        found
+    }
+
+    /// Records each component of `parent` but one spanning every node, as a set of cells.
+    /// `place(node)` gives the node's cell and its slot in `through`.
+    fn add_components(&mut self, parent: &mut [usize], place: impl Fn(usize) -> (usize, usize)) {
+        let nodes = parent.len();
+        let mut roots = [0usize; 32];
+        for (node, root) in roots.iter_mut().enumerate().take(nodes) {
+            *root = find(parent, node);
+        }
+        if roots[..nodes].iter().all(|&r| r == roots[0]) {
+            return; // one component: the relabelling of the two digits
+        }
+        // Index in `sets` of each root's component, once it has one.
+        let mut index_of = [NONE; 32];
+        for (node, &root) in roots[..nodes].iter().enumerate() {
+            if index_of[root] == NONE {
+                index_of[root] = self.sets.len() as u16;
+                self.sets.push(CellSet::default());
+            }
+            let k = index_of[root];
+            let (cell, slot) = place(node);
+            self.sets[k as usize].insert(cell);
+            self.through[cell * self.slots + slot] = k;
+        }
+    }
+
+    /// Whether one of the sets through the cells `cleared` has no cell in `clues`: then the
+    /// puzzle with those clues has another solution.
+    pub fn emptied_by(&self, clues: &CellSet, cleared: &[usize]) -> bool {
+        cleared.iter().any(|&cell| {
+            self.through[cell * self.slots..(cell + 1) * self.slots]
+                .iter()
+                .any(|&k| k != NONE && self.sets[k as usize].and(*clues).is_empty())
+        })
+    }
+
+    /// How many sets were found.
+    pub fn len(&self) -> usize {
+        self.sets.len()
+    }
+
+    /// Whether no set was found.
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty()
+    }
+
+    /// The sets, each as a set of cells.
+    pub fn sets(&self) -> &[CellSet] {
+        &self.sets
+    }
+}
+
+fn find(parent: &mut [usize], mut x: usize) -> usize {
+    while parent[x] != x {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    x
+}
+
+fn union(parent: &mut [usize], x: usize, y: usize) {
+    let (rx, ry) = (find(parent, x), find(parent, y));
+    parent[rx] = ry;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::base::{pattern_grid, solution_grid, Route};
+    use crate::grid::{parse_line, Geometry};
+    use crate::rng::Rand;
+    use crate::solver::count_solutions;
+
+    const SOLUTION: &str =
+        "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+
+    /// A puzzle holding every clue of `solution` but `set` has a second solution.
+    fn assert_unavoidable(solution: &Grid, set: &CellSet) {
+        let mut puzzle = solution.clone();
+        for cell in set.iter() {
+            puzzle.set(cell, 0);
+        }
+        assert_eq!(count_solutions(&puzzle, 2).count, 2, "{puzzle}");
+    }
+
+    #[test]
+    fn every_set_found_is_unavoidable() {
+        for n in crate::grid::SUPPORTED_SIZES {
+            let grid = pattern_grid(Geometry::for_size(n).unwrap());
+            let ua = Unavoidable::two_digit(&grid);
+            assert!(!ua.is_empty(), "size {n}");
+            for set in ua.sets() {
+                assert_unavoidable(&grid, set);
+            }
+        }
+        let grid = parse_line(SOLUTION).unwrap();
+        let ua = Unavoidable::two_digit(&grid);
+        for set in ua.sets() {
+            assert_unavoidable(&grid, set);
+        }
+    }
+
+    #[test]
+    fn finds_every_unavoidable_rectangle() {
+        // Two rows, two columns, two digits placed crosswise, in two boxes: the smallest
+        // unavoidable sets. Found by brute force on random grids, all must be among the sets.
+        let g = Geometry::CLASSIC;
+        let mut rectangles = 0;
+        for seed in 0..40 {
+            let grid = solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None).unwrap();
+            let ua = Unavoidable::two_digit(&grid);
+            let at = |r: usize, c: usize| grid.get(r * 9 + c);
+            for (r1, r2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
+                for (c1, c2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
+                    let crosswise = at(r1, c1) == at(r2, c2) && at(r1, c2) == at(r2, c1);
+                    let two_boxes = (r1 / 3 == r2 / 3) != (c1 / 3 == c2 / 3);
+                    if crosswise && two_boxes {
+                        let set: CellSet = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2]
+                            .into_iter()
+                            .collect();
+                        assert!(ua.sets().contains(&set), "seed {seed}: {set:?}");
+                        rectangles += 1;
+                    }
+                }
+            }
+        }
+        assert!(rectangles > 0, "the grids held no rectangle to check");
+    }
+
+    #[test]
+    fn emptied_by_sees_a_set_with_no_clue_left() {
+        let grid = parse_line(SOLUTION).unwrap();
+        let ua = Unavoidable::two_digit(&grid);
+        let set = ua.sets()[0];
+        let clues: CellSet = (0..81).collect();
+        let cells: Vec<usize> = set.iter().collect();
+        // Clear all but one cell of the set: not yet emptied.
+        let mut partial = clues;
+        for &c in &cells[1..] {
+            partial.remove(c);
+        }
+        assert!(!ua.emptied_by(&partial, &cells[1..]));
+        partial.remove(cells[0]);
+        assert!(ua.emptied_by(&partial, &cells[..1]));
+    }
+}
