@@ -1,11 +1,13 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
 use super::unavoidable::Unavoidable;
+use crate::grid::SUPPORTED_SIZES;
 use crate::grid::{Geometry, Grid, Symmetry};
 use crate::rng::Rand;
-use crate::solver::{tables, Aborted, CellSet, Solver};
+use crate::solver::{per_geometry, tables, Aborted, CellSet, PerGeometry, Solver};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 use thiserror::Error;
 
 /// Which cells are removed together.
@@ -73,8 +75,15 @@ impl Strategy {
         }
     }
 
-    /// The groups of cells removed together, each listed once, in cell order.
-    pub fn orbits(self, g: Geometry) -> Vec<Vec<usize>> {
+    /// The groups of cells removed together, each listed once, in cell order (built once
+    /// per process).
+    pub fn orbits(self, g: Geometry) -> &'static [Vec<usize>] {
+        static ORBITS: [PerGeometry<Vec<Vec<usize>>>; Strategy::ALL.len()] =
+            [const { [const { OnceLock::new() }; SUPPORTED_SIZES.len()] }; Strategy::ALL.len()];
+        per_geometry(&ORBITS[self as usize], g, |g| self.build_orbits(g)).as_slice()
+    }
+
+    fn build_orbits(self, g: Geometry) -> Vec<Vec<usize>> {
         let n = g.n();
         (0..g.cells())
             .filter_map(|cell| {
@@ -175,7 +184,7 @@ pub fn dig(
 pub struct Digger<'a> {
     solution: &'a Grid,
     solver: &'a Solver,
-    orbits: Vec<Vec<usize>>,
+    orbits: Vec<&'static [usize]>,
     /// The first orbit not yet tried.
     next: usize,
     puzzle: Grid,
@@ -215,7 +224,11 @@ impl<'a> Digger<'a> {
         rng: &mut Rand,
         solver: &'a Solver,
     ) -> Digger<'a> {
-        let mut orbits = strategy.orbits(solution.geometry());
+        let mut orbits: Vec<&[usize]> = strategy
+            .orbits(solution.geometry())
+            .iter()
+            .map(Vec::as_slice)
+            .collect();
         rng.shuffle(&mut orbits);
         Digger {
             known: Known::of(solution),
@@ -240,7 +253,7 @@ impl<'a> Digger<'a> {
     pub fn dig_to(&mut self, stop: Stop) -> Result<&Grid, DigError> {
         let target = stop.target().unwrap_or(0);
         while self.next < self.orbits.len() && self.clues > target {
-            let orbit = &self.orbits[self.next];
+            let orbit = self.orbits[self.next];
             self.next += 1;
             if self.clues - orbit.len() < target {
                 continue;

@@ -152,13 +152,13 @@ impl CellSet {
 }
 
 /// One value per supported geometry, built on first use.
-pub(super) type PerGeometry<T> = [OnceLock<T>; SUPPORTED_SIZES.len()];
+pub(crate) type PerGeometry<T> = [OnceLock<T>; SUPPORTED_SIZES.len()];
 
 /// The value of `slots` for geometry `g`, built by `build` the first time it is asked for.
-pub(super) fn per_geometry<T>(
+pub(crate) fn per_geometry<T>(
     slots: &'static PerGeometry<T>,
     g: Geometry,
-    build: fn(Geometry) -> T,
+    build: impl FnOnce(Geometry) -> T,
 ) -> &'static T {
     let index = SUPPORTED_SIZES
         .iter()

@@ -1,6 +1,6 @@
 //! Basic fish: X-Wing (2), Swordfish (3), Jellyfish (4), with rows or columns as base.
 
-use super::subsets::first_combination;
+use super::subsets::{first_combination, UnitVec};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
@@ -20,7 +20,7 @@ pub fn fish(b: &Board, k: usize) -> Option<Step> {
         // base 0 = rows (cover columns), base n = columns (cover rows).
         for base in [0, n] {
             let cover = n - base;
-            let lines: Vec<(usize, u16)> = (0..n)
+            let lines: UnitVec<(usize, u16)> = (0..n)
                 .map(|i| (i, b.positions(base + i, d)))
                 .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
                 .collect();
@@ -29,7 +29,7 @@ pub fn fish(b: &Board, k: usize) -> Option<Step> {
                 if covers.count_ones() as usize != k {
                     return None;
                 }
-                let bases: Vec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+                let bases: UnitVec<usize> = chosen.iter().map(|&(i, _)| i).collect();
                 let mut elims = Vec::new();
                 for c in digits(covers) {
                     let unit = cover + c as usize - 1;

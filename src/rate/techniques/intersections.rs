@@ -3,14 +3,18 @@
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
-/// Open cells of unit `target` holding `digit`, outside `keep`, as eliminations.
-fn outside(b: &Board, target: usize, keep: &[usize], digit: u8) -> Vec<(usize, u8)> {
+/// Open cells of unit `target` holding `digit`, outside unit `locked`, as eliminations.
+fn outside(
+    b: &Board,
+    target: usize,
+    locked: usize,
+    digit: u8,
+) -> impl Iterator<Item = (usize, u8)> + '_ {
     let cells = b.unit(target);
     digits(b.positions(target, digit))
         .map(|i| cells[i as usize - 1] as usize)
-        .filter(|c| !keep.contains(c))
-        .map(|c| (c, digit))
-        .collect()
+        .filter(move |&c| !b.units_of(c).contains(&locked))
+        .map(move |c| (c, digit))
 }
 
 fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> Option<Step> {
@@ -42,11 +46,9 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
                     .then_some(2 * n + bx)
             };
             if let Some(target) = target {
-                let cells: Vec<usize> = cells().collect();
-                let elims = outside(b, target, &cells, d);
-                if !elims.is_empty() {
-                    let mut step = Step::new(technique, cells);
-                    step.eliminations = elims;
+                if outside(b, target, u, d).next().is_some() {
+                    let mut step = Step::new(technique, cells().collect());
+                    step.eliminations = outside(b, target, u, d).collect();
                     return Some(step);
                 }
             }

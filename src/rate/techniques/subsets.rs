@@ -2,6 +2,11 @@
 
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
+use arrayvec::ArrayVec;
+
+/// Items of one unit (at most 16 cells or digits), kept on the stack: these searches run
+/// on every rating step, mostly finding nothing.
+pub type UnitVec<T> = ArrayVec<T, 16>;
 
 /// Calls `f` on each `k`-combination of `items` until it returns `Some`.
 pub fn first_combination<T: Copy, R>(
@@ -13,7 +18,7 @@ pub fn first_combination<T: Copy, R>(
         items: &[T],
         k: usize,
         start: usize,
-        chosen: &mut Vec<T>,
+        chosen: &mut UnitVec<T>,
         f: &mut impl FnMut(&[T]) -> Option<R>,
     ) -> Option<R> {
         if chosen.len() == k {
@@ -31,7 +36,7 @@ pub fn first_combination<T: Copy, R>(
         }
         None
     }
-    go(items, k, 0, &mut Vec::with_capacity(k), f)
+    go(items, k, 0, &mut UnitVec::new(), f)
 }
 
 fn naked_technique(k: usize) -> Technique {
@@ -67,7 +72,7 @@ pub fn naked_eliminations(
 /// `k` open cells of a unit whose candidates number `k` in all.
 pub fn naked(b: &Board, k: usize) -> Option<Step> {
     for u in 0..b.unit_count() {
-        let open: Vec<usize> = b
+        let open: UnitVec<usize> = b
             .unit(u)
             .iter()
             .map(|&c| c as usize)
@@ -76,7 +81,7 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
         if open.len() <= k {
             continue;
         }
-        let small: Vec<usize> = open
+        let small: UnitVec<usize> = open
             .iter()
             .copied()
             .filter(|&c| (b.cand(c).count_ones() as usize) <= k)
@@ -108,7 +113,7 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
         if (missing.count_ones() as usize) <= k {
             continue;
         }
-        let candidates: Vec<(u8, u16)> = digits(missing)
+        let candidates: UnitVec<(u8, u16)> = digits(missing)
             .map(|d| (d, b.positions(u, d)))
             .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
             .collect();
@@ -119,15 +124,15 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
                 return None;
             }
             let keep = chosen.iter().fold(0u16, |m, &(d, _)| m | 1 << (d - 1));
-            let pattern: Vec<usize> = digits(places)
-                .map(|i| cells[i as usize - 1] as usize)
+            let pattern = || digits(places).map(|i| cells[i as usize - 1] as usize);
+            if pattern().all(|c| b.cand(c) & !keep == 0) {
+                return None;
+            }
+            let elims = pattern()
+                .flat_map(|c| digits(b.cand(c) & !keep).map(move |d| (c, d)))
                 .collect();
-            let elims: Vec<(usize, u8)> = pattern
-                .iter()
-                .flat_map(|&c| digits(b.cand(c) & !keep).map(move |d| (c, d)))
-                .collect();
-            (!elims.is_empty()).then(|| {
-                let mut step = Step::new(hidden_technique(k), pattern.clone());
+            Some({
+                let mut step = Step::new(hidden_technique(k), pattern().collect());
                 step.eliminations = elims;
                 step
             })
