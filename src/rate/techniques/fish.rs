@@ -1,6 +1,6 @@
 //! Basic fish: X-Wing (2), Swordfish (3), Jellyfish (4), with rows or columns as base.
 
-use super::subsets::{first_combination, UnitVec};
+use super::subsets::{first_covering, UnitVec};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
@@ -24,12 +24,7 @@ pub fn fish(b: &Board, k: usize) -> Option<Step> {
                 .map(|i| (i, b.positions(base + i, d)))
                 .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
                 .collect();
-            let found = first_combination(&lines, k, &mut |chosen: &[(usize, u16)]| {
-                let covers = chosen.iter().fold(0u16, |m, &(_, p)| m | p);
-                if covers.count_ones() as usize != k {
-                    return None;
-                }
-                let bases: UnitVec<usize> = chosen.iter().map(|&(i, _)| i).collect();
+            let found = first_covering(&lines, k, 0, k as u32, &mut |bases: &[usize], covers| {
                 let mut elims = Vec::new();
                 for c in digits(covers) {
                     let unit = cover + c as usize - 1;

@@ -8,35 +8,51 @@ use arrayvec::ArrayVec;
 /// on every rating step, mostly finding nothing.
 pub type UnitVec<T> = ArrayVec<T, 16>;
 
-/// Calls `f` on each `k`-combination of `items` until it returns `Some`.
-pub fn first_combination<T: Copy, R>(
-    items: &[T],
+/// Calls `f(chosen, union)` on each choice of `k` of `items`, in lexicographic order,
+/// whose masks together with `base` cover exactly `bits` bits (`union`), until it returns
+/// `Some`. A partial choice already covering more bits is cut short: subsets, fish and
+/// unique rectangles all look for `k` things spread over exactly `bits` places or digits.
+pub fn first_covering<T: Copy, R>(
+    items: &[(T, u16)],
     k: usize,
-    f: &mut impl FnMut(&[T]) -> Option<R>,
+    base: u16,
+    bits: u32,
+    f: &mut impl FnMut(&[T], u16) -> Option<R>,
 ) -> Option<R> {
     fn go<T: Copy, R>(
-        items: &[T],
+        items: &[(T, u16)],
         k: usize,
         start: usize,
+        union: u16,
+        bits: u32,
         chosen: &mut UnitVec<T>,
-        f: &mut impl FnMut(&[T]) -> Option<R>,
+        f: &mut impl FnMut(&[T], u16) -> Option<R>,
     ) -> Option<R> {
         if chosen.len() == k {
-            return f(chosen);
+            return if union.count_ones() == bits {
+                f(chosen, union)
+            } else {
+                None
+            };
         }
         for i in start..items.len() {
             if items.len() - i < k - chosen.len() {
                 break;
             }
-            chosen.push(items[i]);
-            if let Some(r) = go(items, k, i + 1, chosen, f) {
+            let (item, mask) = items[i];
+            let wider = union | mask;
+            if wider.count_ones() > bits {
+                continue;
+            }
+            chosen.push(item);
+            if let Some(r) = go(items, k, i + 1, wider, bits, chosen, f) {
                 return Some(r);
             }
             chosen.pop();
         }
         None
     }
-    go(items, k, 0, &mut UnitVec::new(), f)
+    go(items, k, 0, base, bits, &mut UnitVec::new(), f)
 }
 
 fn naked_technique(k: usize) -> Technique {
@@ -81,16 +97,12 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
         if open.len() <= k {
             continue;
         }
-        let small: UnitVec<usize> = open
+        let small: UnitVec<(usize, u16)> = open
             .iter()
-            .copied()
-            .filter(|&c| (b.cand(c).count_ones() as usize) <= k)
+            .map(|&c| (c, b.cand(c)))
+            .filter(|&(_, m)| (m.count_ones() as usize) <= k)
             .collect();
-        let found = first_combination(&small, k, &mut |cells: &[usize]| {
-            let union = cells.iter().fold(0u16, |m, &c| m | b.cand(c));
-            if union.count_ones() as usize != k {
-                return None;
-            }
+        let found = first_covering(&small, k, 0, k as u32, &mut |cells: &[usize], union| {
             let elims = naked_eliminations(b, &open, cells, union);
             (!elims.is_empty()).then(|| {
                 let mut step = Step::new(naked_technique(k), cells.to_vec());
@@ -118,12 +130,8 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
             .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
             .collect();
         let cells = b.unit(u);
-        let found = first_combination(&candidates, k, &mut |chosen: &[(u8, u16)]| {
-            let places = chosen.iter().fold(0u16, |m, &(_, p)| m | p);
-            if places.count_ones() as usize != k {
-                return None;
-            }
-            let keep = chosen.iter().fold(0u16, |m, &(d, _)| m | 1 << (d - 1));
+        let found = first_covering(&candidates, k, 0, k as u32, &mut |chosen: &[u8], places| {
+            let keep = chosen.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
             let pattern = || digits(places).map(|i| cells[i as usize - 1] as usize);
             if pattern().all(|c| b.cand(c) & !keep == 0) {
                 return None;

@@ -1,6 +1,6 @@
 //! Deductions that rely on the puzzle having one solution: unique rectangles and BUG+1.
 
-use super::subsets::{first_combination, naked_eliminations};
+use super::subsets::{first_covering, naked_eliminations, UnitVec};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
@@ -150,31 +150,34 @@ pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
                 return None;
             }
             shared_units(b, x, y).find_map(|u| {
-                let open: Vec<usize> = b
+                let open: UnitVec<usize> = b
                     .unit(u)
                     .iter()
                     .map(|&c| c as usize)
                     .filter(|&c| b.is_open(c) && c != x && c != y)
                     .collect();
-                let small: Vec<usize> = open
+                let small: UnitVec<(usize, u16)> = open
                     .iter()
-                    .copied()
-                    .filter(|&c| b.cand(c).count_ones() as usize <= digits_in_subset)
+                    .map(|&c| (c, b.cand(c)))
+                    .filter(|&(_, m)| m.count_ones() as usize <= digits_in_subset)
                     .collect();
-                first_combination(&small, others, &mut |cells: &[usize]| {
-                    let union = cells.iter().fold(extra, |m, &c| m | b.cand(c));
-                    if union.count_ones() as usize != digits_in_subset {
-                        return None;
-                    }
-                    let elims = naked_eliminations(b, &open, cells, union);
-                    (!elims.is_empty()).then(|| {
-                        let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
-                        s.score += 0.1 * (others - 1) as f64;
-                        s.cells.extend_from_slice(cells);
-                        s.eliminations = elims;
-                        s
-                    })
-                })
+                let bits = digits_in_subset as u32;
+                first_covering(
+                    &small,
+                    others,
+                    extra,
+                    bits,
+                    &mut |cells: &[usize], union| {
+                        let elims = naked_eliminations(b, &open, cells, union);
+                        (!elims.is_empty()).then(|| {
+                            let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
+                            s.score += 0.1 * (others - 1) as f64;
+                            s.cells.extend_from_slice(cells);
+                            s.eliminations = elims;
+                            s
+                        })
+                    },
+                )
             })
         })
     })
