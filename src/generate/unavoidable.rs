@@ -49,64 +49,45 @@ impl Unavoidable {
             through: vec![NONE; g.cells() * (n - 1)],
             slots: n - 1,
         };
-        // Union-find over the 2n cells of a digit pair: node r is digit a's cell in row r,
-        // node n + r is digit b's.
-        let mut parent = vec![0usize; 2 * n];
+        // Union-find over the rows: a row's two cells (digit a's and digit b's) always go
+        // together, so a component is a set of rows; columns and boxes join rows.
+        let mut parent = [0usize; 16];
         for a in 1..=n {
             for b in a + 1..=n {
                 for (i, p) in parent.iter_mut().enumerate() {
                     *p = i;
                 }
                 for u in 0..n {
-                    union(&mut parent, u, n + u);
-                    union(
-                        &mut parent,
-                        row_in_col[a * n + u],
-                        n + row_in_col[b * n + u],
-                    );
-                    union(
-                        &mut parent,
-                        row_in_box[a * n + u],
-                        n + row_in_box[b * n + u],
-                    );
+                    union(&mut parent, row_in_col[a * n + u], row_in_col[b * n + u]);
+                    union(&mut parent, row_in_box[a * n + u], row_in_box[b * n + u]);
                 }
-                found.add_components(&mut parent, |node| {
-                    // The slot of the other digit: digits below the cell's own shift down one.
-                    let (digit, row, slot) = if node < n {
-                        (a, node, b - 2)
-                    } else {
-                        (b, node - n, a - 1)
-                    };
-                    (cell_in_row[digit * n + row], slot)
-                });
+                let mut roots = [0usize; 16];
+                for (r, root) in roots.iter_mut().enumerate().take(n) {
+                    *root = find(&mut parent, r);
+                }
+                if roots[..n].iter().all(|&root| root == roots[0]) {
+                    continue; // one component: the relabelling of the two digits
+                }
+                // Index in `sets` of each root's component, once it has one.
+                let mut index_of = [NONE; 16];
+                for (r, &root) in roots[..n].iter().enumerate() {
+                    if index_of[root] == NONE {
+                        index_of[root] = found.sets.len() as u16;
+                        found.sets.push(CellSet::default());
+                    }
+                    let k = index_of[root];
+                    // Slots of the other digit: digits above the cell's own shift down one.
+                    for (cell, slot) in [
+                        (cell_in_row[a * n + r], b - 2),
+                        (cell_in_row[b * n + r], a - 1),
+                    ] {
+                        found.sets[k as usize].insert(cell);
+                        found.through[cell * found.slots + slot] = k;
+                    }
+                }
             }
         }
         found
-    }
-
-    /// Records each component of `parent` but one spanning every node, as a set of cells.
-    /// `place(node)` gives the node's cell and its slot in `through`.
-    fn add_components(&mut self, parent: &mut [usize], place: impl Fn(usize) -> (usize, usize)) {
-        let nodes = parent.len();
-        let mut roots = [0usize; 32];
-        for (node, root) in roots.iter_mut().enumerate().take(nodes) {
-            *root = find(parent, node);
-        }
-        if roots[..nodes].iter().all(|&r| r == roots[0]) {
-            return; // one component: the relabelling of the two digits
-        }
-        // Index in `sets` of each root's component, once it has one.
-        let mut index_of = [NONE; 32];
-        for (node, &root) in roots[..nodes].iter().enumerate() {
-            if index_of[root] == NONE {
-                index_of[root] = self.sets.len() as u16;
-                self.sets.push(CellSet::default());
-            }
-            let k = index_of[root];
-            let (cell, slot) = place(node);
-            self.sets[k as usize].insert(cell);
-            self.through[cell * self.slots + slot] = k;
-        }
     }
 
     /// Whether one of the sets through the cells `cleared` has no cell in `clues`: then the

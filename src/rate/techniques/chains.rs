@@ -34,17 +34,24 @@ fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
     }
 }
 
-/// Open cells holding `digit` that see both `a` and `z`, except the chain's ends.
-fn seen_by_both(b: &Board, a: usize, z: usize, digit: u8) -> Vec<(usize, u8)> {
-    let bit = 1u16 << (digit - 1);
-    let both = b.peer_set(a).and(b.peer_set(z));
-    if both.is_empty() {
-        return Vec::new();
+/// The cells of `holding` (the open cells holding the chain's digit) that see both ends
+/// `a` and `z` (never the ends themselves: a cell is not its own peer).
+fn seen_by_both(b: &Board, a: usize, z: usize, holding: CellSet) -> CellSet {
+    b.peer_set(a).and(b.peer_set(z)).and(holding)
+}
+
+/// `digit` out of `cells`, as eliminations.
+fn eliminations(cells: CellSet, digit: u8) -> Vec<(usize, u8)> {
+    cells.iter().map(|c| (c, digit)).collect()
+}
+
+/// The open cells holding each digit (`[d]`; `[0]` is empty).
+fn holding_each_digit(b: &Board) -> Vec<CellSet> {
+    let mut holding = vec![CellSet::default(); b.n() + 1];
+    for c in (0..b.cells()).filter(|&c| b.is_open(c)) {
+        digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
     }
-    both.iter()
-        .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0)
-        .map(|c| (c, digit))
-        .collect()
+    holding
 }
 
 /// Breadth-first search bookkeeping over `states` states, reused from search to search:
@@ -128,12 +135,12 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     let cells = b.cells();
     let mut best: Option<Step> = None;
     let mut trail = Trail::new(cells * 2);
+    let holding = holding_each_digit(b);
     // Strong partners of each cell: the other place of the digit in a unit where it has
     // two (at most one per unit, so three).
     let mut strong = vec![[0usize; 3]; cells];
     let mut strong_len = vec![0usize; cells];
     for d in 1..=n as u8 {
-        let bit = 1u16 << (d - 1);
         strong_len.fill(0);
         for u in 0..b.unit_count() {
             let places = b.positions(u, d);
@@ -146,10 +153,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                 strong_len[y] += 1;
             }
         }
-        let mut nodes = CellSet::default();
-        (0..cells)
-            .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0)
-            .for_each(|c| nodes.insert(c));
+        let nodes = holding[d as usize];
         for start in nodes.iter().filter(|&c| strong_len[c] > 0) {
             // State s = cell * 2 + (0: arrived by a strong link, 1: by a weak link).
             trail.start(start * 2 + 1);
@@ -176,12 +180,12 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                         if !better(&best, trail.length(t)) {
                             continue;
                         }
-                        let elims = seen_by_both(b, start, t / 2, d);
-                        if !elims.is_empty() {
+                        let seen = seen_by_both(b, start, t / 2, nodes);
+                        if !seen.is_empty() {
                             let chain = trail.path(t, 2);
                             let mut step = Step::new(Technique::XChain, chain.clone());
                             step.score = x_chain_score(b, &chain);
-                            step.eliminations = elims;
+                            step.eliminations = eliminations(seen, d);
                             best = Some(step);
                         }
                     }
@@ -214,6 +218,7 @@ pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
     for &c in &pairs {
         digits(b.cand(c)).for_each(|d| pairs_with[d as usize].insert(c));
     }
+    let holding = holding_each_digit(b);
     let mut best: Option<Step> = None;
     let mut trail = Trail::new(cells * width);
     let other = |c: usize, d: u8| (b.cand(c) & !(1u16 << (d - 1))).trailing_zeros() as u8 + 1;
@@ -239,12 +244,12 @@ pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
                     if out == x {
                         let length = trail.length(t);
                         if better(&best, length) {
-                            let elims = seen_by_both(b, start, next, x);
-                            if !elims.is_empty() {
+                            let seen = seen_by_both(b, start, next, holding[x as usize]);
+                            if !seen.is_empty() {
                                 let mut step = Step::new(Technique::XyChain, trail.path(t, width));
                                 step.score =
                                     Technique::XyChain.base_score() + length_bonus(2 * length);
-                                step.eliminations = elims;
+                                step.eliminations = eliminations(seen, x);
                                 best = Some(step);
                             }
                         }

@@ -316,7 +316,8 @@ impl<'b> Implications<'b> {
         let mut comp = vec![NONE; potentials];
         let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
         let width = 2 * self.words;
-        let mut sets: Vec<u64> = Vec::new();
+        // At most one set per potential: reserved at once, the store never moves.
+        let mut sets: Vec<u64> = Vec::with_capacity(potentials * width);
         // Per component: the last component whose set took it in (each is taken once).
         let mut added: Vec<u32> = Vec::new();
         let mut counter = 0;
