@@ -91,6 +91,8 @@ struct Shape<const N: usize, const BR: usize, const DB: usize>;
 impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
     const BAND_CELLS: usize = BR * N;
     const ROW: u64 = (1u64 << N) - 1;
+    /// Every digit, as a mask.
+    const DIGITS: u16 = ((1u32 << N) - 1) as u16;
     /// Multiplier copying a row's `N` bits to every row of a band.
     const SPREAD: u64 = {
         let mut m = 0u64;
@@ -215,8 +217,9 @@ impl<'t, O: BranchOrder> Search<'t, O> {
     }
 
     /// Places digit `d` on the cells `cells` of band `k` (in different rows and boxes):
-    /// clears them for the other digits, and the digit from their rows and boxes in the band
-    /// and from their columns in the other bands.
+    /// clears them for the other digits (those of `others` that may be there: a naked
+    /// single has none), and the digit from their rows and boxes in the band and from their
+    /// columns in the other bands.
     #[inline(always)]
     fn place<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
@@ -224,10 +227,14 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         d: usize,
         k: usize,
         cells: u64,
+        others: u16,
     ) {
         b.open[k] &= !cells;
         let mut dirty = 0u64;
-        for e in 0..N {
+        let mut others = others;
+        while others != 0 {
+            let e = others.trailing_zeros() as usize;
+            others &= others - 1;
             let i = e * BANDS + k;
             let old = b.cand[i];
             let new = old & !cells;
@@ -310,7 +317,7 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         let k = i % BANDS;
         let new = singles & b.open[k];
         if new != 0 {
-            self.place::<N, BR, DB, BANDS>(b, i / BANDS, k, new);
+            self.place::<N, BR, DB, BANDS>(b, i / BANDS, k, new, Shape::<N, BR, DB>::DIGITS);
         }
         true
     }
@@ -351,7 +358,8 @@ impl<'t, O: BranchOrder> Search<'t, O> {
                     let Some(d) = (0..N).find(|&d| b.cand[d * BANDS + k] & bit != 0) else {
                         return false;
                     };
-                    self.place::<N, BR, DB, BANDS>(b, d, k, bit);
+                    // A naked single: no other digit is left in the cell.
+                    self.place::<N, BR, DB, BANDS>(b, d, k, bit, 0);
                 }
             }
             if self.dirty == 0 && !self.settle_stacks::<N, BR, DB, BANDS>(b) {
@@ -421,7 +429,7 @@ impl<'t, O: BranchOrder> Search<'t, O> {
                     cols &= cols - 1;
                     let cell = b.cand[i] & t.column[c & 15];
                     if cell.is_power_of_two() && cell & b.open[k] != 0 {
-                        self.place::<N, BR, DB, BANDS>(b, d, k, cell);
+                        self.place::<N, BR, DB, BANDS>(b, d, k, cell, Shape::<N, BR, DB>::DIGITS);
                     }
                 }
             }
@@ -473,12 +481,12 @@ impl<'t, O: BranchOrder> Search<'t, O> {
             let d = digit.trailing_zeros() as usize;
             if j + 1 == count {
                 // The last branch needs the board no more: no copy.
-                self.place::<N, BR, DB, BANDS>(b, d, k, bit);
+                self.place::<N, BR, DB, BANDS>(b, d, k, bit, mask);
                 self.run::<N, BR, DB, BANDS>(b);
                 return;
             }
             let mut child = *b;
-            self.place::<N, BR, DB, BANDS>(&mut child, d, k, bit);
+            self.place::<N, BR, DB, BANDS>(&mut child, d, k, bit, mask);
             self.run::<N, BR, DB, BANDS>(&mut child);
             if self.count >= self.limit || self.aborted {
                 return;
