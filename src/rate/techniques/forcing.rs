@@ -74,21 +74,29 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
     let only_one_digit = below <= MIXED_CHAIN + 1e-9;
-    let closures = if only_one_digit {
-        engine(true).closures()
+    let (mixed, mut one_digit) = if only_one_digit {
+        (None, Some(engine(true).closures()))
     } else {
-        imp.closures()
+        (Some(imp.closures()), None)
     };
+    let closures = mixed.as_ref().or(one_digit.as_ref()).expect("one is built");
     let starts: Vec<Potential> = every_on(&imp)
         .flat_map(|on| [on, on ^ 1])
         .filter(|&p| closures.of(p).contains(p ^ 1))
         .collect();
-    let mut one_digit = only_one_digit.then_some(closures);
+    // With the closures of the links the runs follow, a run need only go through what
+    // leads back to the start's opposite.
+    let limit = |imp: &mut Implications, start: Potential| {
+        if let Some(m) = &mixed {
+            imp.only_through(Some(m.of(start)));
+        }
+    };
     // Chains without a length bonus first: the bound they give cuts the longer searches.
     let one_digit_base = Technique::ForcingChain.base_score();
     let mut best: Option<Step> = None;
     let mut longer = Vec::new();
     for &start in &starts {
+        limit(&mut imp, start);
         if !shortest_chain(
             &mut imp,
             start,
@@ -112,6 +120,7 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
         } else {
             one_digit_base
         };
+        limit(&mut imp, start);
         shortest_chain(&mut imp, start, base, usize::MAX, below, &mut best);
     }
     best

@@ -49,6 +49,12 @@ impl<W: AsRef<[u64]>> PotentialSet<W> {
         self.words()[i / 64] & (1 << (i % 64)) != 0
     }
 
+    /// The candidates in the set both on and off, as candidate bit set words.
+    fn both_ways(&self) -> impl Iterator<Item = u64> + '_ {
+        let (off, on) = self.words().split_at(self.words().len() / 2);
+        off.iter().zip(on).map(|(a, b)| a & b)
+    }
+
     /// Whether some candidate is in the set both on and off: the assumptions behind it
     /// contradict each other.
     pub fn contradicts(&self) -> bool {
@@ -192,6 +198,8 @@ pub struct Implications<'b> {
     /// Candidates reached off and on by the current assumption.
     off: Vec<u64>,
     on: Vec<u64>,
+    /// Static rules: the candidates runs may go through (see [`Self::only_through`]).
+    allowed: Vec<u64>,
     /// Per potential reached: why.
     cause: Vec<Cause>,
     /// Potentials in the order reached (breadth first, so chains are shortest).
@@ -284,6 +292,7 @@ impl<'b> Implications<'b> {
             strong_at,
             off: vec![0; words],
             on: vec![0; words],
+            allowed: vec![u64::MAX; words],
             cause: vec![Cause::Start; 2 * candidates],
             order: Vec::with_capacity(2 * candidates),
             left: board.candidates().to_vec(),
@@ -421,6 +430,26 @@ impl<'b> Implications<'b> {
         &self.strong[self.strong_at[k] as usize..self.strong_at[k + 1] as usize]
     }
 
+    /// Limits the next static runs to the candidates `closure` holds both on and off, or
+    /// lifts the limit (`None`).
+    ///
+    /// With `closure` what the start implies, that is every potential on a path from the
+    /// start to its opposite: static links are symmetric (q implies r exactly when not r
+    /// implies not q), so a potential leading to the opposite has its own opposite implied
+    /// by the start. A run so limited reaches the opposite at the same depth, through the
+    /// same causes, as an unlimited one, with far less work.
+    pub fn only_through(&mut self, closure: Option<PotentialSlice>) {
+        debug_assert!(!self.rules.dynamic, "dynamic links are not symmetric");
+        match closure {
+            Some(c) => {
+                for (a, both) in self.allowed.iter_mut().zip(c.both_ways()) {
+                    *a = both;
+                }
+            }
+            None => self.allowed.fill(u64::MAX),
+        }
+    }
+
     /// Follows `start` as far as the rules go, or until `stop`.
     pub fn run(&mut self, start: Potential, stop: Stop) {
         self.off.fill(0);
@@ -454,8 +483,10 @@ impl<'b> Implications<'b> {
                 self.dynamic_off_to_on(k);
             } else {
                 for i in self.strong_at[k]..self.strong_at[k + 1] {
-                    let j = self.strong[i as usize];
-                    self.reach(2 * j + 1, Cause::By(p));
+                    let j = self.strong[i as usize] as usize;
+                    if self.allowed[j / 64] & (1 << (j % 64)) != 0 {
+                        self.reach(2 * j as Potential + 1, Cause::By(p));
+                    }
                 }
             }
         }
@@ -616,7 +647,7 @@ impl<'b> Implications<'b> {
         let at = k * words;
         for w in 0..words {
             // Offs new to this run, taken as a whole word: none was reached before.
-            let mut fresh = self.kills[at + w] & !self.off[w];
+            let mut fresh = self.kills[at + w] & !self.off[w] & self.allowed[w];
             if fresh == 0 {
                 continue;
             }
