@@ -797,6 +797,31 @@ mod tests {
         }
     }
 
+    /// A run limited to what leads back to the start's opposite finds the same chain to it
+    /// as an unlimited run, for every start that reaches its opposite.
+    #[test]
+    fn a_limited_run_finds_the_same_chain() {
+        let b = board();
+        let mut imp = engine(&b, false);
+        let closures = imp.closures();
+        let mut starts = 0;
+        for p in 0..2 * imp.candidates() as Potential {
+            if !closures.of(p).contains(p ^ 1) {
+                continue;
+            }
+            starts += 1;
+            imp.only_through(None);
+            imp.run(p, Stop::AtReaching(p ^ 1, usize::MAX));
+            let (chain, nodes) = (imp.chain(p ^ 1), imp.ancestors(p ^ 1));
+            imp.only_through(Some(closures.of(p)));
+            imp.run(p, Stop::AtReaching(p ^ 1, usize::MAX));
+            assert!(imp.reached(p ^ 1), "potential {p}");
+            assert_eq!(imp.chain(p ^ 1), chain, "potential {p}");
+            assert_eq!(imp.ancestors(p ^ 1), nodes, "potential {p}");
+        }
+        assert!(starts > 0, "the board has forcing chains");
+    }
+
     /// Without a contradiction, the dynamic rules reach at least what the static rules reach.
     #[test]
     fn dynamic_rules_reach_more() {
