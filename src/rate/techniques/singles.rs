@@ -1,7 +1,7 @@
 //! Full house, hidden singles, naked singles. Each finder returns every placement of its
 //! kind visible on the board at once (one step), which rates the same as one at a time.
 
-use crate::rate::board::Board;
+use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
 
 fn collect(technique: Technique, placements: Vec<(usize, u8)>) -> Option<Step> {
@@ -22,9 +22,13 @@ fn push_unique(out: &mut Vec<(usize, u8)>, cell: usize, digit: u8) {
 /// Units with a single open cell.
 pub fn full_house(b: &Board) -> Option<Step> {
     let mut out = Vec::new();
+    let n = b.n() as u32;
     for u in 0..b.unit_count() {
+        if b.placed_in(u).count_ones() + 1 != n {
+            continue;
+        }
         let mut open = b.unit(u).iter().filter(|&&c| b.is_open(c as usize));
-        if let (Some(&c), None) = (open.next(), open.next()) {
+        if let Some(&c) = open.next() {
             let m = b.cand(c as usize);
             if m.count_ones() == 1 {
                 push_unique(&mut out, c as usize, m.trailing_zeros() as u8 + 1);
@@ -41,23 +45,11 @@ pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
     let mut out = Vec::new();
     for u in units {
         let cells = b.unit(u);
-        let (mut once, mut twice) = (0u16, 0u16);
-        for &c in cells {
-            if b.is_open(c as usize) {
-                let m = b.cand(c as usize);
-                twice |= once & m;
-                once |= m;
-            }
-        }
-        let mut singles = once & !twice;
-        while singles != 0 {
-            let bit = singles & singles.wrapping_neg();
-            singles &= singles - 1;
-            if let Some(&c) = cells
-                .iter()
-                .find(|&&c| b.is_open(c as usize) && b.cand(c as usize) & bit != 0)
-            {
-                push_unique(&mut out, c as usize, bit.trailing_zeros() as u8 + 1);
+        for d in digits(!b.placed_in(u) & ((1u32 << n) - 1) as u16) {
+            let places = b.positions(u, d);
+            if places.count_ones() == 1 {
+                let c = cells[places.trailing_zeros() as usize];
+                push_unique(&mut out, c as usize, d);
             }
         }
     }
