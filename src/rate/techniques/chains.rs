@@ -119,6 +119,12 @@ fn better(best: &Option<Step>, nodes: usize) -> bool {
     best.as_ref().is_none_or(|s| s.cells.len() > nodes)
 }
 
+/// Whether a search should go on from a state `nodes` long: its successors must stay
+/// within `longest` and, once there is a chain, be shorter than it.
+fn worth_extending(best: &Option<Step>, nodes: usize, longest: usize) -> bool {
+    nodes < longest && better(best, nodes + 1)
+}
+
 /// The shortest X-chain on any digit: A = ... = Z with strong links at both ends; the digit
 /// leaves cells seeing both A and Z. Only chains scoring below `below` are looked for.
 pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
@@ -189,7 +195,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                             best = Some(step);
                         }
                     }
-                    if trail.length(t) < longest {
+                    if worth_extending(&best, trail.length(t), longest) {
                         trail.queue.push_back(t);
                     }
                 }
@@ -254,7 +260,7 @@ pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
                             }
                         }
                     }
-                    if trail.length(t) < longest {
+                    if worth_extending(&best, trail.length(t), longest) {
                         trail.queue.push_back(t);
                     }
                 }
