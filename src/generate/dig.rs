@@ -175,14 +175,14 @@ pub fn dig(
     rng: &mut Rand,
     solver: &Solver,
 ) -> Result<Grid, DigError> {
-    let mut digger = Digger::new(solution, strategy, failure_budget, rng, solver);
+    let base = BaseGrid::new(solution.clone());
+    let mut digger = Digger::new(&base, strategy, failure_budget, rng, solver);
     digger.dig_to(stop).cloned()
 }
 
 /// A dig in progress: it can stop at one target and later carry on to a lower one, as if
 /// it had been asked for the lower target in steps. The orbit order is drawn once.
 pub struct Digger<'a> {
-    solution: &'a Grid,
     solver: &'a Solver,
     orbits: Vec<&'static [usize]>,
     /// The first orbit not yet tried.
@@ -191,14 +191,16 @@ pub struct Digger<'a> {
     clues: usize,
     failures: u32,
     failure_budget: Option<u32>,
-    /// What digging knows of the solution grid.
-    known: Known,
+    /// The solution grid and what digging knows of it.
+    base: &'a BaseGrid,
     /// The cells holding a clue.
     clue_set: CellSet,
 }
 
-/// What digging knows of the solution grid, to settle removals without the solver.
-struct Known {
+/// A solution grid with what digging knows of it, to settle removals without the solver.
+/// Built once per grid and shared by every dig of it.
+pub struct BaseGrid {
+    grid: Grid,
     /// `places[d]`: the cells where the solution holds digit `d` (the only cells a clue
     /// `d` can be in).
     places: Vec<Vec<usize>>,
@@ -206,24 +208,32 @@ struct Known {
     unavoidable: Unavoidable,
 }
 
-impl Known {
-    fn of(solution: &Grid) -> Known {
-        Known {
-            places: digit_places(solution),
-            unavoidable: Unavoidable::two_digit(solution),
+impl BaseGrid {
+    /// Takes in a full, valid grid.
+    pub fn new(grid: Grid) -> BaseGrid {
+        BaseGrid {
+            places: digit_places(&grid),
+            unavoidable: Unavoidable::two_digit(&grid),
+            grid,
         }
+    }
+
+    /// The solution grid.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
     }
 }
 
 impl<'a> Digger<'a> {
-    /// Starts a dig of `solution` with the orbit order drawn from `rng`.
+    /// Starts a dig of `base` with the orbit order drawn from `rng`.
     pub fn new(
-        solution: &'a Grid,
+        base: &'a BaseGrid,
         strategy: Strategy,
         failure_budget: Option<u32>,
         rng: &mut Rand,
         solver: &'a Solver,
     ) -> Digger<'a> {
+        let solution = &base.grid;
         let mut orbits: Vec<&[usize]> = strategy
             .orbits(solution.geometry())
             .iter()
@@ -231,9 +241,8 @@ impl<'a> Digger<'a> {
             .collect();
         rng.shuffle(&mut orbits);
         Digger {
-            known: Known::of(solution),
+            base,
             clue_set: (0..solution.geometry().cells()).collect(),
-            solution,
             solver,
             orbits,
             next: 0,
@@ -262,18 +271,11 @@ impl<'a> Digger<'a> {
                 self.puzzle.set(cell, 0);
                 self.clue_set.remove(cell);
             }
-            if still_unique(
-                &self.puzzle,
-                &self.clue_set,
-                self.solution,
-                &self.known,
-                orbit,
-                self.solver,
-            )? {
+            if still_unique(&self.puzzle, &self.clue_set, self.base, orbit, self.solver)? {
                 self.clues -= orbit.len();
             } else {
                 for &cell in orbit {
-                    self.puzzle.set(cell, self.solution.get(cell));
+                    self.puzzle.set(cell, self.base.grid.get(cell));
                     self.clue_set.insert(cell);
                 }
                 self.failures += 1;
@@ -293,22 +295,22 @@ impl<'a> Digger<'a> {
 }
 
 /// Whether `puzzle` (its clues `clue_set`), which was unique before `removed` were
-/// cleared, still is: every other solution would differ from `solution` at one of the
+/// cleared, still is: every other solution would differ from the base grid at one of the
 /// removed cells.
 fn still_unique(
     puzzle: &Grid,
     clue_set: &CellSet,
-    solution: &Grid,
-    known: &Known,
+    base: &BaseGrid,
     removed: &[usize],
     solver: &Solver,
 ) -> Result<bool, Aborted> {
-    if known.unavoidable.emptied_by(clue_set, removed) {
+    let solution = &base.grid;
+    if base.unavoidable.emptied_by(clue_set, removed) {
         return Ok(false);
     }
     for &cell in removed {
         let digit = solution.get(cell);
-        if !forced(puzzle, &known.places[digit as usize], cell, digit)
+        if !forced(puzzle, &base.places[digit as usize], cell, digit)
             && solver.has_solution_avoiding(puzzle, cell, digit)?
         {
             return Ok(false);
@@ -372,7 +374,7 @@ fn digit_places(solution: &Grid) -> Vec<Vec<usize>> {
 /// without losing uniqueness.
 pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
     let solver = Solver::new();
-    let known = Known::of(solution);
+    let base = BaseGrid::new(solution.clone());
     let g = puzzle.geometry();
     let clue_set: CellSet = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
     strategy.orbits(g).iter().all(|orbit| {
@@ -385,7 +387,7 @@ pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
             fewer.set(c, 0);
             fewer_set.remove(c);
         }
-        !still_unique(&fewer, &fewer_set, solution, &known, orbit, &solver).expect("no deadline")
+        !still_unique(&fewer, &fewer_set, &base, orbit, &solver).expect("no deadline")
     })
 }
 

@@ -8,7 +8,7 @@ pub mod dig;
 pub mod unavoidable;
 
 pub use base::{pattern_grid, solution_grid, Route};
-pub use dig::{dig, is_minimal, DigError, Digger, Stop, Strategy};
+pub use dig::{dig, is_minimal, BaseGrid, DigError, Digger, Stop, Strategy};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::{derive_seed, Rand};

@@ -4,11 +4,16 @@
 use crate::bank::{BaseGridRow, NewPuzzle, RatingRow};
 use crate::canon::fingerprint;
 use crate::config::Tier;
-use crate::generate::{solution_grid, DigError, Digger, Route, Stop, Strategy, GENERATOR_VERSION};
+use crate::generate::{
+    solution_grid, BaseGrid, DigError, Digger, Route, Stop, Strategy, GENERATOR_VERSION,
+};
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate_within, search_effort, Rating};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{solves_by_singles, Solver};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Everything that decides an attempt's puzzle.
@@ -49,10 +54,40 @@ pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid
     )?)
 }
 
+/// Base grids a worker keeps: a grid serves several jobs and the retries of each, which
+/// mostly run on one worker close together.
+const KEPT_GRIDS: usize = 32;
+
+/// The attempt's base grid with what digging knows of it, from this worker's recent
+/// grids when it built the same one lately (a pure function of the input, so keeping it
+/// changes nothing but time).
+fn shared_base(input: &AttemptInput, deadline: Option<Instant>) -> Result<Rc<BaseGrid>, DigError> {
+    type Key = (usize, Route, u64);
+    thread_local! {
+        static KEPT: RefCell<VecDeque<(Key, Rc<BaseGrid>)>> = const { RefCell::new(VecDeque::new()) };
+    }
+    let key = (input.geometry.n(), input.route, input.grid_seed);
+    if let Some(base) = KEPT.with_borrow(|kept| {
+        kept.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, b)| Rc::clone(b))
+    }) {
+        return Ok(base);
+    }
+    let base = Rc::new(BaseGrid::new(base_grid(input, deadline)?));
+    KEPT.with_borrow_mut(|kept| {
+        if kept.len() == KEPT_GRIDS {
+            kept.pop_front();
+        }
+        kept.push_back((key, Rc::clone(&base)));
+    });
+    Ok(base)
+}
+
 /// The digger of an attempt, fresh from its seed.
-fn digger<'a>(input: &AttemptInput, solution: &'a Grid, solver: &'a Solver) -> Digger<'a> {
+fn digger<'a>(input: &AttemptInput, base: &'a BaseGrid, solver: &'a Solver) -> Digger<'a> {
     Digger::new(
-        solution,
+        base,
         input.strategy,
         None,
         &mut Rand::new(input.dig_seed),
@@ -70,7 +105,8 @@ pub fn dig(
     deadline: Option<Instant>,
 ) -> Result<Grid, DigError> {
     let solver = Solver::with_deadline(deadline);
-    let mut digger = digger(input, solution, &solver);
+    let base = BaseGrid::new(solution.clone());
+    let mut digger = digger(input, &base, &solver);
     let mut level = input.target;
     loop {
         let (reached, exhausted) = dig_level(&mut digger, level)?;
@@ -99,12 +135,12 @@ const SINGLES_SCORE: f64 = 2.3;
 /// reach leaves the puzzle where digging stopped, rated as it is.
 fn dig_toward_tier(
     input: &AttemptInput,
-    solution: &Grid,
+    base: &BaseGrid,
     tier: &Tier,
     deadline: Option<Instant>,
 ) -> Result<Option<(Grid, Rating)>, DigError> {
     let solver = Solver::with_deadline(deadline);
-    let mut digger = digger(input, solution, &solver);
+    let mut digger = digger(input, base, &solver);
     let mut level = input.target;
     loop {
         let (reached, exhausted) = dig_level(&mut digger, level)?;
@@ -135,10 +171,11 @@ fn dig_toward_tier(
 pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> AttemptOutcome {
     let started = Instant::now();
     let result = (|| {
-        let solution = base_grid(input, deadline)?;
-        let Some((puzzle, rating)) = dig_toward_tier(input, &solution, tier, deadline)? else {
+        let base = shared_base(input, deadline)?;
+        let Some((puzzle, rating)) = dig_toward_tier(input, &base, tier, deadline)? else {
             return Ok(None);
         };
+        let solution = base.grid().clone();
         let effort = search_effort(&puzzle, &Solver::with_deadline(deadline))?;
         Ok::<_, DigError>(Some((solution, puzzle, effort, rating)))
     })();
