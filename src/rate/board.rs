@@ -112,14 +112,13 @@ impl Board {
 
     /// Clears open `cell` from the places of `digit` in its three units.
     fn unmark(&mut self, cell: usize, digit: u8) {
-        let g = self.geometry;
-        let n = g.n();
-        let (r, c) = (cell / n, cell % n);
-        let in_box = (r % g.box_rows()) * g.box_cols() + c % g.box_cols();
+        let n = self.n();
+        let at = self.tables.places[cell];
+        let (r, c, bx) = (at.row as usize, at.col as usize, at.bx as usize);
         let d = digit as usize - 1;
         self.places[r * n + d] &= !(1 << c);
         self.places[(n + c) * n + d] &= !(1 << r);
-        self.places[(2 * n + g.box_of(r, c)) * n + d] &= !(1 << in_box);
+        self.places[(2 * n + bx) * n + d] &= !(1 << at.in_box);
     }
 
     /// The cells of unit `u` (rows, then columns, then boxes).
@@ -131,8 +130,8 @@ impl Board {
     #[inline]
     pub fn units_of(&self, cell: usize) -> [usize; 3] {
         let n = self.n();
-        let (r, c) = (cell / n, cell % n);
-        [r, n + c, 2 * n + self.geometry.box_of(r, c)]
+        let at = self.tables.places[cell];
+        [at.row as usize, n + at.col as usize, 2 * n + at.bx as usize]
     }
 
     /// Number of units (3N).
