@@ -21,22 +21,41 @@ pub struct Board {
 }
 
 impl Board {
-    /// The board of a puzzle with every candidate not excluded by a clue.
+    /// The board of a puzzle with every candidate not excluded by a clue (the clues must
+    /// not clash, as parsing ensures).
     pub fn new(puzzle: &Grid) -> Board {
         let g = puzzle.geometry();
-        let all = ((1u32 << g.n()) - 1) as u16;
         let n = g.n();
+        let all = ((1u32 << n) - 1) as u16;
         let mut b = Board {
             geometry: g,
             tables: tables(g),
-            cand: vec![all; g.cells()],
-            value: vec![0; g.cells()],
-            places: vec![((1u32 << n) - 1) as u16; 3 * n * n],
+            cand: vec![0; g.cells()],
+            value: puzzle.cells().to_vec(),
+            places: vec![0; 3 * n * n],
             placed: vec![0; 3 * n],
         };
+        // Digits placed in each unit, then each open cell's candidates in one pass: what
+        // placing the clues one by one would leave, without the peer-by-peer eliminations.
+        for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
+            for u in b.units_of(cell) {
+                b.placed[u] |= 1 << (v - 1);
+            }
+        }
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
-                b.place(cell, v);
+                b.cand[cell] = 1 << (v - 1);
+                continue;
+            }
+            let units = b.units_of(cell);
+            let open = all & !units.iter().fold(0, |m, &u| m | b.placed[u]);
+            b.cand[cell] = open;
+            let at = b.tables.places[cell];
+            for d in digits(open) {
+                let d = d as usize - 1;
+                b.places[units[0] * n + d] |= 1 << at.col;
+                b.places[units[1] * n + d] |= 1 << at.row;
+                b.places[units[2] * n + d] |= 1 << at.in_box;
             }
         }
         b
@@ -191,6 +210,32 @@ pub fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 mod tests {
     use super::*;
     use crate::grid::parse_line;
+
+    /// A board built from the clues at once is the board of placing them one by one.
+    #[test]
+    fn new_board_is_the_clues_placed_one_by_one() {
+        use crate::generate::{generate, Route, Spec, Stop, Strategy};
+        for n in crate::grid::SUPPORTED_SIZES {
+            let g = Geometry::for_size(n).unwrap();
+            let spec = Spec {
+                geometry: g,
+                route: Route::Transform,
+                strategy: Strategy::Random,
+                stop: Stop::Clues(g.cells() * 2 / 5),
+                failure_budget: None,
+            };
+            let puzzle = generate(&spec, 7, None).unwrap().puzzle;
+            let fast = Board::new(&puzzle);
+            let mut slow = Board::new(&Grid::empty(g));
+            for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
+                slow.place(cell, v);
+            }
+            assert_eq!(fast.cand, slow.cand, "size {n}");
+            assert_eq!(fast.value, slow.value, "size {n}");
+            assert_eq!(fast.places, slow.places, "size {n}");
+            assert_eq!(fast.placed, slow.placed, "size {n}");
+        }
+    }
 
     /// The cached places and placed digits agree with a scan of the cells after every
     /// step of a rating.
