@@ -1,8 +1,7 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
 use super::unavoidable::Unavoidable;
-use crate::grid::SUPPORTED_SIZES;
-use crate::grid::{Geometry, Grid, Symmetry};
+use crate::grid::{Geometry, Grid, Symmetry, SUPPORTED_SIZES};
 use crate::rng::Rand;
 use crate::solver::{per_geometry, tables, Aborted, CellSet, PerGeometry, Solver};
 use std::fmt;
