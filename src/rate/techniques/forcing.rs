@@ -61,21 +61,18 @@ fn concluding(
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
-    let engine = |one_digit| {
-        Implications::new(
-            b,
-            Rules {
-                dynamic: false,
-                one_digit,
-            },
-        )
-    };
-    let mut imp = engine(false);
+    let mut imp = Implications::new(
+        b,
+        Rules {
+            dynamic: false,
+            one_digit: false,
+        },
+    );
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
     let only_one_digit = below <= MIXED_CHAIN + 1e-9;
     let (mixed, mut one_digit) = if only_one_digit {
-        (None, Some(engine(true).closures()))
+        (None, Some(imp.one_digit().closures()))
     } else {
         (Some(imp.closures()), None)
     };
@@ -111,7 +108,7 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     for start in longer {
         // Once there is a chain to beat, one without a one-digit path must be shorter.
         let base = if best.is_some() {
-            let one_digit = one_digit.get_or_insert_with(|| engine(true).closures());
+            let one_digit = one_digit.get_or_insert_with(|| imp.one_digit().closures());
             if one_digit.of(start).contains(start ^ 1) {
                 one_digit_base
             } else {

@@ -175,6 +175,7 @@ enum Cause {
 }
 
 /// The consequences of one assumption on one board, with reusable buffers.
+#[derive(Clone)]
 ///
 /// The links of the board are built once: for every candidate, the candidates its being
 /// on turns off (as a bit set, so a whole peer group is taken in a few word operations)
@@ -305,6 +306,33 @@ impl<'b> Implications<'b> {
             stack: Vec::new(),
             parents: Vec::new(),
         }
+    }
+
+    /// The same board's engine under static rules on one digit, derived from this static
+    /// one instead of built again: the same candidates and numbering, without the links
+    /// inside a cell (a cell's candidates are numbered in a row).
+    pub fn one_digit(&self) -> Implications<'b> {
+        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
+        let mut derived = self.clone();
+        derived.rules.one_digit = true;
+        let words = self.words;
+        derived.strong.clear();
+        derived.strong_at.clear();
+        for (k, &(cell, _)) in self.candidate.iter().enumerate() {
+            let cell_cands = self.board.cand(cell as usize);
+            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
+            let kill = &mut derived.kills[k * words..(k + 1) * words];
+            for j in first as usize..first as usize + cell_cands.count_ones() as usize {
+                kill[j / 64] &= !(1 << (j % 64));
+            }
+            derived.strong_at.push(derived.strong.len() as u32);
+            let others = self.strong(k).iter().copied();
+            derived
+                .strong
+                .extend(others.filter(|&j| self.candidate[j as usize].0 != cell));
+        }
+        derived.strong_at.push(derived.strong.len() as u32);
+        derived
     }
 
     /// Everything each potential implies under static rules, to the end (through any
@@ -792,6 +820,31 @@ mod tests {
             assert_eq!(
                 closures.of(p).to_owned_set(),
                 imp.reached_set(),
+                "potential {p}"
+            );
+        }
+    }
+
+    /// The one-digit engine derived from the static one has the links of one built anew.
+    #[test]
+    fn derived_one_digit_links_match_built_ones() {
+        let b = board();
+        let built = Implications::new(
+            &b,
+            Rules {
+                dynamic: false,
+                one_digit: true,
+            },
+        );
+        let derived = engine(&b, false).one_digit();
+        assert_eq!(derived.kills, built.kills);
+        assert_eq!(derived.strong, built.strong);
+        assert_eq!(derived.strong_at, built.strong_at);
+        let (a, c) = (derived.closures(), built.closures());
+        for p in 0..2 * built.candidates() as Potential {
+            assert_eq!(
+                a.of(p).to_owned_set(),
+                c.of(p).to_owned_set(),
                 "potential {p}"
             );
         }
