@@ -107,6 +107,13 @@ impl<W: AsMut<[u64]> + AsRef<[u64]>> PotentialSet<W> {
         }
     }
 
+    /// Adds the off potentials of the candidates `cands` (a candidate bit set).
+    fn add_offs(&mut self, cands: &[u64]) {
+        for (a, b) in self.0.as_mut().iter_mut().zip(cands) {
+            *a |= b;
+        }
+    }
+
     /// Adds one potential.
     pub fn insert(&mut self, p: Potential) {
         let i = self.index(p);
@@ -339,13 +346,25 @@ impl<'b> Implications<'b> {
     /// contradiction), for all potentials at once: each strongly connected component of
     /// the link graph implies its members and whatever its successors imply, and Tarjan's
     /// algorithm completes the successors first.
+    ///
+    /// An off potential without a strong link implies nothing further, so the graph keeps
+    /// no edge to it: an on potential takes in every candidate it kills as one bit set,
+    /// and only the kills that lead on as edges.
     pub fn closures(&self) -> Closures {
         debug_assert!(!self.rules.dynamic, "closures follow static links");
         let potentials = self.cause.len();
+        let words = self.words;
+        // Candidates whose off potential leads on (has a strong link).
+        let mut leads_on = vec![0u64; words];
+        for k in 0..self.candidates() {
+            if !self.strong(k).is_empty() {
+                leads_on[k / 64] |= 1 << (k % 64);
+            }
+        }
         let (mut first, mut edges) = (Vec::with_capacity(potentials + 1), Vec::new());
         for p in 0..potentials as Potential {
             first.push(edges.len() as u32);
-            self.successors(p, &mut edges);
+            self.successors(p, &leads_on, &mut edges);
         }
         first.push(edges.len() as u32);
         let mut index = vec![NONE; potentials];
@@ -408,6 +427,10 @@ impl<'b> Implications<'b> {
                 let mut set = PotentialSet(set);
                 for &m in &members {
                     set.insert(m);
+                    if m % 2 == 1 {
+                        let at = (m as usize / 2) * words;
+                        set.add_offs(&self.kills[at..at + words]);
+                    }
                     let m = m as usize;
                     for &w in &edges[first[m] as usize..first[m + 1] as usize] {
                         let to = comp[w as usize] as usize;
@@ -422,13 +445,18 @@ impl<'b> Implications<'b> {
         Closures { comp, sets, width }
     }
 
-    /// The potentials `p` implies directly under static rules.
-    fn successors(&self, p: Potential, out: &mut Vec<Potential>) {
+    /// The potentials `p` implies directly under static rules that lead on: for an on
+    /// potential, the offs of the candidates it kills among `leads_on`.
+    fn successors(&self, p: Potential, leads_on: &[u64], out: &mut Vec<Potential>) {
         let k = p as usize / 2;
         if p % 2 == 1 {
             let at = k * self.words;
-            for (w, &word) in self.kills[at..at + self.words].iter().enumerate() {
-                out.extend(ones(word).map(|b| 2 * (w as u32 * 64 + b)));
+            for (w, (&word, &on)) in self.kills[at..at + self.words]
+                .iter()
+                .zip(leads_on)
+                .enumerate()
+            {
+                out.extend(ones(word & on).map(|b| 2 * (w as u32 * 64 + b)));
             }
         } else {
             out.extend(self.strong(k).iter().map(|&j| 2 * j + 1));
