@@ -21,21 +21,33 @@ fn rectangles(b: &Board) -> Vec<Rectangle> {
         .collect();
     // Rectangles as (r1, r2, c1, c2).
     let mut found: Vec<[usize; 4]> = Vec::new();
+    // Only lines whose two cells both hold the pair can close a rectangle (a placed cell
+    // holds one digit, so this also keeps the corners open).
+    let holds = |cell: usize, pair: u16| b.cand(cell) & pair == pair;
     for (i, &p) in bivalue.iter().enumerate() {
-        for &q in bivalue[i + 1..].iter().filter(|&&q| b.cand(q) == b.cand(p)) {
+        let pair = b.cand(p);
+        for &q in bivalue[i + 1..].iter().filter(|&&q| b.cand(q) == pair) {
             let (pr, pc, qr, qc) = (p / n, p % n, q / n, q % n);
             if pr == qr {
                 let (c1, c2) = (pc.min(qc), pc.max(qc));
-                found.extend((0..n).filter(|&r| r != pr).map(|r| {
-                    let (r1, r2) = (r.min(pr), r.max(pr));
-                    [r1, r2, c1, c2]
-                }));
+                found.extend(
+                    (0..n)
+                        .filter(|&r| r != pr && holds(r * n + c1, pair) && holds(r * n + c2, pair))
+                        .map(|r| {
+                            let (r1, r2) = (r.min(pr), r.max(pr));
+                            [r1, r2, c1, c2]
+                        }),
+                );
             } else if pc == qc {
                 let (r1, r2) = (pr.min(qr), pr.max(qr));
-                found.extend((0..n).filter(|&c| c != pc).map(|c| {
-                    let (c1, c2) = (c.min(pc), c.max(pc));
-                    [r1, r2, c1, c2]
-                }));
+                found.extend(
+                    (0..n)
+                        .filter(|&c| c != pc && holds(r1 * n + c, pair) && holds(r2 * n + c, pair))
+                        .map(|c| {
+                            let (c1, c2) = (c.min(pc), c.max(pc));
+                            [r1, r2, c1, c2]
+                        }),
+                );
             } else {
                 let (r1, r2) = (pr.min(qr), pr.max(qr));
                 let (c1, c2) = (pc.min(qc), pc.max(qc));
