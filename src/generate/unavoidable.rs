@@ -100,18 +100,9 @@ impl Unavoidable {
         })
     }
 
-    /// How many sets were found.
-    pub fn len(&self) -> usize {
-        self.sets.len()
-    }
-
-    /// Whether no set was found.
-    pub fn is_empty(&self) -> bool {
-        self.sets.is_empty()
-    }
-
     /// The sets, each as a set of cells.
-    pub fn sets(&self) -> &[CellSet] {
+    #[cfg(test)]
+    fn sets(&self) -> &[CellSet] {
         &self.sets
     }
 }
@@ -154,7 +145,7 @@ mod tests {
         for n in crate::grid::SUPPORTED_SIZES {
             let grid = pattern_grid(Geometry::for_size(n).unwrap());
             let ua = Unavoidable::two_digit(&grid);
-            assert!(!ua.is_empty(), "size {n}");
+            assert!(!ua.sets().is_empty(), "size {n}");
             for set in ua.sets() {
                 assert_unavoidable(&grid, set);
             }

@@ -219,12 +219,10 @@ pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
     let pairs: Vec<usize> = (0..cells)
         .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
         .collect();
-    // Bivalue cells holding each digit.
-    let mut pairs_with = vec![CellSet::default(); n + 1];
-    for &c in &pairs {
-        digits(b.cand(c)).for_each(|d| pairs_with[d as usize].insert(c));
-    }
     let holding = holding_each_digit(b);
+    // Bivalue cells holding each digit.
+    let bivalue: CellSet = pairs.iter().copied().collect();
+    let pairs_with: Vec<CellSet> = holding.iter().map(|h| h.and(bivalue)).collect();
     let mut best: Option<Step> = None;
     let mut trail = Trail::new(cells * width);
     let other = |c: usize, d: u8| (b.cand(c) & !(1u16 << (d - 1))).trailing_zeros() as u8 + 1;

@@ -58,8 +58,7 @@ impl<W: AsRef<[u64]>> PotentialSet<W> {
     /// Whether some candidate is in the set both on and off: the assumptions behind it
     /// contradict each other.
     pub fn contradicts(&self) -> bool {
-        let (off, on) = self.words().split_at(self.words().len() / 2);
-        off.iter().zip(on).any(|(a, b)| a & b != 0)
+        self.both_ways().any(|w| w != 0)
     }
 
     /// Bit position of `p`: its candidate, in the on half when on.

@@ -24,33 +24,37 @@ fn rectangles(b: &Board) -> Vec<Rectangle> {
     // Only lines whose two cells both hold the pair can close a rectangle (a placed cell
     // holds one digit, so this also keeps the corners open).
     let holds = |cell: usize, pair: u16| b.cand(cell) & pair == pair;
+    let sorted = |a: usize, z: usize| (a.min(z), a.max(z));
     for (i, &p) in bivalue.iter().enumerate() {
         let pair = b.cand(p);
         for &q in bivalue[i + 1..].iter().filter(|&&q| b.cand(q) == pair) {
             let (pr, pc, qr, qc) = (p / n, p % n, q / n, q % n);
-            if pr == qr {
-                let (c1, c2) = (pc.min(qc), pc.max(qc));
+            if pr == qr || pc == qc {
+                // On one line: the far side is any parallel line holding the pair at the
+                // same two crossing positions.
+                let on_row = pr == qr;
+                let (line, (x1, x2)) = if on_row {
+                    (pr, sorted(pc, qc))
+                } else {
+                    (pc, sorted(pr, qr))
+                };
+                let cell = |l: usize, x: usize| if on_row { l * n + x } else { x * n + l };
                 found.extend(
                     (0..n)
-                        .filter(|&r| r != pr && holds(r * n + c1, pair) && holds(r * n + c2, pair))
-                        .map(|r| {
-                            let (r1, r2) = (r.min(pr), r.max(pr));
-                            [r1, r2, c1, c2]
-                        }),
-                );
-            } else if pc == qc {
-                let (r1, r2) = (pr.min(qr), pr.max(qr));
-                found.extend(
-                    (0..n)
-                        .filter(|&c| c != pc && holds(r1 * n + c, pair) && holds(r2 * n + c, pair))
-                        .map(|c| {
-                            let (c1, c2) = (c.min(pc), c.max(pc));
-                            [r1, r2, c1, c2]
+                        .filter(|&l| {
+                            l != line && holds(cell(l, x1), pair) && holds(cell(l, x2), pair)
+                        })
+                        .map(|l| {
+                            let (l1, l2) = sorted(l, line);
+                            if on_row {
+                                [l1, l2, x1, x2]
+                            } else {
+                                [x1, x2, l1, l2]
+                            }
                         }),
                 );
             } else {
-                let (r1, r2) = (pr.min(qr), pr.max(qr));
-                let (c1, c2) = (pc.min(qc), pc.max(qc));
+                let ((r1, r2), (c1, c2)) = (sorted(pr, qr), sorted(pc, qc));
                 found.push([r1, r2, c1, c2]);
             }
         }
