@@ -14,16 +14,14 @@ use std::sync::OnceLock;
 pub(super) struct BandTables {
     /// Row of `n` bits -> the band's boxes (bit `k` for box `k`) that hold one of them.
     pub(super) boxes_of_row: Box<[u8; 1 << 16]>,
-    /// Rows × boxes pattern (bit `r * box_rows + k`) -> the union of the permutation
-    /// patterns it contains: the digit goes once in every row and once in every box of the
-    /// band, so a row/box pair outside every such permutation cannot hold it. Zero when
-    /// there is no permutation (contradiction).
-    pub(super) permutations: Box<[u16; 1 << 16]>,
+    /// Rows × boxes pattern (bit `r * box_rows + k`) -> the band cells (as in a band word)
+    /// of the row/box pairs some permutation pattern inside it uses: the digit goes once
+    /// in every row and once in every box of the band, so a pair outside every such
+    /// permutation cannot hold it. Zero when there is no permutation (contradiction).
+    pub(super) band_keep: Box<[u64]>,
     /// The same for a stack's bands × columns pattern (bit `band * box_cols + column`):
     /// a stack has `box_cols` columns and as many boxes.
     pub(super) stack_permutations: Box<[u16; 1 << 16]>,
-    /// Set of a band's boxes -> the cells of one row (`n` bits) inside them.
-    pub(super) row_cells_in_boxes: [u64; 16],
     /// Cell of a band -> the other cells of its row and box within the band.
     pub(super) band_peers: [u64; 64],
     /// Column -> its cells within a band.
@@ -43,6 +41,7 @@ impl BandTables {
                 .fold(0, |m, k| m | 1 << k);
         }
         debug_assert_eq!(n / br, bc, "a stack holds as many boxes as columns");
+        // Set of a band's boxes -> the cells of one row (`n` bits) inside them.
         let mut row_cells_in_boxes = [0u64; 16];
         for (set, entry) in row_cells_in_boxes.iter_mut().enumerate().take(1 << br) {
             *entry = (0..n)
@@ -66,12 +65,21 @@ impl BandTables {
                 .filter(|o| (o % n) / bc == k)
                 .fold(0, |m, o| m | 1 << o);
         }
+        let band_keep = permutation_unions(br)
+            .iter()
+            .take(1 << (br * br))
+            .map(|&kept| {
+                (0..br).fold(0, |keep, r| {
+                    let boxes = (kept as usize >> (r * br)) & ((1 << br) - 1);
+                    keep | row_cells_in_boxes[boxes] << (r * n)
+                })
+            })
+            .collect();
         BandTables {
             band_box,
             boxes_of_row,
-            permutations: permutation_unions(br),
+            band_keep,
             stack_permutations: permutation_unions(bc),
-            row_cells_in_boxes,
             band_peers,
             column,
         }
@@ -129,11 +137,14 @@ mod tests {
         let t = band_tables(Geometry::CLASSIC);
         assert_eq!(t.boxes_of_row[0b000_010_001], 0b011);
         // Full pattern keeps everything; a row confined to one box frees the other rows of it.
-        assert_eq!(t.permutations[0x1FF], 0x1FF);
-        assert_eq!(t.permutations[0b111_111_001], 0b110_110_001);
+        assert_eq!(t.band_keep[0x1FF], (1 << 27) - 1);
+        let (first_box, rest) = (0b000_000_111u64, 0b111_111_000u64);
+        assert_eq!(
+            t.band_keep[0b111_111_001],
+            first_box | rest << 9 | rest << 18
+        );
         // Two rows confined to the same single box: no permutation.
-        assert_eq!(t.permutations[0b111_001_001], 0);
-        assert_eq!(t.row_cells_in_boxes[0b101], 0b111_000_111);
+        assert_eq!(t.band_keep[0b111_001_001], 0);
         assert_eq!(t.column[4], 1 << 4 | 1 << 13 | 1 << 22);
         assert_eq!(t.band_box[1], 0b111_000 | 0b111_000 << 9 | 0b111_000 << 18);
         // Cell 0: row 0 (cells 1-8) and box 0 (cells 9-11, 18-20).

@@ -151,8 +151,7 @@ fn settles_by_singles<const N: usize, const BR: usize, const DB: usize, const BA
     g: Geometry,
     clues: &[u8],
 ) -> bool {
-    let mut s = Search::new(band_tables(g), Ascending, 1, None);
-    s.singles_only = true;
+    let mut s = Search::<_, true>::new(band_tables(g), Ascending, 1, None);
     s.board::<N, BR, DB, BANDS>(clues)
         .is_some_and(|mut board| s.settles::<N, BR, DB, BANDS>(&mut board))
 }
@@ -179,7 +178,7 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
         (g.n(), g.box_rows(), g.n() * g.n() / (BR * N)),
         (N, BR, BANDS)
     );
-    let mut s = Search::new(band_tables(g), order, limit, deadline);
+    let mut s = Search::<_, false>::new(band_tables(g), order, limit, deadline);
     // A search with an exclusion only asks whether a solution exists.
     s.keep_first = exclude.is_none();
     if let Some(mut board) = s.board::<N, BR, DB, BANDS>(clues) {

@@ -63,8 +63,9 @@ impl BranchOrder for Ascending {
     }
 }
 
-/// Search context shared by every node of one search.
-pub(super) struct Search<'t, O> {
+/// Search context shared by every node of one search. `SINGLES_ONLY` propagates by
+/// singles alone (no locked candidates); a constant, so the usual search pays nothing.
+pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     tables: &'t BandTables,
     order: O,
     limit: u64,
@@ -79,8 +80,6 @@ pub(super) struct Search<'t, O> {
     dirty: u64,
     /// Digit-band words changed since the last pass over the stacks.
     stale: u64,
-    /// Propagate by singles alone (no locked candidates).
-    pub(super) singles_only: bool,
     /// Keep the values of the first solution (off when only the count matters).
     pub(super) keep_first: bool,
 }
@@ -109,6 +108,29 @@ impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
         (0..BR).fold(0, |cols, r| cols | ((word >> (r * N)) & Self::ROW))
     }
 
+    /// Digit-band word -> its band and its digit (cheaper than dividing by the bands).
+    const BAND_OF: [u8; 64] = Self::split(true);
+    const DIGIT_OF: [u8; 64] = Self::split(false);
+    const fn split(band: bool) -> [u8; 64] {
+        let (mut out, mut i) = ([0u8; 64], 0);
+        let bands = DB / N;
+        while i < DB {
+            out[i] = if band { i % bands } else { i / bands } as u8;
+            i += 1;
+        }
+        out
+    }
+
+    /// Whether the cells of a band word lie in different rows and in different boxes.
+    fn one_per_row_and_box(cells: u64, band_box: &[u64; 4]) -> bool {
+        let single = |m: u64| m & m.wrapping_sub(1) == 0;
+        (0..BR).all(|r| single((cells >> (r * N)) & Self::ROW))
+            && band_box.iter().take(BR).all(|&bx| single(cells & bx))
+    }
+
+    /// Every rows × boxes pattern of a band, as a mask.
+    const PATTERN: usize = (1 << (BR * BR)) - 1;
+
     const BAND: u64 = if BR * N == 64 {
         u64::MAX
     } else {
@@ -116,7 +138,7 @@ impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
     };
 }
 
-impl<'t, O: BranchOrder> Search<'t, O> {
+impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     pub(super) fn new(
         tables: &'t BandTables,
         order: O,
@@ -134,7 +156,6 @@ impl<'t, O: BranchOrder> Search<'t, O> {
             aborted: false,
             dirty: 0,
             stale: 0,
-            singles_only: false,
             keep_first: true,
         }
     }
@@ -231,15 +252,15 @@ impl<'t, O: BranchOrder> Search<'t, O> {
     ) {
         b.open[k] &= !cells;
         let mut dirty = 0u64;
-        let mut others = others;
-        while others != 0 {
-            let e = others.trailing_zeros() as usize;
-            others &= others - 1;
-            let i = e * BANDS + k;
-            let old = b.cand[i];
-            let new = old & !cells;
-            b.cand[i] = new;
-            dirty |= ((old != new) as u64) << i;
+        if others != 0 {
+            // Every digit, unrolled: cheaper than visiting only the digits of `others`.
+            for e in 0..N {
+                let i = e * BANDS + k;
+                let old = b.cand[i];
+                let new = old & !cells;
+                b.cand[i] = new;
+                dirty |= ((old != new) as u64) << i;
+            }
         }
         let t = self.tables;
         let (mut peers, mut columns, mut m) = (0u64, 0u64, cells);
@@ -255,13 +276,13 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         b.cand[i] = new;
         dirty = (dirty & !(1 << i)) | (((old != new) as u64) << i);
         for other in 0..BANDS {
-            if other != k {
-                let i = d * BANDS + other;
-                let old = b.cand[i];
-                let new = old & !columns;
-                b.cand[i] = new;
-                dirty |= ((old != new) as u64) << i;
-            }
+            // Branch-free: band `k` itself is left as it is.
+            let clear = columns & ((other == k) as u64).wrapping_sub(1);
+            let i = d * BANDS + other;
+            let old = b.cand[i];
+            let new = old & !clear;
+            b.cand[i] = new;
+            dirty |= ((old != new) as u64) << i;
         }
         self.dirty |= dirty;
         self.stale |= dirty;
@@ -278,7 +299,8 @@ impl<'t, O: BranchOrder> Search<'t, O> {
         let t = self.tables;
         let row_mask = Shape::<N, BR, DB>::ROW;
         let mut a = b.cand[i];
-        if a & b.open[i % BANDS] == 0 {
+        let k = Shape::<N, BR, DB>::BAND_OF[i & 63] as usize;
+        if a & b.open[k] == 0 {
             // Only placed cells are left: fine when there is one in every row.
             return a.count_ones() as usize == BR;
         }
@@ -287,37 +309,33 @@ impl<'t, O: BranchOrder> Search<'t, O> {
             let row = ((a >> (r * N)) & row_mask) as u16;
             pattern |= (t.boxes_of_row[row as usize] as usize) << (r * BR);
         }
-        let mut kept = t.permutations[pattern & 0xFFFF] as usize;
-        if kept == 0 {
+        let keep = t.band_keep[pattern & Shape::<N, BR, DB>::PATTERN];
+        if keep == 0 {
             return false;
         }
         let mut singles = 0u64;
-        if self.singles_only {
-            kept = pattern;
+        if SINGLES_ONLY {
             for cells in t.band_box.iter().take(BR) {
                 let cells = a & cells;
                 if cells.is_power_of_two() {
                     singles |= cells;
                 }
             }
+        } else {
+            a &= keep;
         }
-        let box_mask = (1usize << BR) - 1;
-        let mut keep = 0u64;
         for r in 0..BR {
-            let cells = t.row_cells_in_boxes[(kept >> (r * BR)) & box_mask & 15];
-            let row = (a >> (r * N)) & cells;
+            let row = (a >> (r * N)) & row_mask;
             // Branch-free: the row is never empty here (a permutation uses it).
             let single = (row & row.wrapping_sub(1) == 0) as u64;
             singles |= (row & single.wrapping_neg()) << (r * N);
-            keep |= cells << (r * N);
         }
-        a &= keep;
         self.stale |= ((a != b.cand[i]) as u64) << i;
         b.cand[i] = a;
-        let k = i % BANDS;
         let new = singles & b.open[k];
         if new != 0 {
-            self.place::<N, BR, DB, BANDS>(b, i / BANDS, k, new, Shape::<N, BR, DB>::DIGITS);
+            let d = Shape::<N, BR, DB>::DIGIT_OF[i & 63] as usize;
+            self.place::<N, BR, DB, BANDS>(b, d, k, new, Shape::<N, BR, DB>::DIGITS);
         }
         true
     }
@@ -401,7 +419,7 @@ impl<'t, O: BranchOrder> Search<'t, O> {
                 if kept == 0 {
                     return false;
                 }
-                if self.singles_only {
+                if SINGLES_ONLY {
                     kept = pattern as u64;
                 }
                 for (k, cols) in allowed.iter_mut().enumerate() {
@@ -423,14 +441,21 @@ impl<'t, O: BranchOrder> Search<'t, O> {
                     self.dirty |= 1 << i;
                     self.stale |= 1 << i;
                 }
-                let mut cols = allowed & single;
-                while cols != 0 {
-                    let c = cols.trailing_zeros() as usize;
-                    cols &= cols - 1;
-                    let cell = b.cand[i] & t.column[c & 15];
-                    if cell.is_power_of_two() && cell & b.open[k] != 0 {
-                        self.place::<N, BR, DB, BANDS>(b, d, k, cell, Shape::<N, BR, DB>::DIGITS);
+                // Column singles: open cells alone in their column. Found without a
+                // branch per column (those branches were the search's worst predicted).
+                let a = b.cand[i] & (allowed & single).wrapping_mul(spread);
+                let (mut once, mut twice) = (0u64, 0u64);
+                for r in 0..BR {
+                    let row = (a >> (r * N)) & Shape::<N, BR, DB>::ROW;
+                    twice |= once & row;
+                    once |= row;
+                }
+                let new = a & !twice.wrapping_mul(spread) & b.open[k];
+                if new != 0 {
+                    if !Shape::<N, BR, DB>::one_per_row_and_box(new, &t.band_box) {
+                        return false; // the digit would go twice in a row or box
                     }
+                    self.place::<N, BR, DB, BANDS>(b, d, k, new, Shape::<N, BR, DB>::DIGITS);
                 }
             }
         }
