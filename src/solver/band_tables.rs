@@ -22,10 +22,6 @@ pub(super) struct BandTables {
     /// The same for a stack's bands × columns pattern (bit `band * box_cols + column`):
     /// a stack has `box_cols` columns and as many boxes.
     pub(super) stack_permutations: Box<[u16; 1 << 16]>,
-    /// Cell of a band -> the other cells of its row and box within the band.
-    pub(super) band_peers: [u64; 64],
-    /// Column -> its cells within a band.
-    pub(super) column: [u64; 16],
     /// Box of a band -> its cells.
     pub(super) band_box: [u64; 4],
 }
@@ -48,17 +44,6 @@ impl BandTables {
                 .filter(|c| set >> (c / bc) & 1 == 1)
                 .fold(0, |m, c| m | 1 << c);
         }
-        let mut band_peers = [0u64; 64];
-        for (cell, entry) in band_peers.iter_mut().enumerate().take(br * n) {
-            let (r, c) = (cell / n, cell % n);
-            *entry = (0..br * n)
-                .filter(|&o| o != cell && (o / n == r || (o % n) / bc == c / bc))
-                .fold(0, |m, o| m | 1 << o);
-        }
-        let mut column = [0u64; 16];
-        for (c, entry) in column.iter_mut().enumerate().take(n) {
-            *entry = (0..br).fold(0, |m, r| m | 1 << (r * n + c));
-        }
         let mut band_box = [0u64; 4];
         for (k, entry) in band_box.iter_mut().enumerate().take(br) {
             *entry = (0..br * n)
@@ -80,8 +65,6 @@ impl BandTables {
             boxes_of_row,
             band_keep,
             stack_permutations: permutation_unions(bc),
-            band_peers,
-            column,
         }
     }
 }
@@ -145,9 +128,6 @@ mod tests {
         );
         // Two rows confined to the same single box: no permutation.
         assert_eq!(t.band_keep[0b111_001_001], 0);
-        assert_eq!(t.column[4], 1 << 4 | 1 << 13 | 1 << 22);
         assert_eq!(t.band_box[1], 0b111_000 | 0b111_000 << 9 | 0b111_000 << 18);
-        // Cell 0: row 0 (cells 1-8) and box 0 (cells 9-11, 18-20).
-        assert_eq!(t.band_peers[0], 0x1FE | 0b111 << 9 | 0b111 << 18);
     }
 }

@@ -263,13 +263,16 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             }
         }
         let t = self.tables;
-        let (mut peers, mut columns, mut m) = (0u64, 0u64, cells);
-        while m != 0 {
-            let pos = m.trailing_zeros() as usize;
-            m &= m - 1;
-            peers |= t.band_peers[pos & 63];
-            columns |= t.column[(pos % N) & 15];
+        // The rows and boxes of the cells, without a branch per cell.
+        let mut peers = 0u64;
+        for r in 0..BR {
+            let row = Shape::<N, BR, DB>::ROW << (r * N);
+            peers |= row & ((cells & row != 0) as u64).wrapping_neg();
         }
+        for &cells_of_box in t.band_box.iter().take(BR) {
+            peers |= cells_of_box & ((cells & cells_of_box != 0) as u64).wrapping_neg();
+        }
+        let columns = Shape::<N, BR, DB>::columns(cells).wrapping_mul(Shape::<N, BR, DB>::SPREAD);
         let i = d * BANDS + k;
         let old = b.cand[i] | cells;
         let new = cells | (old & !peers);
@@ -372,10 +375,15 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 while singles != 0 {
                     let bit = singles & singles.wrapping_neg();
                     singles &= singles - 1;
-                    // A placement earlier in this loop may have taken the cell's last digit.
-                    let Some(d) = (0..N).find(|&d| b.cand[d * BANDS + k] & bit != 0) else {
+                    // Its digit, without a branch per digit. A placement earlier in this loop
+                    // may have taken the cell's last digit.
+                    let digits = (0..N).fold(0u32, |m, d| {
+                        m | ((b.cand[d * BANDS + k] & bit != 0) as u32) << d
+                    });
+                    if digits == 0 {
                         return false;
-                    };
+                    }
+                    let d = digits.trailing_zeros() as usize;
                     // A naked single: no other digit is left in the cell.
                     self.place::<N, BR, DB, BANDS>(b, d, k, bit, 0);
                 }
@@ -405,7 +413,13 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         let col_mask = (1u64 << bc) - 1;
         let band_words = (1u64 << BANDS) - 1;
         let stale = std::mem::take(&mut self.stale);
-        for d in (0..N).filter(|d| (stale >> (d * BANDS)) & band_words != 0) {
+        // The digits with a changed word, found without a branch per digit.
+        let mut digits = (0..N).fold(0u32, |m, d| {
+            m | (((stale >> (d * BANDS)) & band_words != 0) as u32) << d
+        });
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             // Columns (N bits) of each band that still hold the digit.
             let columns: [u64; BANDS] =
                 std::array::from_fn(|k| Shape::<N, BR, DB>::columns(b.cand[d * BANDS + k]));
