@@ -3,7 +3,7 @@
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
-use crate::solver::{Aborted, Solver};
+use crate::solver::{tables, Aborted, CellPlace, Solver};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -117,7 +117,7 @@ fn line_permutation(per_group: usize, groups: usize, rng: &mut Rand) -> Vec<usiz
 fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
     let n = g.n();
     let mut filler = Filler {
-        g,
+        places: &tables(g).places,
         n,
         cells: vec![0; n * n],
         rows: vec![0; n],
@@ -134,7 +134,8 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
 }
 
 struct Filler {
-    g: Geometry,
+    /// Row, column and box of each cell.
+    places: &'static [CellPlace],
     n: usize,
     cells: Vec<u8>,
     rows: Vec<u32>,
@@ -146,17 +147,18 @@ struct Filler {
 
 impl Filler {
     fn allowed(&self, cell: usize) -> u32 {
-        let (r, c) = (cell / self.n, cell % self.n);
-        let used = self.rows[r] | self.cols[c] | self.boxes[self.g.box_of(r, c)];
+        let p = self.places[cell];
+        let used =
+            self.rows[p.row as usize] | self.cols[p.col as usize] | self.boxes[p.bx as usize];
         !used & ((1u32 << self.n) - 1)
     }
 
     fn toggle(&mut self, cell: usize, digit: u8) {
-        let (r, c) = (cell / self.n, cell % self.n);
+        let p = self.places[cell];
         let bit = 1u32 << (digit - 1);
-        self.rows[r] ^= bit;
-        self.cols[c] ^= bit;
-        self.boxes[self.g.box_of(r, c)] ^= bit;
+        self.rows[p.row as usize] ^= bit;
+        self.cols[p.col as usize] ^= bit;
+        self.boxes[p.bx as usize] ^= bit;
     }
 
     fn fill(&mut self, rng: &mut Rand) -> Result<bool, Aborted> {
@@ -179,12 +181,13 @@ impl Filler {
         let Some((cell, allowed)) = best else {
             return Ok(true);
         };
-        let mut digits: Vec<u8> = (0..self.n as u8)
-            .filter(|d| allowed >> d & 1 == 1)
-            .map(|d| d + 1)
-            .collect();
-        rng.shuffle(&mut digits);
-        for d in digits {
+        let (mut digits, mut count) = ([0u8; 16], 0);
+        for d in (0..self.n as u8).filter(|d| allowed >> d & 1 == 1) {
+            digits[count] = d + 1;
+            count += 1;
+        }
+        rng.shuffle(&mut digits[..count]);
+        for &d in &digits[..count] {
             self.cells[cell] = d;
             self.toggle(cell, d);
             if self.fill(rng)? {

@@ -8,7 +8,7 @@ mod search;
 mod tables;
 
 pub use tables::CellSet;
-pub(crate) use tables::{per_geometry, tables, PerGeometry, Tables};
+pub(crate) use tables::{per_geometry, tables, CellPlace, PerGeometry, Tables};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;

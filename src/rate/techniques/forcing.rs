@@ -17,7 +17,10 @@
 //!
 //! [`implications`]: super::implications
 
-use super::implications::{Implications, Potential, PotentialSet, Rules, Stop, Trace};
+use super::implications::{
+    Closures, Implications, Potential, PotentialSet, PotentialSlice, Rules, Stop, Trace,
+};
+use super::subsets::UnitVec;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, most_nodes_below, Link, Step, Technique};
 
@@ -230,7 +233,7 @@ impl Conclusions {
     }
 
     /// Everything in `common` holds because each of `sources` implies it.
-    fn common(&mut self, common: &PotentialSet, sources: Vec<Potential>) {
+    fn common<W: AsRef<[u64]>>(&mut self, common: &PotentialSet<W>, sources: &[Potential]) {
         let group = self.groups.len();
         let before = self.list.len();
         self.list.extend(common.iter().map(|target| Conclusion {
@@ -239,80 +242,92 @@ impl Conclusions {
             contradiction: false,
         }));
         if self.list.len() > before {
-            self.groups.push(sources);
+            self.groups.push(sources.to_vec());
         }
     }
 
-    /// Adds what every source implies (all must be free of contradictions).
-    fn common_to(&mut self, sets: &Sets, sources: Vec<Potential>) {
+    /// Adds what every source implies (all must be free of contradictions), using
+    /// `common` as scratch space.
+    fn common_to(&mut self, sets: &Sets, sources: &[Potential], common: &mut PotentialSet) {
         let mut implied = sources.iter().map(|&s| sets.of(s));
         let Some(Some(first)) = implied.next() else {
             return;
         };
-        let mut common = first.clone();
+        common.assign(&first);
         for set in implied {
             let Some(set) = set else { return };
-            common.retain_common(set);
+            common.retain_common(&set);
         }
-        self.common(&common, sources);
+        self.common(common, sources);
     }
 }
 
-/// What each potential implies, `None` when it leads to a contradiction, and for dynamic
-/// links the run behind it (static runs are cheap to follow again).
-struct Sets {
-    implied: Vec<Option<PotentialSet>>,
-    traces: Vec<Option<Trace>>,
+/// What each potential implies (`None` when it leads to a contradiction), and for
+/// dynamic links the run behind it (static runs are cheap to follow again).
+enum Sets {
+    /// Static links: the closures of the link graph.
+    Closures(Closures),
+    /// Dynamic links: each potential's run, its reached set (`width` words in `store`)
+    /// and its trace.
+    Runs {
+        store: Vec<u64>,
+        width: usize,
+        contradicts: Vec<bool>,
+        traces: Vec<Trace>,
+    },
 }
 
 impl Sets {
-    fn of(&self, p: Potential) -> Option<&PotentialSet> {
-        self.implied[p as usize].as_ref()
+    fn of(&self, p: Potential) -> Option<PotentialSlice<'_>> {
+        match self {
+            Sets::Closures(closures) => {
+                let set = closures.of(p);
+                (!set.contradicts()).then_some(set)
+            }
+            Sets::Runs {
+                store,
+                width,
+                contradicts,
+                ..
+            } => {
+                let at = p as usize * width;
+                (!contradicts[p as usize]).then(|| PotentialSlice::borrowed(&store[at..at + width]))
+            }
+        }
     }
 
-    /// Every candidate, both ways, one run each.
+    /// Every candidate, both ways, one run each (potentials no candidate has are left
+    /// empty).
     fn dynamic(imp: &mut Implications) -> Sets {
         let potentials = 2 * imp.candidates();
-        let mut sets = Sets {
-            implied: vec![None; potentials],
-            traces: (0..potentials).map(|_| None).collect(),
-        };
+        let width = imp.set_width();
+        let mut store = vec![0u64; potentials * width];
+        let mut contradicts = vec![true; potentials];
+        let mut traces: Vec<Trace> = (0..potentials).map(|_| Trace::default()).collect();
         for on in every_on(imp) {
             for p in [on, on ^ 1] {
                 imp.run(p, Stop::AtConflict);
                 if imp.conflict().is_none() {
-                    sets.implied[p as usize] = Some(imp.reached_set());
+                    let at = p as usize * width;
+                    imp.write_reached(&mut store[at..at + width]);
+                    contradicts[p as usize] = false;
                 }
-                sets.traces[p as usize] = Some(imp.trace());
+                traces[p as usize] = imp.trace();
             }
         }
-        sets
-    }
-
-    /// Every candidate, both ways, from the closures of the static link graph.
-    fn fixed(imp: &Implications) -> Sets {
-        let potentials = 2 * imp.candidates();
-        let closures = imp.closures();
-        let mut implied = vec![None; potentials];
-        for on in every_on(imp) {
-            for p in [on, on ^ 1] {
-                let set = closures.of(p);
-                if !set.contradicts() {
-                    implied[p as usize] = Some(set.to_owned_set());
-                }
-            }
-        }
-        Sets {
-            implied,
-            traces: Vec::new(),
+        Sets::Runs {
+            store,
+            width,
+            contradicts,
+            traces,
         }
     }
 
     /// Makes `source`'s run the last run of `imp`.
     fn follow(&self, imp: &mut Implications, source: Potential) {
-        match self.traces.get(source as usize) {
-            Some(Some(trace)) => imp.restore(trace),
-            _ => imp.run(source, Stop::AtConflict),
+        match self {
+            Sets::Runs { traces, .. } => imp.restore(&traces[source as usize]),
+            Sets::Closures(_) => imp.run(source, Stop::AtConflict),
         }
     }
 }
@@ -333,33 +348,38 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     let sets = if dynamic {
         Sets::dynamic(&mut imp)
     } else {
-        Sets::fixed(&imp)
+        Sets::Closures(imp.closures())
     };
     let mut found = Conclusions::default();
+    // Scratch for the potentials common to a group's sources.
+    let mut common = imp.empty_set();
     for on in every_on(&imp) {
         match (sets.of(on), sets.of(on ^ 1)) {
             (None, _) => found.contradiction(on),
             (_, None) => found.contradiction(on ^ 1),
             (Some(on_set), Some(off_set)) => {
-                let mut both = off_set.clone();
-                both.retain_common(on_set);
-                found.common(&both, vec![on, on ^ 1]);
+                common.assign(&off_set);
+                common.retain_common(&on_set);
+                found.common(&common, &[on, on ^ 1]);
             }
         }
     }
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         if b.cand(cell).count_ones() >= fewest {
-            let sources = digits(b.cand(cell)).map(|d| imp.potential(cell, d, true));
-            found.common_to(&sets, sources.collect());
+            let sources: UnitVec<Potential> = digits(b.cand(cell))
+                .map(|d| imp.potential(cell, d, true))
+                .collect();
+            found.common_to(&sets, &sources, &mut common);
         }
     }
     for u in 0..b.unit_count() {
         for digit in 1..=n as u8 {
             let places = b.positions(u, digit);
             if places.count_ones() >= fewest {
-                let sources = digits(places)
-                    .map(|i| imp.potential(b.unit(u)[i as usize - 1] as usize, digit, true));
-                found.common_to(&sets, sources.collect());
+                let sources: UnitVec<Potential> = digits(places)
+                    .map(|i| imp.potential(b.unit(u)[i as usize - 1] as usize, digit, true))
+                    .collect();
+                found.common_to(&sets, &sources, &mut common);
             }
         }
     }

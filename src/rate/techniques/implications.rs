@@ -91,7 +91,19 @@ impl<W: AsRef<[u64]>> PotentialSet<W> {
     }
 }
 
+impl<'a> PotentialSlice<'a> {
+    /// A set borrowed from a store of sets.
+    pub fn borrowed(words: &'a [u64]) -> PotentialSlice<'a> {
+        PotentialSet(words)
+    }
+}
+
 impl<W: AsMut<[u64]> + AsRef<[u64]>> PotentialSet<W> {
+    /// Makes this set equal to `other` (of the same width).
+    pub fn assign<V: AsRef<[u64]>>(&mut self, other: &PotentialSet<V>) {
+        self.0.as_mut().copy_from_slice(other.words());
+    }
+
     /// Keeps only the potentials also in `other`.
     pub fn retain_common<V: AsRef<[u64]>>(&mut self, other: &PotentialSet<V>) {
         for (a, b) in self.0.as_mut().iter_mut().zip(other.words()) {
@@ -148,6 +160,7 @@ pub enum Stop {
 }
 
 /// A run kept for later (see [`Implications::trace`]).
+#[derive(Default)]
 pub struct Trace {
     reached: Vec<(Potential, Cause)>,
     conflict: Option<Potential>,
@@ -233,7 +246,8 @@ impl<'b> Implications<'b> {
     pub fn new(board: &'b Board, rules: Rules) -> Implications<'b> {
         let n = board.n();
         let mut number = vec![NONE; board.cells() * n];
-        let mut candidate = Vec::new();
+        // Reserved at once (growing these showed in profiles).
+        let mut candidate = Vec::with_capacity(board.cells() * n);
         // Open cells holding each digit.
         let mut holding = vec![CellSet::default(); n + 1];
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
@@ -247,7 +261,10 @@ impl<'b> Implications<'b> {
         let words = candidates.div_ceil(64).max(1);
         let id = |cell: usize, digit: u8| number[cell * n + digit as usize - 1] as usize;
         let mut kills = vec![0u64; candidates * words];
-        let (mut strong, mut strong_at) = (Vec::new(), Vec::with_capacity(candidates + 1));
+        // A candidate has at most four strong partners: its cell's other digit, and one in
+        // each unit.
+        let mut strong = Vec::with_capacity(4 * candidates);
+        let mut strong_at = Vec::with_capacity(candidates + 1);
         for (k, &(cell, digit)) in candidate.iter().enumerate() {
             let cell = cell as usize;
             let bit = 1u16 << (digit - 1);
@@ -280,9 +297,11 @@ impl<'b> Implications<'b> {
             }
         }
         strong_at.push(strong.len() as u32);
-        let places_at_start: Vec<u8> = (0..board.unit_count())
-            .flat_map(|u| (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8))
-            .collect();
+        let mut places_at_start = Vec::with_capacity(board.unit_count() * n);
+        places_at_start
+            .extend((0..board.unit_count()).flat_map(|u| {
+                (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8)
+            }));
         let units = candidate
             .iter()
             .map(|&(cell, _)| board.units_of(cell as usize).map(|u| u as u16))
@@ -360,7 +379,10 @@ impl<'b> Implications<'b> {
                 leads_on[k / 64] |= 1 << (k % 64);
             }
         }
-        let (mut first, mut edges) = (Vec::with_capacity(potentials + 1), Vec::new());
+        // Reserved at once (growing these showed in profiles); a potential has a few
+        // successors on average.
+        let mut first = Vec::with_capacity(potentials + 1);
+        let mut edges = Vec::with_capacity(4 * potentials);
         for p in 0..potentials as Potential {
             first.push(edges.len() as u32);
             self.successors(p, &leads_on, &mut edges);
@@ -369,12 +391,14 @@ impl<'b> Implications<'b> {
         let mut index = vec![NONE; potentials];
         let mut low = vec![0u32; potentials];
         let mut comp = vec![NONE; potentials];
-        let (mut stack, mut calls, mut members) = (Vec::new(), Vec::new(), Vec::new());
+        let mut stack = Vec::with_capacity(potentials);
+        let mut calls = Vec::with_capacity(potentials);
+        let mut members = Vec::with_capacity(potentials);
         let width = 2 * self.words;
         // At most one set per potential: reserved at once, the store never moves.
         let mut sets: Vec<u64> = Vec::with_capacity(potentials * width);
         // Per component: the last component whose set took it in (each is taken once).
-        let mut added: Vec<u32> = Vec::new();
+        let mut added: Vec<u32> = Vec::with_capacity(potentials);
         let mut counter = 0;
         for root in 0..potentials {
             if index[root] != NONE {
@@ -596,6 +620,23 @@ impl<'b> Implications<'b> {
             self.order.push(p);
         }
         self.conflict = trace.conflict;
+    }
+
+    /// Words of a potential set of this engine (offs, then ons).
+    pub fn set_width(&self) -> usize {
+        2 * self.words
+    }
+
+    /// An empty potential set of this engine.
+    pub fn empty_set(&self) -> PotentialSet {
+        PotentialSet(vec![0; self.set_width()])
+    }
+
+    /// Writes the potentials reached by the last run into `out` (`set_width` words).
+    pub fn write_reached(&self, out: &mut [u64]) {
+        let (off, on) = out.split_at_mut(self.words);
+        off.copy_from_slice(&self.off);
+        on.copy_from_slice(&self.on);
     }
 
     /// Potentials reached by the last run.
