@@ -2,6 +2,7 @@
 
 use crate::grid::{Geometry, Grid};
 use crate::solver::{tables, CellSet, Tables};
+use std::cell::Cell;
 
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
@@ -18,6 +19,68 @@ pub struct Board {
     places: Vec<u16>,
     /// Digits placed in each unit.
     placed: Vec<u16>,
+    /// Per unit, how many times one of its cells lost a candidate.
+    unit_changes: Vec<u32>,
+    /// Per unit search and unit: the unit's change count plus one when the search last
+    /// found nothing there (0: not known). Lets a search skip units that did not change
+    /// since (see [`UnitSearch`]).
+    quiet: Vec<Cell<u32>>,
+    /// Per digit, how many times a cell lost it as a candidate.
+    digit_changes: Vec<u32>,
+    /// As `quiet`, for searches on one digit (see [`DigitSearch`]), by search and key:
+    /// the digit's change count plus one, and how far the search looked (chain nodes, for
+    /// chain searches; 0 for the others).
+    digit_quiet: Vec<Cell<(u32, u32)>>,
+}
+
+/// A search of one unit at a time whose result depends on that unit's candidates alone
+/// (its cells' candidates and its digits' places), so it finds nothing in a unit again
+/// until the unit changes.
+#[derive(Clone, Copy, Debug)]
+pub enum UnitSearch {
+    /// Naked subsets of this size (2 to 4).
+    Naked(usize),
+    /// Hidden subsets of this size (2 to 4).
+    Hidden(usize),
+}
+
+/// A search whose result for a key (a digit, or a unit and a digit) depends on one
+/// digit's candidates alone, so it finds nothing for that key again until some cell loses
+/// that digit.
+#[derive(Clone, Copy, Debug)]
+pub enum DigitSearch {
+    /// Fish of this size (2 to 4); key: digit and base side.
+    Fish(usize),
+    /// Pointing; key: box and digit.
+    Pointing,
+    /// Claiming; key: line and digit.
+    Claiming,
+    /// X-chains; key: digit.
+    XChain,
+}
+
+impl DigitSearch {
+    const COUNT: usize = 6;
+
+    fn slot(self) -> usize {
+        match self {
+            DigitSearch::Fish(k) => k - 2,
+            DigitSearch::Pointing => 3,
+            DigitSearch::Claiming => 4,
+            DigitSearch::XChain => 5,
+        }
+    }
+}
+
+impl UnitSearch {
+    const COUNT: usize = 6;
+
+    fn slot(self) -> usize {
+        match self {
+            UnitSearch::Naked(k) => k - 2,
+            UnitSearch::Hidden(k) => 3 + k - 2,
+        }
+    }
 }
 
 impl Board {
@@ -34,6 +97,10 @@ impl Board {
             value: puzzle.cells().to_vec(),
             places: vec![0; 3 * n * n],
             placed: vec![0; 3 * n],
+            unit_changes: vec![0; 3 * n],
+            quiet: vec![Cell::new(0); UnitSearch::COUNT * 3 * n],
+            digit_changes: vec![0; n],
+            digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * 3 * n * n],
         };
         // Digits placed in each unit, then each open cell's candidates in one pass: what
         // placing the clues one by one would leave, without the peer-by-peer eliminations.
@@ -138,6 +205,75 @@ impl Board {
         self.places[r * n + d] &= !(1 << c);
         self.places[(n + c) * n + d] &= !(1 << r);
         self.places[(2 * n + bx) * n + d] &= !(1 << at.in_box);
+        for u in [r, n + c, 2 * n + bx] {
+            self.unit_changes[u] += 1;
+        }
+        self.digit_changes[d] += 1;
+    }
+
+    /// Whether `search` found nothing for `key` (below `3 n²`) and no cell lost `digit`
+    /// since.
+    #[inline]
+    pub fn digit_found_nothing_since(&self, search: DigitSearch, key: usize, digit: u8) -> bool {
+        self.digit_found_nothing_within(search, key, digit, 0)
+    }
+
+    /// Records that `search` found nothing for `key` with `digit`'s candidates as they are.
+    #[inline]
+    pub fn digit_found_nothing(&self, search: DigitSearch, key: usize, digit: u8) {
+        self.digit_found_nothing_up_to(search, key, digit, 0);
+    }
+
+    /// Whether `search` looked at least `within` far for `key` and found nothing, and no
+    /// cell lost `digit` since.
+    #[inline]
+    pub fn digit_found_nothing_within(
+        &self,
+        search: DigitSearch,
+        key: usize,
+        digit: u8,
+        within: usize,
+    ) -> bool {
+        let n = self.n();
+        let (changes, reach) = self.digit_quiet[search.slot() * 3 * n * n + key].get();
+        changes == self.digit_changes[digit as usize - 1] + 1 && within <= reach as usize
+    }
+
+    /// Records that `search` looked `within` far for `key` and found nothing, with
+    /// `digit`'s candidates as they are.
+    #[inline]
+    pub fn digit_found_nothing_up_to(
+        &self,
+        search: DigitSearch,
+        key: usize,
+        digit: u8,
+        within: usize,
+    ) {
+        let n = self.n();
+        let changes = self.digit_changes[digit as usize - 1] + 1;
+        let reach = within.min(u32::MAX as usize) as u32;
+        self.digit_quiet[search.slot() * 3 * n * n + key].set((changes, reach));
+    }
+
+    /// Whether `search` found nothing in unit `u` and the unit has not changed since.
+    #[inline]
+    pub fn found_nothing_since(&self, search: UnitSearch, u: usize) -> bool {
+        self.quiet[search.slot() * self.unit_count() + u].get() == self.unit_changes[u] + 1
+    }
+
+    /// Records that `search` found nothing in unit `u` as it is now.
+    #[inline]
+    pub fn found_nothing(&self, search: UnitSearch, u: usize) {
+        self.quiet[search.slot() * self.unit_count() + u].set(self.unit_changes[u] + 1);
+    }
+
+    /// The same board with nothing remembered of earlier searches.
+    #[cfg(test)]
+    pub fn forgetting_searches(&self) -> Board {
+        let mut b = self.clone();
+        b.quiet.iter().for_each(|q| q.set(0));
+        b.digit_quiet.iter().for_each(|q| q.set((0, 0)));
+        b
     }
 
     /// The cells of unit `u` (rows, then columns, then boxes).
@@ -210,6 +346,38 @@ pub fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 mod tests {
     use super::*;
     use crate::grid::parse_line;
+
+    /// A search's "nothing here" holds until its unit (or digit) loses a candidate.
+    #[test]
+    fn remembered_searches_end_when_their_part_changes() {
+        let mut b = Board::new(&parse_line(&".".repeat(81)).unwrap());
+        let naked = UnitSearch::Naked(2);
+        b.found_nothing(naked, 0);
+        b.found_nothing(naked, 9 + 8);
+        assert!(b.found_nothing_since(naked, 0));
+        assert!(!b.found_nothing_since(UnitSearch::Hidden(2), 0));
+        b.eliminate(0, 5); // row 0, column 0, box 0
+        assert!(!b.found_nothing_since(naked, 0));
+        assert!(
+            b.found_nothing_since(naked, 9 + 8),
+            "column 8 did not change"
+        );
+
+        let fish = DigitSearch::Fish(2);
+        b.digit_found_nothing(fish, 3, 2);
+        b.digit_found_nothing_up_to(DigitSearch::XChain, 1, 2, 8);
+        assert!(b.digit_found_nothing_since(fish, 3, 2));
+        assert!(b.digit_found_nothing_within(DigitSearch::XChain, 1, 2, 6));
+        assert!(!b.digit_found_nothing_within(DigitSearch::XChain, 1, 2, 9));
+        b.eliminate(40, 7);
+        assert!(
+            b.digit_found_nothing_since(fish, 3, 2),
+            "digit 7 is not digit 2"
+        );
+        b.eliminate(40, 2);
+        assert!(!b.digit_found_nothing_since(fish, 3, 2));
+        assert!(!b.forgetting_searches().found_nothing_since(naked, 9 + 8));
+    }
 
     /// A board built from the clues at once is the board of placing them one by one.
     #[test]

@@ -178,6 +178,59 @@ mod tests {
         rating
     }
 
+    /// Searches that pass over unchanged units and digits find what they find on a board
+    /// that remembers nothing, at every step of rating chain-level calibration puzzles.
+    #[test]
+    fn remembered_searches_change_no_finding() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/rating/se_calibration.txt"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let puzzles = text
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(_, se)| se.trim().parse::<f64>().unwrap() >= 6.0)
+            .take(25)
+            .map(|(cells, _)| parse_line(cells).unwrap());
+        let remembering = [
+            Technique::Pointing,
+            Technique::Claiming,
+            Technique::NakedPair,
+            Technique::XWing,
+            Technique::HiddenPair,
+            Technique::NakedTriple,
+            Technique::Swordfish,
+            Technique::HiddenTriple,
+            Technique::NakedQuad,
+            Technique::Jellyfish,
+            Technique::HiddenQuad,
+            Technique::XChain,
+        ];
+        let mut steps = 0;
+        for p in puzzles {
+            let mut board = Board::new(&p);
+            while !board.solved() {
+                let fresh = board.forgetting_searches();
+                for (technique, find) in techniques::REGISTRY.iter() {
+                    if remembering.contains(technique) {
+                        for below in [f64::INFINITY, 6.6, 4.2] {
+                            let found = find(&board, below).map(|s| format!("{s:?}"));
+                            let expected = find(&fresh, below).map(|s| format!("{s:?}"));
+                            assert_eq!(found, expected, "{p}: {technique:?} below {below}");
+                        }
+                    }
+                }
+                let Some(step) = next_step(&board, f64::INFINITY) else {
+                    break;
+                };
+                apply(&mut board, &step);
+                steps += 1;
+            }
+        }
+        assert!(steps > 500, "{steps} steps");
+    }
+
     #[test]
     fn singles_only_puzzle() {
         let r = checked(

@@ -2,7 +2,7 @@
 //! (bivalue cells). The shortest chain with an elimination is taken; its score grows with
 //! length as in Sudoku Explainer.
 
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, Board, DigitSearch};
 use crate::rate::step::{length_bonus, most_nodes_below, Step, Technique};
 use crate::solver::CellSet;
 use std::collections::VecDeque;
@@ -147,6 +147,18 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     let mut strong = vec![[0usize; 3]; cells];
     let mut strong_len = vec![0usize; cells];
     for d in 1..=n as u8 {
+        // The most nodes a chain of this digit may have: a digit that had none within that
+        // many and has not changed since is passed over.
+        let within = best
+            .as_ref()
+            .map_or(longest, |s| longest.min(s.cells.len() - 1));
+        let key = d as usize - 1;
+        if b.digit_found_nothing_within(DigitSearch::XChain, key, d, within) {
+            continue;
+        }
+        // A chain replaces the best only when shorter, so a change of length says this
+        // digit found one.
+        let best_before = best.as_ref().map(|s| s.cells.len());
         strong_len.fill(0);
         for u in 0..b.unit_count() {
             let places = b.positions(u, d);
@@ -200,6 +212,9 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                     }
                 }
             }
+        }
+        if best.as_ref().map(|s| s.cells.len()) == best_before {
+            b.digit_found_nothing_up_to(DigitSearch::XChain, key, d, within);
         }
     }
     best

@@ -1,7 +1,7 @@
 //! Basic fish: X-Wing (2), Swordfish (3), Jellyfish (4), with rows or columns as base.
 
 use super::subsets::{first_covering, UnitVec};
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, Board, DigitSearch};
 use crate::rate::step::{Step, Technique};
 
 fn technique(k: usize) -> Technique {
@@ -18,7 +18,11 @@ pub fn fish(b: &Board, k: usize) -> Option<Step> {
     let n = b.n();
     for d in 1..=n as u8 {
         // base 0 = rows (cover columns), base n = columns (cover rows).
-        for base in [0, n] {
+        for (side, base) in [0, n].into_iter().enumerate() {
+            let key = 2 * (d as usize - 1) + side;
+            if b.digit_found_nothing_since(DigitSearch::Fish(k), key, d) {
+                continue;
+            }
             let cover = n - base;
             let lines: UnitVec<(usize, u16)> = (0..n)
                 .map(|i| (i, b.positions(base + i, d)))
@@ -53,6 +57,7 @@ pub fn fish(b: &Board, k: usize) -> Option<Step> {
             if found.is_some() {
                 return found;
             }
+            b.digit_found_nothing(DigitSearch::Fish(k), key, d);
         }
     }
     None

@@ -1,6 +1,6 @@
 //! Locked candidates: pointing (box → line) and claiming (line → box).
 
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, Board, DigitSearch};
 use crate::rate::step::{Step, Technique};
 
 /// Open cells of unit `target` holding `digit`, outside unit `locked`, as eliminations.
@@ -22,7 +22,16 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
     let g = b.geometry();
     for u in from {
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
+        let search = if technique == Technique::Pointing {
+            DigitSearch::Pointing
+        } else {
+            DigitSearch::Claiming
+        };
         for d in digits(missing) {
+            let key = u * n + d as usize - 1;
+            if b.digit_found_nothing_since(search, key, d) {
+                continue;
+            }
             let places = b.positions(u, d);
             if places.count_ones() < 2 {
                 continue;
@@ -52,6 +61,7 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
                     return Some(step);
                 }
             }
+            b.digit_found_nothing(search, key, d);
         }
     }
     None

@@ -1,6 +1,6 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, Board, UnitSearch};
 use crate::rate::step::{Step, Technique};
 use arrayvec::ArrayVec;
 
@@ -88,6 +88,9 @@ pub fn naked_eliminations(
 /// `k` open cells of a unit whose candidates number `k` in all.
 pub fn naked(b: &Board, k: usize) -> Option<Step> {
     for u in 0..b.unit_count() {
+        if b.found_nothing_since(UnitSearch::Naked(k), u) {
+            continue;
+        }
         let open: UnitVec<usize> = b
             .unit(u)
             .iter()
@@ -113,6 +116,7 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
         if found.is_some() {
             return found;
         }
+        b.found_nothing(UnitSearch::Naked(k), u);
     }
     None
 }
@@ -121,6 +125,9 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
 pub fn hidden(b: &Board, k: usize) -> Option<Step> {
     let n = b.n();
     for u in 0..b.unit_count() {
+        if b.found_nothing_since(UnitSearch::Hidden(k), u) {
+            continue;
+        }
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         if (missing.count_ones() as usize) <= k {
             continue;
@@ -148,6 +155,7 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
         if found.is_some() {
             return found;
         }
+        b.found_nothing(UnitSearch::Hidden(k), u);
     }
     None
 }
