@@ -270,7 +270,7 @@ impl Board {
     /// The same board with nothing remembered of earlier searches.
     #[cfg(test)]
     pub fn forgetting_searches(&self) -> Board {
-        let mut b = self.clone();
+        let b = self.clone();
         b.quiet.iter().for_each(|q| q.set(0));
         b.digit_quiet.iter().for_each(|q| q.set((0, 0)));
         b
