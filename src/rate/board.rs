@@ -149,6 +149,11 @@ impl Board {
         &self.cand
     }
 
+    /// Placed digits of every cell (0 when open), in cell order.
+    pub fn values(&self) -> &[u8] {
+        &self.value
+    }
+
     /// Placed digit (0 when open).
     #[inline]
     pub fn value(&self, cell: usize) -> u8 {

@@ -3,6 +3,8 @@
 use super::subsets::{first_covering, naked_eliminations, UnitVec};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Four open cells on two rows, two columns and exactly two boxes, all holding `pair`, two
 /// of them nothing else (every type below needs that).
@@ -11,9 +13,37 @@ struct Rectangle {
     pair: u16,
 }
 
+/// A board's candidates and placed digits, with its rectangles.
+type KnownRectangles = (Vec<u16>, Vec<u8>, Rc<[Rectangle]>);
+
+thread_local! {
+    /// The last board's rectangles: the four unique-rectangle finders ask one after
+    /// another on the same board.
+    static LAST: RefCell<Option<KnownRectangles>> = const { RefCell::new(None) };
+}
+
+/// Every rectangle of the board, as [`find_rectangles`] lists them (kept for the next
+/// finder on the same board).
+fn rectangles(b: &Board) -> Rc<[Rectangle]> {
+    LAST.with_borrow_mut(|last| {
+        if let Some((cands, values, rects)) = last {
+            if cands == b.candidates() && values == b.values() {
+                return Rc::clone(rects);
+            }
+        }
+        let rects: Rc<[Rectangle]> = find_rectangles(b).into();
+        *last = Some((
+            b.candidates().to_vec(),
+            b.values().to_vec(),
+            Rc::clone(&rects),
+        ));
+        rects
+    })
+}
+
 /// Every rectangle, ordered by rows then columns. Each has two corners holding just its
 /// pair, so the search starts from pairs of such cells.
-fn rectangles(b: &Board) -> Vec<Rectangle> {
+fn find_rectangles(b: &Board) -> Vec<Rectangle> {
     let n = b.n();
     let g = b.geometry();
     let bivalue: Vec<usize> = (0..b.cells())
@@ -108,7 +138,7 @@ fn shared_units(b: &Board, x: usize, y: usize) -> impl Iterator<Item = usize> + 
 
 /// Type 1: three corners hold just the pair; the pair leaves the fourth.
 pub fn unique_rectangle_1(b: &Board) -> Option<Step> {
-    rectangles(b).into_iter().find_map(|r| {
+    rectangles(b).iter().find_map(|r| {
         let extra = with_extras(b, &r);
         if extra.len() != 1 {
             return None;
@@ -130,7 +160,7 @@ fn roof(b: &Board, r: &Rectangle) -> Option<(usize, usize)> {
 
 /// Type 2: both roof corners hold the pair plus the same one digit: it leaves cells seeing both.
 pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
-    rectangles(b).into_iter().find_map(|r| {
+    rectangles(b).iter().find_map(|r| {
         let (x, y) = roof(b, &r)?;
         let extra = b.cand(x) & !r.pair;
         if extra.count_ones() != 1 || b.cand(y) & !r.pair != extra {
@@ -202,7 +232,7 @@ pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
 /// Type 4: one pair digit is confined to the roof within a unit they share: the other
 /// pair digit leaves the roof.
 pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
-    rectangles(b).into_iter().find_map(|r| {
+    rectangles(b).iter().find_map(|r| {
         let (x, y) = roof(b, &r)?;
         let pair: Vec<u8> = digits(r.pair).collect();
         for u in shared_units(b, x, y) {
