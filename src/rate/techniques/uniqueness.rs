@@ -139,7 +139,7 @@ fn shared_units(b: &Board, x: usize, y: usize) -> impl Iterator<Item = usize> + 
 /// Type 1: three corners hold just the pair; the pair leaves the fourth.
 pub fn unique_rectangle_1(b: &Board) -> Option<Step> {
     rectangles(b).iter().find_map(|r| {
-        let extra = with_extras(b, &r);
+        let extra = with_extras(b, r);
         if extra.len() != 1 {
             return None;
         }
@@ -161,7 +161,7 @@ fn roof(b: &Board, r: &Rectangle) -> Option<(usize, usize)> {
 /// Type 2: both roof corners hold the pair plus the same one digit: it leaves cells seeing both.
 pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
     rectangles(b).iter().find_map(|r| {
-        let (x, y) = roof(b, &r)?;
+        let (x, y) = roof(b, r)?;
         let extra = b.cand(x) & !r.pair;
         if extra.count_ones() != 1 || b.cand(y) & !r.pair != extra {
             return None;
@@ -233,7 +233,7 @@ pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
 /// pair digit leaves the roof.
 pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
     rectangles(b).iter().find_map(|r| {
-        let (x, y) = roof(b, &r)?;
+        let (x, y) = roof(b, r)?;
         let pair: Vec<u8> = digits(r.pair).collect();
         for u in shared_units(b, x, y) {
             for (i, &locked) in pair.iter().enumerate() {
