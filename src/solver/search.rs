@@ -90,8 +90,6 @@ struct Shape<const N: usize, const BR: usize, const DB: usize>;
 impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
     const BAND_CELLS: usize = BR * N;
     const ROW: u64 = (1u64 << N) - 1;
-    /// Every digit, as a mask.
-    const DIGITS: u16 = ((1u32 << N) - 1) as u16;
     /// Multiplier copying a row's `N` bits to every row of a band.
     const SPREAD: u64 = {
         let mut m = 0u64;
@@ -238,9 +236,9 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     }
 
     /// Places digit `d` on the cells `cells` of band `k` (in different rows and boxes):
-    /// clears them for the other digits (those of `others` that may be there: a naked
-    /// single has none), and the digit from their rows and boxes in the band and from their
-    /// columns in the other bands.
+    /// clears them for the other digits when `others` may be there (a naked single has
+    /// none), and the digit from their rows and boxes in the band and from their columns
+    /// in the other bands.
     #[inline(always)]
     fn place<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
@@ -248,11 +246,11 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         d: usize,
         k: usize,
         cells: u64,
-        others: u16,
+        others: bool,
     ) {
         b.open[k] &= !cells;
         let mut dirty = 0u64;
-        if others != 0 {
+        if others {
             // Every digit, unrolled: cheaper than visiting only the digits of `others`.
             for e in 0..N {
                 let i = e * BANDS + k;
@@ -338,7 +336,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         let new = singles & b.open[k];
         if new != 0 {
             let d = Shape::<N, BR, DB>::DIGIT_OF[i & 63] as usize;
-            self.place::<N, BR, DB, BANDS>(b, d, k, new, Shape::<N, BR, DB>::DIGITS);
+            self.place::<N, BR, DB, BANDS>(b, d, k, new, true);
         }
         true
     }
@@ -385,7 +383,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     }
                     let d = digits.trailing_zeros() as usize;
                     // A naked single: no other digit is left in the cell.
-                    self.place::<N, BR, DB, BANDS>(b, d, k, bit, 0);
+                    self.place::<N, BR, DB, BANDS>(b, d, k, bit, false);
                 }
             }
             if self.dirty == 0 && !self.settle_stacks::<N, BR, DB, BANDS>(b) {
@@ -469,7 +467,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     if !Shape::<N, BR, DB>::one_per_row_and_box(new, &t.band_box) {
                         return false; // the digit would go twice in a row or box
                     }
-                    self.place::<N, BR, DB, BANDS>(b, d, k, new, Shape::<N, BR, DB>::DIGITS);
+                    self.place::<N, BR, DB, BANDS>(b, d, k, new, true);
                 }
             }
         }
@@ -520,12 +518,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             let d = digit.trailing_zeros() as usize;
             if j + 1 == count {
                 // The last branch needs the board no more: no copy.
-                self.place::<N, BR, DB, BANDS>(b, d, k, bit, mask);
+                self.place::<N, BR, DB, BANDS>(b, d, k, bit, true);
                 self.run::<N, BR, DB, BANDS>(b);
                 return;
             }
             let mut child = *b;
-            self.place::<N, BR, DB, BANDS>(&mut child, d, k, bit, mask);
+            self.place::<N, BR, DB, BANDS>(&mut child, d, k, bit, true);
             self.run::<N, BR, DB, BANDS>(&mut child);
             if self.count >= self.limit || self.aborted {
                 return;
