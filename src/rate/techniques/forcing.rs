@@ -296,8 +296,7 @@ impl Sets {
         }
     }
 
-    /// Every candidate, both ways, one run each (potentials no candidate has are left
-    /// empty).
+    /// Every candidate, both ways, one run each.
     fn dynamic(imp: &mut Implications) -> Sets {
         let potentials = 2 * imp.candidates();
         let width = imp.set_width();

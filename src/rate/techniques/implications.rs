@@ -86,6 +86,7 @@ impl<W: AsRef<[u64]>> PotentialSet<W> {
     }
 
     /// An owned copy.
+    #[cfg(test)]
     pub fn to_owned_set(&self) -> PotentialSet {
         PotentialSet(self.words().to_vec())
     }
@@ -640,11 +641,11 @@ impl<'b> Implications<'b> {
     }
 
     /// Potentials reached by the last run.
+    #[cfg(test)]
     pub fn reached_set(&self) -> PotentialSet {
-        let mut set = Vec::with_capacity(2 * self.words);
-        set.extend_from_slice(&self.off);
-        set.extend_from_slice(&self.on);
-        PotentialSet(set)
+        let mut set = self.empty_set();
+        self.write_reached(&mut set.0);
+        set
     }
 
     /// Nodes of the chains that lead to `p` (itself and every potential it rests on), and
