@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
-use sudoku_bank::generate::{generate, Route, Spec, Stop, Strategy};
+use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
 use sudoku_bank::grid::{parse_line, Geometry, Grid};
 use sudoku_bank::solver::Solver;
 
@@ -44,7 +44,7 @@ fn generator(c: &mut Criterion) {
         geometry: Geometry::CLASSIC,
         route: Route::Transform,
         strategy: Strategy::Random,
-        stop: Stop::Minimal,
+        stop: DigStop::Minimal,
         failure_budget: None,
     };
     let mut seed = 0u64;
@@ -60,7 +60,7 @@ fn generator(c: &mut Criterion) {
     });
     let big = Spec {
         geometry: Geometry::for_size(16).unwrap(),
-        stop: Stop::Clues(141),
+        stop: DigStop::Clues(141),
         ..minimal
     };
     let mut group = c.benchmark_group("generate-16");

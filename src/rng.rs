@@ -41,6 +41,45 @@ impl Rand {
     }
 }
 
+/// Items with positive weights, at least one: a weighted draw can never fail.
+///
+/// Built only through [`Weighted::new`], which drops zero weights and refuses an empty
+/// list or a total that does not fit a `u32`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weighted<T> {
+    items: Vec<(T, u32)>,
+    total: u32,
+}
+
+impl<T: Copy> Weighted<T> {
+    /// The items with a weight above zero, in the given order; `None` when there are none
+    /// or the weights add up past `u32::MAX`.
+    pub fn new(items: impl IntoIterator<Item = (T, u32)>) -> Option<Weighted<T>> {
+        let items: Vec<(T, u32)> = items.into_iter().filter(|&(_, w)| w > 0).collect();
+        let total = items
+            .iter()
+            .try_fold(0u32, |sum, &(_, w)| sum.checked_add(w))?;
+        (total > 0).then_some(Weighted { items, total })
+    }
+
+    /// Picks an item by weight with a draw from `seed`.
+    pub fn pick(&self, seed: u64) -> T {
+        let mut r = Rand::new(derive_seed(&[seed, 0x5e1ec7])).below(self.total);
+        for &(item, w) in &self.items {
+            if r < w {
+                return item;
+            }
+            r -= w;
+        }
+        unreachable!("r is below the total of the weights")
+    }
+
+    /// The items and their weights.
+    pub fn items(&self) -> impl Iterator<Item = (T, u32)> + '_ {
+        self.items.iter().copied()
+    }
+}
+
 /// Mixes words into one seed (SplitMix64 finaliser over each word in turn).
 ///
 /// Used to derive an attempt's seed from (run seed, job, attempt): neighbouring inputs
@@ -85,5 +124,21 @@ mod tests {
             seen[v] = true;
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn weighted_refuses_nothing_to_pick() {
+        assert!(Weighted::<u8>::new([]).is_none());
+        assert!(Weighted::new([(1u8, 0), (2, 0)]).is_none());
+        assert!(Weighted::new([(1u8, u32::MAX), (2, 1)]).is_none());
+        let w = Weighted::new([(1u8, 0), (2, 3)]).unwrap();
+        assert!((0..50).all(|seed| w.pick(seed) == 2));
+    }
+
+    #[test]
+    fn weighted_follows_the_weights() {
+        let w = Weighted::new([('a', 1), ('b', 3)]).unwrap();
+        let b = (0..4000).filter(|&s| w.pick(s) == 'b').count();
+        assert!((2700..3300).contains(&b), "{b} of 4000");
     }
 }

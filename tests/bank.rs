@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use sudoku_bank::bank::{Bank, RunStatus};
 use sudoku_bank::canon::fingerprint;
-use sudoku_bank::config::Config;
+use sudoku_bank::config::Settings;
 use sudoku_bank::grid::{parse_line, Geometry};
 use sudoku_bank::pipeline::{fill, Deadlines, FillRequest, NoProgress};
 use sudoku_bank::solver::count_solutions;
@@ -202,17 +202,19 @@ impl Deadlines for SlowBelow28 {
 fn alarm_lowers_the_target_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("alarm.sqlite");
-    let config = Config::default_config();
+    let settings = Settings::embedded();
     let request = FillRequest::split(
+        &settings,
         20,
-        &[config.tier("hard").unwrap().clone()],
+        &[settings.tier("hard").unwrap().clone()],
         Geometry::CLASSIC,
         3,
-    );
+    )
+    .unwrap();
     let report = fill(
         Bank::open(&path).unwrap(),
         &request,
-        &config,
+        &settings,
         &SlowBelow28,
         &NoProgress,
         &AtomicBool::new(false),
@@ -324,4 +326,53 @@ fn bad_input_is_refused_and_the_bank_untouched() {
     let o = bank(&["show", "1", "--db", "/no/such.sqlite"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no bank at '/no/such.sqlite'"));
+}
+
+/// Configs and flags that once panicked or hung are refused up front: exit 2, a message
+/// naming the value, and no bank file created.
+#[test]
+fn bad_configs_and_flags_never_reach_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    let square_only = dir.path().join("square.toml");
+    std::fs::write(
+        &square_only,
+        sudoku_bank::config::DEFAULT_CONFIG
+            .replace(
+                "strategies = { random = 6, rot180 = 2, rot90 = 0, mirror = 1, flip = 1, diagonal = 0 }",
+                "strategies = { rot90 = 1, diagonal = 1 }",
+            )
+            .replace("[quota.6]\neasy = 2000", ""),
+    )
+    .unwrap();
+    let square_only = square_only.to_str().unwrap();
+    for size in ["6", "12"] {
+        let o = fill_cli(
+            db,
+            &["--count", "4", "--size", size, "--config", square_only],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let want = format!("diagonal, rot90 cannot dig {size}x{size}");
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    }
+    let bad_flags: [&[&str]; 5] = [
+        &["--count", "1", "--threads", "100000"],
+        &["--count", "1", "--threads", "0"],
+        &["--count", "1", "--max-duration", "18446744073709551615s"],
+        &["--count", "1", "--max-duration", "5124095576030431h"],
+        &["--count", "1", "--deadline-ms", "18446744073709551615"],
+    ];
+    for flags in bad_flags {
+        let o = fill_cli(db, flags);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(flags[3]), "{}", stderr(&o));
+    }
+    assert!(!std::path::Path::new(db).exists(), "no bank was created");
+    // The same configs work where they fit: 9x9 digs with quarter turns.
+    let o = fill_cli(
+        db,
+        &["--count", "2", "--tier", "easy", "--config", square_only],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }

@@ -5,7 +5,7 @@ mod common;
 use common::{bank, stderr, stdout};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
-use sudoku_bank::generate::{generate, is_minimal, Route, Spec, Stop, Strategy};
+use sudoku_bank::generate::{generate, is_minimal, DigStop, Route, Spec, Strategy};
 use sudoku_bank::grid::{parse_line, Geometry, Grid, SUPPORTED_SIZES};
 use sudoku_bank::solver::count_solutions;
 
@@ -31,9 +31,9 @@ fn any_spec() -> impl proptest::strategy::Strategy<Value = Spec> {
                 strategy.check(geometry).ok()?;
                 // Minimal 12x12 and 16x16 digs are slow: those sizes dig to 60 % clues.
                 let stop = if minimal && size <= 9 {
-                    Stop::Minimal
+                    DigStop::Minimal
                 } else {
-                    Stop::Clues(geometry.cells() * 3 / 5)
+                    DigStop::Clues(geometry.cells() * 3 / 5)
                 };
                 Some(Spec {
                     geometry,
@@ -54,15 +54,15 @@ proptest! {
         let made = match generate(&spec, seed, None) {
             Ok(m) => m,
             // A clue target can be out of reach for a seed (symmetric orbits); that is an answer too.
-            Err(e) => { prop_assert!(matches!(spec.stop, Stop::Clues(_)), "{e}"); return Ok(()); }
+            Err(e) => { prop_assert!(matches!(spec.stop, DigStop::Clues(_)), "{e}"); return Ok(()); }
         };
         let r = count_solutions(&made.puzzle, 2);
         prop_assert_eq!(r.count, 1);
         prop_assert_eq!(r.first.as_ref(), Some(&made.solution));
         prop_assert!(respects_symmetry(&made.puzzle, spec.strategy));
         match spec.stop {
-            Stop::Minimal => prop_assert!(is_minimal(&made.puzzle, &made.solution, spec.strategy)),
-            Stop::Clues(k) => prop_assert_eq!(made.puzzle.clue_count(), k),
+            DigStop::Minimal => prop_assert!(is_minimal(&made.puzzle, &made.solution, spec.strategy)),
+            DigStop::Clues(k) => prop_assert_eq!(made.puzzle.clue_count(), k),
         }
     }
 }
@@ -73,7 +73,7 @@ fn same_seed_same_puzzle() {
         geometry: Geometry::CLASSIC,
         route: Route::Backtrack,
         strategy: Strategy::Rot180,
-        stop: Stop::Minimal,
+        stop: DigStop::Minimal,
         failure_budget: None,
     };
     assert_eq!(generate(&spec, 77, None), generate(&spec, 77, None));
@@ -184,7 +184,7 @@ proptest! {
     ) {
         let geometry = Geometry::for_size(size).unwrap();
         let spec = Spec { geometry, route: Route::Transform, strategy: Strategy::Random,
-            stop: Stop::Clues(geometry.cells() * 3 / 5), failure_budget: None };
+            stop: DigStop::Clues(geometry.cells() * 3 / 5), failure_budget: None };
         let p = generate(&spec, seed, None).unwrap().puzzle;
         let group: Vec<_> = sudoku_bank::grid::Symmetry::group(geometry).collect();
         let s = group[which % group.len()];

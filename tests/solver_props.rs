@@ -2,7 +2,7 @@
 //! small sizes (and well-filled 9x9 ones), clashing clues included.
 
 use proptest::prelude::*;
-use sudoku_bank::generate::{generate, Route, Spec, Stop, Strategy};
+use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
 use sudoku_bank::grid::{Geometry, Grid};
 use sudoku_bank::solver::count_solutions;
 
@@ -39,7 +39,7 @@ fn partial(size: usize, seed: u64, keep: u32, tamper: Option<(usize, u8)>) -> Gr
         geometry: g,
         route: Route::Transform,
         strategy: Strategy::Random,
-        stop: Stop::Clues(g.cells() - 1),
+        stop: DigStop::Clues(g.cells() - 1),
         failure_budget: None,
     };
     let solution = generate(&spec, seed, None).unwrap().solution;

@@ -31,6 +31,7 @@ fn every_top1465_puzzle_is_unique() {
 }
 
 #[test]
+#[ignore = "slow (15 s): .ci/run runs it with --include-ignored"]
 fn every_forum_hardest_puzzle_is_unique() {
     assert_all_unique("solver/forum_hardest_1905_11plus.txt");
 }
@@ -42,12 +43,15 @@ fn every_hardest_1106_puzzle_is_unique() {
 
 #[test]
 fn every_serg_puzzle_has_several_solutions() {
-    for p in puzzles("solver/serg_multi_solution.txt") {
-        assert_eq!(count_solutions(&p, 2).count, 2, "{p}");
+    let set = puzzles("solver/serg_multi_solution.txt");
+    assert_eq!(set.len(), 10_000, "the whole set is read");
+    for p in &set {
+        assert_eq!(count_solutions(p, 2).count, 2, "{p}");
     }
 }
 
 #[test]
+#[ignore = "slow (80 s): .ci/run runs it with --include-ignored"]
 fn exact_counts_agree_with_reference() {
     let text = std::fs::read_to_string(data("solver/multi_solution_counts.tsv")).unwrap();
     let mut checked = 0;

@@ -1,6 +1,6 @@
 //! `bank explain`: the step-by-step solution a person can follow.
 
-use super::BankArgs;
+use super::args::BankArgs;
 use crate::bank::Bank;
 use crate::grid::{digit_char, parse_line, Grid};
 use crate::rate::{apply, rate, Board, Technique};

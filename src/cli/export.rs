@@ -1,6 +1,6 @@
 //! `bank export`: puzzles out as JSON lines, CSV, .sdk grids or plain lines, streaming.
 
-use super::BankArgs;
+use super::args::{BankArgs, SelectArgs};
 use crate::bank::{Bank, PuzzleFilter, StoredPuzzle};
 use crate::grid::parse_line;
 use anyhow::{Context, Result};
@@ -24,12 +24,8 @@ pub enum Format {
 /// Export puzzles.
 #[derive(Args, Debug)]
 pub struct ExportArgs {
-    /// Only this tier.
-    #[arg(long)]
-    pub tier: Option<String>,
-    /// Only this grid side.
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// At most this many (in id order).
     #[arg(long)]
     pub limit: Option<u64>,
@@ -60,8 +56,8 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
         writeln!(out, "{CSV_COLUMNS}")?;
     }
     let filter = PuzzleFilter {
-        tier: args.tier.clone(),
-        size: args.size,
+        tier: args.select.tier.clone(),
+        size: args.select.size.map(|g| g.n()),
         limit: args.limit,
         random_order: false,
     };

@@ -1,10 +1,9 @@
 //! `bank fill`: the main job.
 
-use crate::bank::RunCounts;
-use crate::bank::{Bank, RunStatus};
-use crate::config::Config;
-use crate::grid::Geometry;
-use crate::pipeline::{fill, FillReport, FillRequest, PlanItem, Progress, WallClock};
+use super::args::{self, BankArgs, ConfigArgs, SelectArgs};
+use crate::bank::{Bank, RunCounts, RunStatus};
+use crate::config::Settings;
+use crate::pipeline::{fill, FillReport, FillRequest, Progress, WallClock};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -31,46 +30,36 @@ pub struct FillArgs {
 #[derive(Args, Debug, Clone)]
 pub struct FillOptions {
     /// Stop cleanly after this long (e.g. 90s, 30m, 2h), keeping what was made.
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = args::duration)]
     pub max_duration: Option<Duration>,
     /// Write a machine-readable run summary (JSON) to this path.
     #[arg(long)]
     pub summary_json: Option<PathBuf>,
-    /// Fill only this tier.
-    #[arg(long)]
-    pub tier: Option<String>,
-    /// Grid side: 4, 6, 9, 12 or 16 (default from config).
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Run seed (default: from the clock; printed and stored with the run).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Worker threads (default from config; 0 there means one per core).
-    #[arg(long)]
+    #[arg(long, value_parser = args::threads)]
     pub threads: Option<usize>,
     /// Per-attempt deadline in ms (default from config).
-    #[arg(long)]
-    pub deadline_ms: Option<u64>,
+    #[arg(long = "deadline-ms", value_parser = args::deadline_ms)]
+    pub deadline: Option<Duration>,
     #[command(flatten)]
-    pub common: super::BankArgs,
-    /// Config file (default: the config/bank.toml embedded in the binary).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    pub common: BankArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// Runs the fill and prints a summary; the exit status tells how it ended:
 /// 0 done, 1 stopped early / quota not met / alarms raised, 2 error.
 pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
-    let config = Config::load_or_default(args.opts.config.as_deref())?;
+    let settings = args.opts.config.settings()?;
     let run_seed = args.opts.seed.unwrap_or_else(clock_seed);
-    let threads = args.opts.threads.unwrap_or(config.generation.threads);
-    let pool = super::thread_pool((threads > 0).then_some(threads))?;
-    let deadline = Duration::from_millis(
-        args.opts
-            .deadline_ms
-            .unwrap_or(config.generation.deadline_ms),
-    );
-    let mut request = plan(args, &config, run_seed)?;
+    let pool = super::thread_pool(args.opts.threads.or(settings.generation.threads))?;
+    let deadline = args.opts.deadline.unwrap_or(settings.generation.deadline);
+    let mut request = plan(args, &settings, run_seed)?;
     request.max_duration = args.opts.max_duration;
     let bank = Bank::open(&args.opts.common.db)?;
     if args.quota {
@@ -84,8 +73,16 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
         }
     }
     let bars = Bars::new(&request);
-    let report =
-        pool.install(|| fill(bank, &request, &config, &WallClock(deadline), &bars, &stop))?;
+    let report = pool.install(|| {
+        fill(
+            bank,
+            &request,
+            &settings,
+            &WallClock(deadline),
+            &bars,
+            &stop,
+        )
+    })?;
     bars.finish();
     print_summary(&report, run_seed, &args.opts.common.db);
     if let Some(path) = &args.opts.summary_json {
@@ -99,43 +96,28 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
 }
 
 /// The request before quota deficits: `--count` split over the tiers, or the full quota.
-fn plan(args: &FillArgs, config: &Config, run_seed: u64) -> Result<FillRequest> {
+fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillRequest> {
+    let select = &args.opts.select;
+    let tiers = match &select.tier {
+        Some(name) => vec![settings.tier(name)?.clone()],
+        None => settings.tiers().to_vec(),
+    };
     if args.quota {
-        if config.quota.is_empty() {
+        if settings.quotas().is_empty() {
             anyhow::bail!("--quota: the config has no [quota.SIZE] tables");
         }
-        let plan = config
-            .quotas()
-            .into_iter()
-            .filter(|(g, t, _)| {
-                args.opts.size.is_none_or(|s| s == g.n())
-                    && args.opts.tier.as_ref().is_none_or(|n| n == &t.name)
-            })
-            .map(|(geometry, tier, count)| PlanItem {
-                geometry,
-                tier: tier.clone(),
-                count,
-            })
-            .collect();
-        return Ok(FillRequest {
-            plan,
-            run_seed,
-            max_duration: None,
+        return FillRequest::quotas(settings, run_seed, |g, t| {
+            select.size.is_none_or(|s| s == g) && tiers.iter().any(|k| k.name == t.name)
         });
     }
-    let size = args.opts.size.unwrap_or(config.generation.default_size);
-    let geometry = Geometry::for_size(size)
-        .with_context(|| format!("unsupported --size {size}: use 4, 6, 9, 12 or 16"))?;
-    let tiers = match &args.opts.tier {
-        Some(name) => vec![config.tier(name)?.clone()],
-        None => config.tiers.clone(),
-    };
-    Ok(FillRequest::split(
+    let geometry = select.size.unwrap_or(settings.generation.default_geometry);
+    FillRequest::split(
+        settings,
         args.count.unwrap_or(0),
         &tiers,
         geometry,
         run_seed,
-    ))
+    )
 }
 
 /// Reduces each quota item to what the bank lacks.
@@ -150,23 +132,6 @@ fn deficit(mut request: FillRequest, bank: &Bank) -> Result<FillRequest> {
     }
     request.plan.retain(|i| i.count > 0);
     Ok(request)
-}
-
-/// Parses `90s`, `30m`, `2h` or a plain number of seconds.
-fn parse_duration(text: &str) -> Result<Duration, String> {
-    let (number, unit) = text
-        .find(|c: char| !c.is_ascii_digit())
-        .map_or((text, ""), |i| text.split_at(i));
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration: use e.g. 90s, 30m or 2h"))?;
-    let secs = match unit {
-        "" | "s" => n,
-        "m" => n * 60,
-        "h" => n * 3600,
-        _ => return Err(format!("'{text}': unknown unit '{unit}', use s, m or h")),
-    };
-    Ok(Duration::from_secs(secs))
 }
 
 fn write_summary(path: &std::path::Path, r: &FillReport, seed: u64) -> Result<()> {

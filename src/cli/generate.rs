@@ -1,8 +1,8 @@
 //! `bank generate`: puzzles to standard output, one per line.
 
-use crate::generate::{generate_job, Route, Spec, Stop, Strategy};
+use crate::generate::{generate_job, DigStop, Route, Spec, Strategy};
 use crate::grid::Geometry;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use rayon::prelude::*;
 use std::io::Write;
@@ -12,8 +12,8 @@ use std::time::Duration;
 #[derive(Args, Debug, Clone)]
 pub struct SpecArgs {
     /// Grid side: 4, 6, 9, 12 or 16.
-    #[arg(long, default_value_t = 9)]
-    pub size: usize,
+    #[arg(long, default_value = "9", value_parser = super::args::geometry)]
+    pub size: Geometry,
     /// How solution grids are built.
     #[arg(long, default_value = "transform", value_parser = clap::value_parser!(Route))]
     pub route: Route,
@@ -35,8 +35,7 @@ pub struct SpecArgs {
 impl SpecArgs {
     /// Checks the combination and turns it into a generation spec.
     pub fn spec(&self) -> Result<Spec> {
-        let geometry = Geometry::for_size(self.size)
-            .with_context(|| format!("unsupported --size {}: use 4, 6, 9, 12 or 16", self.size))?;
+        let geometry = self.size;
         if let Err(msg) = self.strategy.check(geometry) {
             bail!("{msg}");
         }
@@ -44,11 +43,11 @@ impl SpecArgs {
             Some(k) if k > geometry.cells() => bail!(
                 "--clues {k} is more than the {} cells of a {}x{} grid",
                 geometry.cells(),
-                self.size,
-                self.size
+                geometry.n(),
+                geometry.n()
             ),
-            Some(k) => Stop::Clues(k),
-            None => Stop::Minimal,
+            Some(k) => DigStop::Clues(k),
+            None => DigStop::Minimal,
         };
         Ok(Spec {
             geometry,
@@ -72,14 +71,14 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (default: all cores). The output never depends on it.
-    #[arg(long)]
+    #[arg(long, value_parser = super::args::threads)]
     pub threads: Option<usize>,
     /// Attempts per puzzle before giving up (a clue target can be out of reach for a seed).
     #[arg(long, default_value_t = 100)]
     pub attempts: u32,
     /// Per-attempt deadline in milliseconds (default: none).
-    #[arg(long)]
-    pub deadline_ms: Option<u64>,
+    #[arg(long = "deadline-ms", value_parser = super::args::deadline_ms)]
+    pub deadline: Option<Duration>,
     /// Print the solution after each puzzle, separated by a tab.
     #[arg(long)]
     pub with_solution: bool,
@@ -92,7 +91,7 @@ const CHUNK: u64 = 256;
 pub fn run(args: &GenerateArgs) -> Result<()> {
     let spec = args.spec.spec()?;
     let pool = super::thread_pool(args.threads)?;
-    let deadline = args.deadline_ms.map(Duration::from_millis);
+    let deadline = args.deadline;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut start = 0;

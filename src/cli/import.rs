@@ -1,15 +1,15 @@
 //! `bank import`: external puzzles, validated, solved, rated, deduplicated, stored.
 
-use super::{input, BankArgs};
+use super::args::{BankArgs, ConfigArgs};
+use super::input;
 use crate::bank::{Bank, NewPuzzle, RunCounts, RunStatus};
 use crate::canon::fingerprint;
-use crate::config::Config;
+use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::Grid;
 use crate::solver::count_solutions;
 use anyhow::Result;
 use clap::Args;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Import puzzles from a file (one a line; `.` or `0` empty; trailing fields ignored).
@@ -19,9 +19,9 @@ pub struct ImportArgs {
     pub file: String,
     #[command(flatten)]
     pub common: BankArgs,
-    /// Config whose tiers rate the puzzles (default: the embedded one).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    /// Whose tiers place the puzzles.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// Lines stored per transaction.
@@ -29,11 +29,11 @@ const BATCH: usize = 500;
 
 /// Imports; exit 0 when every line was usable, 1 when some were skipped.
 pub fn run(args: &ImportArgs) -> Result<u8> {
-    let config = Config::load_or_default(args.config.as_deref())?;
+    let settings = args.config.settings()?;
     let (name, reader) = input::open(Some(&args.file))?;
     let mut bank = Bank::open(&args.common.db)?;
     let config_json =
-        serde_json::to_string(&serde_json::json!({ "import": name, "config": config }))?;
+        serde_json::to_string(&serde_json::json!({ "import": name, "config": settings.file() }))?;
     let run_id = bank.start_run(0, &config_json, GENERATOR_VERSION)?;
     let mut counts = RunCounts::default();
     let mut bad = 0u64;
@@ -41,7 +41,7 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     for line in input::puzzles(reader, None) {
         let line = line?;
         counts.attempts += 1;
-        match line.puzzle.and_then(|p| rate(&p, &config)) {
+        match line.puzzle.and_then(|p| rate(&p, &settings)) {
             Ok(p) => batch.push(p),
             Err(e) => {
                 eprintln!("{name}: line {}: {e}", line.number);
@@ -80,7 +80,7 @@ fn store(
 }
 
 /// Solves, rates and fingerprints one external puzzle.
-fn rate(p: &Grid, config: &Config) -> Result<NewPuzzle, String> {
+fn rate(p: &Grid, settings: &Settings) -> Result<NewPuzzle, String> {
     let started = Instant::now();
     let counted = count_solutions(p, 2);
     let solution = match (counted.count, counted.first) {
@@ -90,7 +90,7 @@ fn rate(p: &Grid, config: &Config) -> Result<NewPuzzle, String> {
     };
     let effort = counted.stats;
     let rating = crate::rate::rate(p);
-    let tier = config
+    let tier = settings
         .tier_for_score(rating.score)
         .ok_or_else(|| format!("no tier's band holds its score {:.1}", rating.score))?;
     let g = p.geometry();

@@ -1,6 +1,6 @@
 //! `bank reproduce` and `bank show`: one stored puzzle.
 
-use super::BankArgs;
+use super::args::BankArgs;
 use crate::bank::{Bank, StoredPuzzle};
 use crate::grid::parse_line;
 use crate::pipeline::reproduce::reproduce;

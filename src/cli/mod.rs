@@ -1,5 +1,6 @@
 //! The `bank` command line: parsing, dispatch, exit codes.
 
+mod args;
 mod bench;
 mod calibrate;
 mod canon;
@@ -78,14 +79,6 @@ enum Command {
     Export(export::ExportArgs),
     /// Import external puzzles: validated, solved, rated, deduplicated.
     Import(import::ImportArgs),
-}
-
-/// Where the bank is.
-#[derive(clap::Args, Debug, Clone)]
-pub struct BankArgs {
-    /// The SQLite bank file.
-    #[arg(long, default_value = "bank.sqlite")]
-    pub db: std::path::PathBuf,
 }
 
 /// Log output format.
@@ -173,9 +166,6 @@ fn interrupt_flag() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBo
 
 /// A rayon pool with `threads` workers (default: one per core).
 fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    if threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
-    }
     Ok(rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()?)

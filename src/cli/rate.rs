@@ -1,12 +1,11 @@
 //! `bank rate`: the SE-scale score, tier and hardest technique of each puzzle.
 
+use super::args::ConfigArgs;
 use super::input;
-use crate::config::Config;
 use crate::rate::rate;
 use crate::solver::count_solutions;
 use anyhow::Result;
 use clap::Args;
-use std::path::PathBuf;
 
 /// Rate puzzles, one per line.
 #[derive(Args, Debug)]
@@ -16,15 +15,15 @@ pub struct RateArgs {
     /// Print one JSON object per puzzle with every step.
     #[arg(long)]
     pub json: bool,
-    /// Config whose tiers name the bands (default: the embedded one).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    /// Whose tiers name the bands.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// Prints `<score>\t<tier>\t<hardest technique>` per puzzle (`none`/`multiple` lines for
 /// puzzles without exactly one solution); returns the number of malformed lines.
 pub fn run(args: &RateArgs) -> Result<usize> {
-    let config = Config::load_or_default(args.config.as_deref())?;
+    let settings = args.config.settings()?;
     input::for_each_puzzle(&args.input, |p, out| {
         match count_solutions(p, 2).count {
             0 => return Ok(writeln!(out, "none")?),
@@ -32,7 +31,7 @@ pub fn run(args: &RateArgs) -> Result<usize> {
             _ => return Ok(writeln!(out, "multiple")?),
         }
         let r = rate(p);
-        let tier = config
+        let tier = settings
             .tier_for_score(r.score)
             .map_or("-", |t| t.name.as_str());
         if args.json {

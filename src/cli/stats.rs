@@ -1,6 +1,6 @@
 //! `bank stats`: what the bank holds and how the last runs went.
 
-use super::BankArgs;
+use super::args::BankArgs;
 use crate::bank::Bank;
 use anyhow::Result;
 use clap::Args;

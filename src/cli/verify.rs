@@ -1,15 +1,13 @@
 //! `bank verify`: re-check stored puzzles, reporting corruption apart from drift.
 
-use super::BankArgs;
+use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank::{Bank, PuzzleFilter, StoredPuzzle};
-use crate::config::Config;
 use crate::pipeline::verify::{check, Finding};
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::io::IsTerminal;
-use std::path::PathBuf;
 
 /// Re-check puzzles: uniqueness, solution, clue count, fingerprint, rating and tier.
 #[derive(Args, Debug)]
@@ -17,17 +15,13 @@ pub struct VerifyArgs {
     /// Check a random sample of this many instead of every puzzle.
     #[arg(long)]
     pub sample: Option<u64>,
-    /// Only this tier.
-    #[arg(long)]
-    pub tier: Option<String>,
-    /// Only this grid side.
-    #[arg(long)]
-    pub size: Option<usize>,
+    #[command(flatten)]
+    pub select: SelectArgs,
     #[command(flatten)]
     pub common: BankArgs,
-    /// Config whose tier rules count as current (default: the embedded one).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
+    /// Whose tier rules count as current.
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 /// Puzzles checked in parallel per batch.
@@ -35,11 +29,11 @@ const BATCH: usize = 4096;
 
 /// Prints each finding and a summary; exit 1 when anything is corrupt.
 pub fn run(args: &VerifyArgs) -> Result<u8> {
-    let config = Config::load_or_default(args.config.as_deref())?;
+    let settings = args.config.settings()?;
     let bank = Bank::open_existing(&args.common.db)?;
     let filter = PuzzleFilter {
-        tier: args.tier.clone(),
-        size: args.size,
+        tier: args.select.tier.clone(),
+        size: args.select.size.map(|g| g.n()),
         limit: args.sample,
         random_order: args.sample.is_some(),
     };
@@ -59,7 +53,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
     let mut flush = |batch: &mut Vec<StoredPuzzle>| {
         let results: Vec<(i64, Vec<Finding>)> = batch
             .par_iter()
-            .map(|p| (p.id, check(p, &config)))
+            .map(|p| (p.id, check(p, &settings)))
             .collect();
         for (id, findings) in results {
             checked += 1;

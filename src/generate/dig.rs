@@ -122,19 +122,19 @@ impl FromStr for Strategy {
 
 /// When digging stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stop {
+pub enum DigStop {
     /// Stop once the puzzle has this many clues.
     Clues(usize),
     /// Stop when no clue (under a symmetry: no orbit) can be removed.
     Minimal,
 }
 
-impl Stop {
+impl DigStop {
     /// The clue target, `None` for minimal.
     pub fn target(self) -> Option<usize> {
         match self {
-            Stop::Clues(k) => Some(k),
-            Stop::Minimal => None,
+            DigStop::Clues(k) => Some(k),
+            DigStop::Minimal => None,
         }
     }
 }
@@ -169,7 +169,7 @@ impl From<Aborted> for DigError {
 pub fn dig(
     solution: &Grid,
     strategy: Strategy,
-    stop: Stop,
+    stop: DigStop,
     failure_budget: Option<u32>,
     rng: &mut Rand,
     solver: &Solver,
@@ -258,7 +258,7 @@ impl<'a> Digger<'a> {
     }
 
     /// Carries on digging until `stop`; orbits skipped or kept on the way stay behind.
-    pub fn dig_to(&mut self, stop: Stop) -> Result<&Grid, DigError> {
+    pub fn dig_to(&mut self, stop: DigStop) -> Result<&Grid, DigError> {
         let target = stop.target().unwrap_or(0);
         while self.next < self.orbits.len() && self.clues > target {
             let orbit = self.orbits[self.next];
@@ -278,13 +278,15 @@ impl<'a> Digger<'a> {
                     self.clue_set.insert(cell);
                 }
                 self.failures += 1;
-                if stop != Stop::Minimal && self.failure_budget.is_some_and(|b| self.failures > b) {
+                if stop != DigStop::Minimal
+                    && self.failure_budget.is_some_and(|b| self.failures > b)
+                {
                     break;
                 }
             }
         }
         match stop {
-            Stop::Clues(target) if self.clues > target => Err(DigError::TargetMissed {
+            DigStop::Clues(target) if self.clues > target => Err(DigError::TargetMissed {
                 target,
                 reached: self.clues,
             }),
@@ -426,7 +428,7 @@ mod tests {
             let p = dig(
                 &solution,
                 strategy,
-                Stop::Minimal,
+                DigStop::Minimal,
                 None,
                 &mut rng,
                 &Solver::new(),
@@ -445,7 +447,7 @@ mod tests {
         let err = dig(
             &solution,
             Strategy::Random,
-            Stop::Clues(24),
+            DigStop::Clues(24),
             Some(0),
             &mut Rand::new(9),
             &solver,
@@ -457,7 +459,7 @@ mod tests {
         let unbounded = dig(
             &solution,
             Strategy::Random,
-            Stop::Clues(24),
+            DigStop::Clues(24),
             None,
             &mut Rand::new(9),
             &solver,
@@ -479,7 +481,7 @@ mod tests {
         let p = dig(
             &solution,
             Strategy::Random,
-            Stop::Clues(40),
+            DigStop::Clues(40),
             None,
             &mut rng,
             &Solver::new(),
@@ -490,7 +492,7 @@ mod tests {
         let err = dig(
             &solution,
             Strategy::Random,
-            Stop::Clues(5),
+            DigStop::Clues(5),
             None,
             &mut rng,
             &Solver::new(),

@@ -8,7 +8,7 @@ pub mod dig;
 pub mod unavoidable;
 
 pub use base::{pattern_grid, solution_grid, Route};
-pub use dig::{dig, is_minimal, BaseGrid, DigError, Digger, Stop, Strategy};
+pub use dig::{dig, is_minimal, BaseGrid, DigError, DigStop, Digger, Strategy};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::{derive_seed, Rand};
@@ -28,7 +28,7 @@ pub struct Spec {
     /// Which cells are removed together.
     pub strategy: Strategy,
     /// When digging stops.
-    pub stop: Stop,
+    pub stop: DigStop,
     /// Failed removals allowed before a clue target is given up (`None`: every orbit once).
     pub failure_budget: Option<u32>,
 }

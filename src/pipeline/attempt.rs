@@ -5,11 +5,11 @@ use crate::bank::{BaseGridRow, NewPuzzle, RatingRow};
 use crate::canon::fingerprint;
 use crate::config::Tier;
 use crate::generate::{
-    solution_grid, BaseGrid, DigError, Digger, Route, Stop, Strategy, GENERATOR_VERSION,
+    solution_grid, BaseGrid, DigError, DigStop, Digger, Route, Strategy, GENERATOR_VERSION,
 };
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate_within, search_effort, Rating};
-use crate::rng::{derive_seed, Rand};
+use crate::rng::Rand;
 use crate::solver::{solves_by_singles, Solver};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -95,9 +95,43 @@ fn digger<'a>(input: &AttemptInput, base: &'a BaseGrid, solver: &'a Solver) -> D
     )
 }
 
-/// Digs the attempt's puzzle again (for `reproduce`): to the target, then on one clue level
-/// at a time down to `clues`, as the attempt did while its puzzle rated too easy; a level
-/// out of reach ends the dig where it stands, as in the attempt.
+/// What the dig-level loop does after a level.
+enum Level<T> {
+    /// Stop here with this result.
+    Done(T),
+    /// Dig one clue level further, if a level remains.
+    Deeper,
+    /// Stop here with nothing.
+    GiveUp,
+}
+
+/// Digs to the attempt's target, then on one clue level at a time while `judge` asks for
+/// it. A level out of reach (no orbit left that keeps the puzzle unique) ends the dig where
+/// it stands: `judge` sees that puzzle, and if it still asks to go deeper, the result is
+/// `None`. The fill and `reproduce` both dig through here, so they cannot drift apart.
+fn dig_levels<T>(
+    digger: &mut Digger,
+    target: usize,
+    mut judge: impl FnMut(&Grid) -> Result<Level<T>, DigError>,
+) -> Result<Option<T>, DigError> {
+    let mut level = target;
+    loop {
+        let (reached, exhausted) = match digger.dig_to(DigStop::Clues(level)) {
+            Ok(p) => (p.clue_count(), false),
+            Err(DigError::TargetMissed { reached, .. }) => (reached, true),
+            Err(e) => return Err(e),
+        };
+        match judge(digger.puzzle())? {
+            Level::Done(t) => return Ok(Some(t)),
+            Level::GiveUp => return Ok(None),
+            Level::Deeper if exhausted || reached == 0 => return Ok(None),
+            Level::Deeper => level = reached - 1,
+        }
+    }
+}
+
+/// Digs the attempt's puzzle again (for `reproduce`): the levels the attempt dug, down to
+/// `clues`, where the stored puzzle ended.
 pub fn dig(
     input: &AttemptInput,
     solution: &Grid,
@@ -107,24 +141,15 @@ pub fn dig(
     let solver = Solver::with_deadline(deadline);
     let base = BaseGrid::new(solution.clone());
     let mut digger = digger(input, &base, &solver);
-    let mut level = input.target;
-    loop {
-        let (reached, exhausted) = dig_level(&mut digger, level)?;
-        if exhausted || reached <= clues {
-            return Ok(digger.puzzle().clone());
-        }
-        level = reached - 1;
-    }
-}
-
-/// Digs on to `level`: the clues reached, and whether the level was out of reach (no orbit
-/// left that keeps the puzzle unique).
-fn dig_level(digger: &mut Digger, level: usize) -> Result<(usize, bool), DigError> {
-    match digger.dig_to(Stop::Clues(level)) {
-        Ok(p) => Ok((p.clue_count(), false)),
-        Err(DigError::TargetMissed { reached, .. }) => Ok((reached, true)),
-        Err(e) => Err(e),
-    }
+    // A level out of reach before `clues` stopped the attempt where it stood, as here.
+    dig_levels(&mut digger, input.target, |p| {
+        Ok(if p.clue_count() <= clues {
+            Level::Done(())
+        } else {
+            Level::Deeper
+        })
+    })?;
+    Ok(digger.puzzle().clone())
 }
 
 /// The highest score of a puzzle that singles alone solve (naked single, SE 2.3).
@@ -141,30 +166,21 @@ fn dig_toward_tier(
 ) -> Result<Option<(Grid, Rating)>, DigError> {
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, base, &solver);
-    let mut level = input.target;
-    loop {
-        let (reached, exhausted) = dig_level(&mut digger, level)?;
-        let puzzle = digger.puzzle().clone();
+    dig_levels(&mut digger, input.target, |puzzle| {
         // Whether singles alone solve it takes a microsecond or two instead of a rating,
         // and such a puzzle is below any tier above singles.
-        if tier.score[0] > SINGLES_SCORE && solves_by_singles(&puzzle) {
-            if exhausted || reached == 0 {
-                return Ok(None);
-            }
-            level = reached - 1;
-            continue;
+        if tier.band.min > SINGLES_SCORE && solves_by_singles(puzzle) {
+            return Ok(Level::Deeper);
         }
-        let Some(rating) = rate_within(&puzzle, tier.score[1], deadline)? else {
-            return Ok(None); // too hard for the tier
+        let Some(rating) = rate_within(puzzle, tier.band.max, deadline)? else {
+            return Ok(Level::GiveUp); // too hard for the tier
         };
-        if tier.accepts(rating.score) {
-            return Ok(Some((puzzle, rating)));
-        }
-        if exhausted || reached == 0 {
-            return Ok(None);
-        }
-        level = reached - 1;
-    }
+        Ok(if tier.accepts(rating.score) {
+            Level::Done((puzzle.clone(), rating))
+        } else {
+            Level::Deeper
+        })
+    })
 }
 
 /// Runs one attempt for `tier`.
@@ -222,17 +238,4 @@ pub fn grid_id(grid: &Grid) -> String {
     h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
     h.update(grid.cells());
     h.finalize().to_hex()[..32].to_string()
-}
-
-/// Picks an item by weight with a draw from `seed` (weights not all zero).
-pub fn pick_weighted<T: Copy>(items: &[(T, u32)], seed: u64) -> T {
-    let total: u32 = items.iter().map(|(_, w)| w).sum();
-    let mut r = Rand::new(derive_seed(&[seed, 0x5e1ec7])).below(total);
-    for &(item, w) in items {
-        if r < w {
-            return item;
-        }
-        r -= w;
-    }
-    unreachable!("weights sum to total")
 }

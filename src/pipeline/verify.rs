@@ -3,7 +3,7 @@
 use crate::bank::RatingRow;
 use crate::bank::StoredPuzzle;
 use crate::canon::fingerprint;
-use crate::config::Config;
+use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{parse_line_with, Geometry};
 use crate::rate::rate;
@@ -19,7 +19,7 @@ pub enum Finding {
 }
 
 /// Checks one stored puzzle; an empty list means it is sound.
-pub fn check(p: &StoredPuzzle, config: &Config) -> Vec<Finding> {
+pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
     let corrupt = |m: String| vec![Finding::Corrupt(m)];
     let Some(g) = Geometry::for_size(p.size)
         .filter(|g| g.box_rows() == p.box_rows && g.box_cols() == p.box_cols)
@@ -82,7 +82,7 @@ pub fn check(p: &StoredPuzzle, config: &Config) -> Vec<Finding> {
             p.rating.as_ref().map_or(0.0, |r| r.score)
         )));
     }
-    match config.tier_for_score(rating.score) {
+    match settings.tier_for_score(rating.score) {
         Some(t) if t.name == p.tier => {}
         Some(t) => found.push(Finding::Drift(format!(
             "tier now '{}', stored '{}'",

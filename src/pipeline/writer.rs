@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
 
 /// A chunk's results for the writer.
+#[derive(Default)]
 pub struct Chunk {
     /// Accepted puzzles, in job order.
     pub puzzles: Vec<NewPuzzle>,

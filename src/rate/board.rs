@@ -387,14 +387,14 @@ mod tests {
     /// A board built from the clues at once is the board of placing them one by one.
     #[test]
     fn new_board_is_the_clues_placed_one_by_one() {
-        use crate::generate::{generate, Route, Spec, Stop, Strategy};
+        use crate::generate::{generate, DigStop, Route, Spec, Strategy};
         for n in crate::grid::SUPPORTED_SIZES {
             let g = Geometry::for_size(n).unwrap();
             let spec = Spec {
                 geometry: g,
                 route: Route::Transform,
                 strategy: Strategy::Random,
-                stop: Stop::Clues(g.cells() * 2 / 5),
+                stop: DigStop::Clues(g.cells() * 2 / 5),
                 failure_budget: None,
             };
             let puzzle = generate(&spec, 7, None).unwrap().puzzle;

@@ -1,0 +1,76 @@
+//! The TOML file as written: field names and shapes only. Nothing reads these values but
+//! [`super::Settings::resolve`], which checks them and turns them into types.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The whole file.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// How attempts are made.
+    pub generation: GenerationTable,
+    /// When a tier's target is raised.
+    pub alarm: AlarmTable,
+    /// How the writer batches.
+    pub writer: WriterTable,
+    /// Tiers, easiest first.
+    #[serde(rename = "tier")]
+    pub tiers: Vec<TierTable>,
+    /// Puzzles the bank should hold: grid side (as text) → tier → count.
+    #[serde(default)]
+    pub quota: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+/// The `[generation]` table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct GenerationTable {
+    /// Per-attempt deadline in milliseconds.
+    pub deadline_ms: u64,
+    /// Attempts per job, first included.
+    pub max_attempts: u32,
+    /// Worker threads, 0 = one per core.
+    pub threads: usize,
+    /// Puzzles dug from one base grid.
+    pub puzzles_per_grid: u32,
+    /// Grid side when none is given.
+    pub default_size: usize,
+    /// Route name → weight.
+    pub routes: BTreeMap<String, u32>,
+    /// Strategy name → weight.
+    pub strategies: BTreeMap<String, u32>,
+}
+
+/// The `[alarm]` table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AlarmTable {
+    /// Attempts kept per tier.
+    pub window: usize,
+    /// Share of timeouts in a full window that raises the alarm.
+    pub threshold: f64,
+    /// Clues added to the target per alarm.
+    pub step: usize,
+}
+
+/// The `[writer]` table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct WriterTable {
+    /// Puzzles per transaction.
+    pub batch_size: usize,
+}
+
+/// One `[[tier]]`. The pairs are lists so that a list of another length is refused by
+/// name rather than cut to two.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TierTable {
+    /// Name used in the bank and on the command line.
+    pub name: String,
+    /// Target clue range `[low, high]` for 9×9.
+    pub clues: Vec<usize>,
+    /// Band of SE-scale scores `[min, max]`.
+    pub score: Vec<f64>,
+}

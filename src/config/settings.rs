@@ -1,0 +1,640 @@
+//! Typed settings, resolved once from the file (ripgrep's low-level → high-level split):
+//! every value checked and every name turned into its type, so that no later step can
+//! meet a value it would have to refuse.
+
+use super::file::{ConfigFile, TierTable};
+use super::{DEFAULT_CONFIG, MAX_THREADS};
+use crate::generate::{Route, Strategy};
+use crate::grid::{Geometry, SUPPORTED_SIZES};
+use crate::rng::Weighted;
+use anyhow::{bail, Context, Result};
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+/// Longest per-attempt deadline a config may set (a day; beyond that a clock overflows).
+const MAX_DEADLINE_MS: u64 = 86_400_000;
+
+/// Largest alarm window or writer batch (both are held in memory).
+const MAX_WINDOW: usize = 1_000_000;
+
+/// The whole configuration, resolved.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How attempts are made.
+    pub generation: Generation,
+    /// When a tier's target is raised.
+    pub alarm: AlarmPolicy,
+    /// Puzzles per writer transaction.
+    pub batch_size: usize,
+    tiers: Vec<Tier>,
+    quotas: Vec<Quota>,
+    /// The file as read, recorded with each run.
+    file: ConfigFile,
+}
+
+/// The `[generation]` table, resolved.
+#[derive(Clone, Debug)]
+pub struct Generation {
+    /// Wall-clock budget of one attempt.
+    pub deadline: Duration,
+    /// Attempts per job, first included (at least 1).
+    pub max_attempts: u32,
+    /// Worker threads; `None`: one per core.
+    pub threads: Option<usize>,
+    /// Puzzles dug from one base grid (at least 1).
+    pub puzzles_per_grid: u32,
+    /// Grid used when no size is given.
+    pub default_geometry: Geometry,
+    /// Solution-grid routes by weight, in name order.
+    pub routes: Weighted<Route>,
+    /// Strategies by weight, in name order, before fitting them to a geometry.
+    strategies: Vec<(Strategy, u32)>,
+}
+
+impl Generation {
+    /// The strategies that fit `g`, by weight; an error naming the size and the
+    /// strategies when none does (quarter turns and diagonals need square boxes).
+    pub fn strategies_for(&self, g: Geometry) -> Result<Weighted<Strategy>> {
+        Weighted::new(
+            self.strategies
+                .iter()
+                .copied()
+                .filter(|(s, _)| s.check(g).is_ok()),
+        )
+        .with_context(|| {
+            let names: Vec<&str> = self
+                .strategies
+                .iter()
+                .filter(|(_, w)| *w > 0)
+                .map(|(s, _)| s.name())
+                .collect();
+            format!(
+                "generation.strategies: {} cannot dig {} (quarter turns and diagonal \
+                 reflections need square boxes): give random, rot180, mirror or flip a weight \
+                 above 0",
+                names.join(", "),
+                g.label()
+            )
+        })
+    }
+}
+
+/// The `[alarm]` table, resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AlarmPolicy {
+    /// Attempts kept per tier.
+    pub window: usize,
+    /// Share of timeouts in a full window above which the alarm goes off, in [0, 1).
+    pub threshold: f64,
+    /// Clues added to the target per alarm.
+    pub step: usize,
+}
+
+/// A target clue range, for 9×9.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClueRange {
+    /// Digging aims here first.
+    pub low: usize,
+    /// Alarms never move the target past this.
+    pub high: usize,
+}
+
+/// A band of SE-scale scores, both ends included.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreBand {
+    /// Lowest score in the band.
+    pub min: f64,
+    /// Highest score in the band.
+    pub max: f64,
+}
+
+impl ScoreBand {
+    /// Whether a score falls in the band (scores are sums of tenths: a little slack).
+    pub fn contains(&self, score: f64) -> bool {
+        (self.min - 1e-9..=self.max + 1e-9).contains(&score)
+    }
+
+    fn overlaps(&self, other: &ScoreBand) -> bool {
+        self.min <= other.max && other.min <= self.max
+    }
+}
+
+impl fmt::Display for ScoreBand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}, {}]", self.min, self.max)
+    }
+}
+
+/// One tier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tier {
+    /// Name used in the bank and on the command line.
+    pub name: String,
+    /// Target clue range for 9×9 (scaled for other sizes).
+    pub clues: ClueRange,
+    /// Scores that place a puzzle in this tier.
+    pub band: ScoreBand,
+}
+
+impl Tier {
+    /// The clue range for a geometry: the 9×9 range scaled by cell count.
+    pub fn clue_range(&self, g: Geometry) -> (usize, usize) {
+        let scale = |k: usize| ((k * g.cells()) as f64 / 81.0).round() as usize;
+        (scale(self.clues.low), scale(self.clues.high).min(g.cells()))
+    }
+
+    /// Whether a rater score falls in this tier's band.
+    pub fn accepts(&self, score: f64) -> bool {
+        self.band.contains(score)
+    }
+}
+
+/// How many puzzles the bank should hold of one size and tier.
+#[derive(Clone, Debug)]
+pub struct Quota {
+    /// Grid geometry.
+    pub geometry: Geometry,
+    /// The tier.
+    pub tier: Tier,
+    /// Puzzles wanted.
+    pub count: u64,
+}
+
+impl Settings {
+    /// The embedded default.
+    pub fn embedded() -> Settings {
+        Settings::parse(DEFAULT_CONFIG, "embedded config/bank.toml")
+            .expect("embedded config is valid")
+    }
+
+    /// The config at `path`, or the embedded default when none is given.
+    pub fn load(path: Option<&Path>) -> Result<Settings> {
+        let Some(path) = path else {
+            return Ok(Settings::embedded());
+        };
+        if path.is_dir() {
+            bail!(
+                "config '{}' is a directory: give a TOML file",
+                path.display()
+            );
+        }
+        let text = std::fs::read_to_string(path).with_context(|| {
+            format!(
+                "cannot read config '{}': check the path, or omit --config to use the \
+                 built-in default",
+                path.display()
+            )
+        })?;
+        Settings::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and resolves config text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Settings> {
+        let file: ConfigFile =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("config {origin}: {e}"))?;
+        Settings::resolve(file).map_err(|e| anyhow::anyhow!("config {origin}: {e:#}"))
+    }
+
+    /// Checks every value of the file and turns it into settings.
+    pub fn resolve(file: ConfigFile) -> Result<Settings> {
+        let generation = resolve_generation(&file)?;
+        let a = &file.alarm;
+        if a.window == 0 || a.window > MAX_WINDOW {
+            bail!("alarm.window = {} must be in 1..={MAX_WINDOW}", a.window);
+        }
+        if !(0.0..1.0).contains(&a.threshold) {
+            bail!("alarm.threshold = {} must be in [0, 1)", a.threshold);
+        }
+        if a.step == 0 || a.step > 256 {
+            bail!("alarm.step = {} must be in 1..=256", a.step);
+        }
+        let batch_size = file.writer.batch_size;
+        if batch_size == 0 || batch_size > MAX_WINDOW {
+            bail!("writer.batch_size = {batch_size} must be in 1..={MAX_WINDOW}");
+        }
+        let tiers = resolve_tiers(&file.tiers)?;
+        let quotas = resolve_quotas(&file, &tiers, &generation)?;
+        Ok(Settings {
+            generation,
+            alarm: AlarmPolicy {
+                window: a.window,
+                threshold: a.threshold,
+                step: a.step,
+            },
+            batch_size,
+            tiers,
+            quotas,
+            file,
+        })
+    }
+
+    /// The file as read (recorded with each run).
+    pub fn file(&self) -> &ConfigFile {
+        &self.file
+    }
+
+    /// Tiers, easiest first.
+    pub fn tiers(&self) -> &[Tier] {
+        &self.tiers
+    }
+
+    /// Quotas, sizes ascending, tiers in config order.
+    pub fn quotas(&self) -> &[Quota] {
+        &self.quotas
+    }
+
+    /// The tier of that name, with an error listing the known ones.
+    pub fn tier(&self, name: &str) -> Result<&Tier> {
+        self.tiers.iter().find(|t| t.name == name).with_context(|| {
+            let names: Vec<&str> = self.tiers.iter().map(|t| t.name.as_str()).collect();
+            format!(
+                "unknown tier '{name}': the config defines {}",
+                names.join(", ")
+            )
+        })
+    }
+
+    /// The tier a rater score falls in (bands do not overlap, so at most one).
+    pub fn tier_for_score(&self, score: f64) -> Option<&Tier> {
+        self.tiers.iter().find(|t| t.accepts(score))
+    }
+}
+
+fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
+    let g = &file.generation;
+    if g.deadline_ms > MAX_DEADLINE_MS {
+        bail!(
+            "generation.deadline_ms = {} is more than a day ({MAX_DEADLINE_MS})",
+            g.deadline_ms
+        );
+    }
+    if g.max_attempts == 0 {
+        bail!("generation.max_attempts must be at least 1");
+    }
+    if g.puzzles_per_grid == 0 {
+        bail!("generation.puzzles_per_grid must be at least 1");
+    }
+    if g.threads > MAX_THREADS {
+        bail!(
+            "generation.threads = {} is more than {MAX_THREADS}: use 0 for one per core",
+            g.threads
+        );
+    }
+    let default_geometry = Geometry::for_size(g.default_size).with_context(|| {
+        format!(
+            "generation.default_size = {} is not a supported size (4, 6, 9, 12 or 16)",
+            g.default_size
+        )
+    })?;
+    let routes = g
+        .routes
+        .iter()
+        .map(|(name, &w)| {
+            let route = name
+                .parse::<Route>()
+                .map_err(|e| anyhow::anyhow!("generation.routes: {e}"))?;
+            Ok((route, w))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let routes = Weighted::new(routes).context(
+        "generation.routes: at least one route needs a weight above 0 (and all together at \
+         most 4294967295)",
+    )?;
+    let strategies = g
+        .strategies
+        .iter()
+        .map(|(name, &w)| {
+            let strategy = name
+                .parse::<Strategy>()
+                .map_err(|e| anyhow::anyhow!("generation.strategies: {e}"))?;
+            Ok((strategy, w))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let generation = Generation {
+        deadline: Duration::from_millis(g.deadline_ms),
+        max_attempts: g.max_attempts,
+        threads: (g.threads > 0).then_some(g.threads),
+        puzzles_per_grid: g.puzzles_per_grid,
+        default_geometry,
+        routes,
+        strategies,
+    };
+    // Weights that do not fit a u32 together, or no weight at all, fail for every size.
+    generation.strategies_for(Geometry::CLASSIC).context(
+        "generation.strategies: at least one strategy needs a weight above 0 (and all \
+         together at most 4294967295)",
+    )?;
+    generation.strategies_for(default_geometry)?;
+    Ok(generation)
+}
+
+fn resolve_tiers(tables: &[TierTable]) -> Result<Vec<Tier>> {
+    if tables.is_empty() {
+        bail!("at least one [[tier]] is needed");
+    }
+    let mut tiers: Vec<Tier> = Vec::with_capacity(tables.len());
+    for (i, t) in tables.iter().enumerate() {
+        let name_ok = !t.name.is_empty()
+            && t.name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !name_ok {
+            bail!(
+                "tier {}: name '{}' must be letters, digits, '-' or '_'",
+                i + 1,
+                t.name
+            );
+        }
+        if tiers.iter().any(|o| o.name == t.name) {
+            bail!("tier '{}' is defined twice", t.name);
+        }
+        let [low, high] = t.clues[..] else {
+            bail!(
+                "tier '{}': clues = {:?} must be two numbers [low, high]",
+                t.name,
+                t.clues
+            );
+        };
+        if low > high {
+            bail!(
+                "tier '{}': clues = [{low}, {high}] is empty (min > max)",
+                t.name
+            );
+        }
+        if low < 17 || high > 80 {
+            bail!(
+                "tier '{}': clues must lie within 17..=80 for 9x9 (got [{low}, {high}])",
+                t.name
+            );
+        }
+        let [min, max] = t.score[..] else {
+            bail!(
+                "tier '{}': score = {:?} must be two numbers [min, max]",
+                t.name,
+                t.score
+            );
+        };
+        if !min.is_finite() || !max.is_finite() || min > max {
+            bail!(
+                "tier '{}': score = [{min}, {max}] is empty (min > max)",
+                t.name
+            );
+        }
+        let band = ScoreBand { min, max };
+        if let Some(o) = tiers.iter().find(|o| o.band.overlaps(&band)) {
+            bail!(
+                "tier '{}': score band {band} overlaps tier '{}' {}: a score must place a \
+                 puzzle in one tier only",
+                t.name,
+                o.name,
+                o.band
+            );
+        }
+        tiers.push(Tier {
+            name: t.name.clone(),
+            clues: ClueRange { low, high },
+            band,
+        });
+    }
+    Ok(tiers)
+}
+
+fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result<Vec<Quota>> {
+    let mut sized = Vec::new();
+    for (size, wanted) in &file.quota {
+        let geometry = size
+            .parse::<usize>()
+            .ok()
+            .and_then(Geometry::for_size)
+            .with_context(|| {
+                format!("quota.{size}: not a supported grid size (4, 6, 9, 12 or 16)")
+            })?;
+        gen.strategies_for(geometry)
+            .with_context(|| format!("quota.{size}"))?;
+        for name in wanted.keys() {
+            if !tiers.iter().any(|t| &t.name == name) {
+                bail!("quota.{size}.{name}: no [[tier]] named '{name}'");
+            }
+        }
+        sized.push((geometry, wanted));
+    }
+    sized.sort_by_key(|(g, _)| g.n());
+    debug_assert!(sized.iter().all(|(g, _)| SUPPORTED_SIZES.contains(&g.n())));
+    Ok(sized
+        .into_iter()
+        .flat_map(|(geometry, wanted)| {
+            tiers.iter().filter_map(move |tier| {
+                wanted.get(&tier.name).map(|&count| Quota {
+                    geometry,
+                    tier: tier.clone(),
+                    count,
+                })
+            })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(from: &str, to: &str) -> String {
+        assert!(DEFAULT_CONFIG.contains(from), "{from}");
+        let text = DEFAULT_CONFIG.replace(from, to);
+        Settings::parse(&text, "t.toml").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn embedded_default_is_valid() {
+        let c = Settings::embedded();
+        assert_eq!(c.generation.deadline, Duration::from_millis(200));
+        assert_eq!(c.tiers().len(), 4);
+        assert_eq!(
+            c.tier("hard").unwrap().clues,
+            ClueRange { low: 25, high: 30 }
+        );
+        assert_eq!(c.tier_for_score(1.5).unwrap().name, "easy");
+        assert_eq!(c.tier_for_score(2.6).unwrap().name, "medium");
+        assert_eq!(c.tier_for_score(4.2).unwrap().name, "hard");
+        assert_eq!(c.tier_for_score(7.5).unwrap().name, "expert");
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = refused("batch_size = 500", "batch_size = 500\nbatchsize = 3");
+        assert!(err.contains("unknown field `batchsize`"), "{err}");
+    }
+
+    #[test]
+    fn empty_range_is_named() {
+        let err = refused("clues = [36, 40]", "clues = [40, 36]");
+        assert!(
+            err.contains("tier 'easy': clues = [40, 36] is empty"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_tier_lists_known_ones() {
+        let err = Settings::embedded()
+            .tier("nightmare")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "unknown tier 'nightmare': the config defines easy, medium, hard, expert"
+        );
+    }
+
+    #[test]
+    fn quotas_are_validated_and_ordered() {
+        let c = Settings::embedded();
+        let q = c.quotas();
+        assert_eq!(q[0].geometry.n(), 6);
+        assert!(q
+            .iter()
+            .any(|q| q.geometry.n() == 9 && q.tier.name == "hard" && q.count == 10_000));
+        let err = refused("[quota.9]", "[quota.8]");
+        assert!(err.contains("quota.8: not a supported grid size"), "{err}");
+    }
+
+    #[test]
+    fn clue_range_scales_with_size() {
+        let c = Settings::embedded();
+        let t = c.tier("easy").unwrap();
+        assert_eq!(t.clue_range(Geometry::CLASSIC), (36, 40));
+        assert_eq!(t.clue_range(Geometry::for_size(16).unwrap()), (114, 126));
+        let oblong = Geometry::for_size(6).unwrap();
+        let fitting = c.generation.strategies_for(oblong).unwrap();
+        assert!(fitting.items().all(|(s, _)| s.check(oblong).is_ok()));
+    }
+
+    #[test]
+    fn strategies_that_fit_no_oblong_box_are_refused_for_that_size() {
+        let only_square = "strategies = { rot90 = 1, diagonal = 2 }";
+        let text = DEFAULT_CONFIG
+            .replace(
+                "strategies = { random = 6, rot180 = 2, rot90 = 0, mirror = 1, flip = 1, diagonal = 0 }",
+                only_square,
+            )
+            .replace("[quota.6]\neasy = 2000", "");
+        let c = Settings::parse(&text, "t.toml").unwrap();
+        assert!(c.generation.strategies_for(Geometry::CLASSIC).is_ok());
+        for n in [6, 12] {
+            let err = c
+                .generation
+                .strategies_for(Geometry::for_size(n).unwrap())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("diagonal, rot90 cannot dig") && err.contains(&format!("{n}x{n}")),
+                "{err}"
+            );
+        }
+        // With a 6x6 quota the file itself is refused.
+        let text = DEFAULT_CONFIG.replace(
+            "strategies = { random = 6, rot180 = 2, rot90 = 0, mirror = 1, flip = 1, diagonal = 0 }",
+            only_square,
+        );
+        let err = Settings::parse(&text, "t.toml").unwrap_err().to_string();
+        assert!(err.contains("quota.6") && err.contains("6x6"), "{err}");
+    }
+
+    /// Every value a hand-edited file might get wrong is refused with its name, never a
+    /// panic later.
+    #[test]
+    fn bad_values_are_refused_by_name() {
+        let cases = [
+            (
+                "deadline_ms = 200",
+                "deadline_ms = 100000000000",
+                "deadline_ms",
+            ),
+            ("max_attempts = 200", "max_attempts = 0", "max_attempts"),
+            ("threads = 0", "threads = 100000", "generation.threads"),
+            (
+                "puzzles_per_grid = 4",
+                "puzzles_per_grid = 0",
+                "puzzles_per_grid",
+            ),
+            ("default_size = 9", "default_size = 10", "default_size"),
+            ("default_size = 9", "default_size = 0", "default_size"),
+            (
+                "transform = 8,",
+                "transform = 4294967295,",
+                "generation.routes",
+            ),
+            (
+                "transform = 8, backtrack = 1, enumerate = 1",
+                "transform = 0, backtrack = 0, enumerate = 0",
+                "generation.routes",
+            ),
+            (
+                "transform = 8,",
+                "teleport = 8,",
+                "unknown route 'teleport'",
+            ),
+            (
+                "random = 6, rot180 = 2, rot90 = 0, mirror = 1, flip = 1, diagonal = 0",
+                "random = 0",
+                "generation.strategies",
+            ),
+            ("random = 6,", "spiral = 6,", "unknown strategy 'spiral'"),
+            ("window = 100", "window = 0", "alarm.window"),
+            ("window = 100", "window = 1000000000000", "alarm.window"),
+            ("threshold = 0.30", "threshold = 1.5", "alarm.threshold"),
+            ("threshold = 0.30", "threshold = nan", "alarm.threshold"),
+            ("step = 1", "step = 0", "alarm.step"),
+            ("step = 1", "step = 100000", "alarm.step"),
+            ("batch_size = 500", "batch_size = 0", "writer.batch_size"),
+            (
+                "batch_size = 500",
+                "batch_size = 100000000000",
+                "writer.batch_size",
+            ),
+            (
+                "clues = [36, 40]",
+                "clues = [36, 40, 41]",
+                "must be two numbers",
+            ),
+            ("clues = [36, 40]", "clues = [36]", "must be two numbers"),
+            ("clues = [36, 40]", "clues = [81, 81]", "17..=80"),
+            ("clues = [36, 40]", "clues = [3, 40]", "17..=80"),
+            (
+                "score = [1.0, 2.3]",
+                "score = [1.0, 5.0]",
+                "overlaps tier 'easy'",
+            ),
+            (
+                "score = [1.0, 2.3]",
+                "score = [1.0, inf]",
+                "tier 'easy': score",
+            ),
+            (
+                "score = [1.0, 2.3]",
+                "score = [nan, 2.3]",
+                "tier 'easy': score",
+            ),
+            ("score = [1.0, 2.3]", "score = [3.0, 2.3]", "is empty"),
+            ("name = \"easy\"", "name = \"ea sy\"", "must be letters"),
+            ("name = \"medium\"", "name = \"easy\"", "defined twice"),
+            (
+                "[quota.9]\neasy",
+                "[quota.9]\neasyy",
+                "no [[tier]] named 'easyy'",
+            ),
+            ("[quota.9]", "[quota.x]", "quota.x"),
+            ("[writer]", "[writerr]", "unknown field"),
+            ("deadline_ms = 200", "deadline_ms = -1", "deadline_ms"),
+        ];
+        for (from, to, expected) in cases {
+            let err = refused(from, to);
+            assert!(err.contains(expected), "{to}: {err}");
+            assert!(err.starts_with("config t.toml: "), "{err}");
+        }
+        for text in ["", "[generation]", "tier = 3", "\u{0}"] {
+            assert!(Settings::parse(text, "t.toml").is_err());
+        }
+    }
+}
