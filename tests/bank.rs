@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use sudoku_bank::bank::{Bank, RunStatus};
+use sudoku_bank::bank::RunStatus;
 use sudoku_bank::canon::fingerprint;
 use sudoku_bank::config::Settings;
 use sudoku_bank::grid::{parse_line, Geometry};
@@ -80,7 +80,7 @@ fn fill_stores_unique_reproducible_puzzles() {
     );
 
     // Every stored puzzle reproduces identically.
-    let bank_handle = Bank::open_existing(std::path::Path::new(db)).unwrap();
+    let bank_handle = sudoku_bank::bank::open_existing(std::path::Path::new(db)).unwrap();
     for (id, ..) in &rows {
         let stored = bank_handle.puzzle(*id).unwrap().unwrap();
         assert!(
@@ -212,7 +212,7 @@ fn alarm_lowers_the_target_and_the_run_goes_on() {
     )
     .unwrap();
     let report = fill(
-        Bank::open(&path).unwrap(),
+        sudoku_bank::bank::open(&path).unwrap(),
         &request,
         &settings,
         &SlowBelow28,

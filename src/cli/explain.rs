@@ -1,7 +1,7 @@
 //! `bank explain`: the step-by-step solution a person can follow.
 
 use super::args::BankArgs;
-use crate::bank::Bank;
+use crate::bank;
 use crate::grid::{digit_char, parse_line, Grid};
 use crate::rate::{apply, rate, Board, Technique};
 use crate::solver::count_solutions;
@@ -26,7 +26,7 @@ fn cell_name(n: usize, cell: usize) -> String {
 pub fn run(args: &ExplainArgs) -> Result<u8> {
     let puzzle: Grid = match args.what.parse::<i64>() {
         Ok(id) if args.what.len() < 16 => {
-            let bank = Bank::open_existing(&args.common.db)?;
+            let bank = bank::open_existing(&args.common.db)?;
             let p = bank.puzzle(id)?.with_context(|| {
                 format!("no puzzle with id {id} in '{}'", args.common.db.display())
             })?;

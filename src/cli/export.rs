@@ -1,7 +1,7 @@
 //! `bank export`: puzzles out as JSON lines, CSV, .sdk grids or plain lines, streaming.
 
 use super::args::{BankArgs, SelectArgs};
-use crate::bank::{Bank, PuzzleFilter, StoredPuzzle};
+use crate::bank::{self, PuzzleFilter, StoredPuzzle};
 use crate::grid::parse_line;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -43,7 +43,7 @@ const CSV_COLUMNS: &str = "id,size,box_rows,box_cols,puzzle,solution,tier,score,
 
 /// Writes the selected puzzles; prints how many to stderr.
 pub fn run(args: &ExportArgs) -> Result<u8> {
-    let bank = Bank::open_existing(&args.common.db)?;
+    let bank = bank::open_existing(&args.common.db)?;
     let sink: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(
             std::fs::File::create(path)
@@ -62,7 +62,7 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
         random_order: false,
     };
     let mut n = 0u64;
-    bank.scan(&filter, |p| {
+    bank.scan(&filter, &mut |p| {
         n += 1;
         write_one(&mut out, &p, args.format)
     })?;
@@ -79,14 +79,14 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
             let grid =
                 parse_line(&p.puzzle).with_context(|| format!("puzzle {} is malformed", p.id))?;
             let line = grid.to_line();
-            for row in line.as_bytes().chunks(p.size) {
+            for row in line.as_bytes().chunks(p.geometry.n()) {
                 out.write_all(row)?;
                 writeln!(out)?;
             }
             writeln!(out)?;
         }
         Format::Csv => {
-            let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+            let opt = |v: Option<String>| v.unwrap_or_default();
             let (score, hardest) = p
                 .rating
                 .as_ref()
@@ -97,9 +97,9 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
                 out,
                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 p.id,
-                p.size,
-                p.box_rows,
-                p.box_cols,
+                p.geometry.n(),
+                p.geometry.box_rows(),
+                p.geometry.box_cols(),
                 p.puzzle,
                 p.solution,
                 p.tier,
@@ -108,10 +108,10 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
                 p.clues,
                 p.guesses,
                 p.backtracks,
-                p.source,
+                p.source.name(),
                 p.run_id,
-                opt(&p.seed),
-                opt(&p.dig_strategy),
+                opt(p.seed.map(|s| s.to_string())),
+                opt(p.dig_strategy.map(|s| s.name().to_string())),
                 p.target_clues.map(|t| t.to_string()).unwrap_or_default(),
                 p.generator_version,
                 p.fingerprint,
@@ -124,13 +124,15 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
 
 fn export_record(p: &StoredPuzzle) -> serde_json::Value {
     serde_json::json!({
-        "id": p.id, "size": p.size, "box_rows": p.box_rows, "box_cols": p.box_cols,
+        "id": p.id, "size": p.geometry.n(), "box_rows": p.geometry.box_rows(),
+        "box_cols": p.geometry.box_cols(),
         "puzzle": p.puzzle, "solution": p.solution, "tier": p.tier, "clues": p.clues,
         "score": p.rating.as_ref().map(|r| r.score),
         "hardest_technique": p.rating.as_ref().map(|r| &r.hardest_technique),
         "rater_completed": p.rating.as_ref().map(|r| r.completed),
-        "guesses": p.guesses, "backtracks": p.backtracks, "source": p.source, "run_id": p.run_id,
-        "seed": p.seed, "dig_strategy": p.dig_strategy, "target_clues": p.target_clues,
+        "guesses": p.guesses, "backtracks": p.backtracks, "source": p.source.name(),
+        "run_id": p.run_id, "seed": p.seed.map(|s| s.to_string()),
+        "dig_strategy": p.dig_strategy.map(|s| s.name()), "target_clues": p.target_clues,
         "generator_version": p.generator_version, "fingerprint": p.fingerprint,
         "created_at": p.created_at,
     })

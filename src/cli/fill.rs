@@ -1,7 +1,7 @@
 //! `bank fill`: the main job.
 
 use super::args::{self, BankArgs, ConfigArgs, SelectArgs};
-use crate::bank::{Bank, RunCounts, RunStatus};
+use crate::bank::{self, Bank, RunCounts, RunStatus};
 use crate::config::Settings;
 use crate::pipeline::{fill, FillReport, FillRequest, Progress, WallClock};
 use anyhow::{Context, Result};
@@ -61,7 +61,7 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     let deadline = args.opts.deadline.unwrap_or(settings.generation.deadline);
     let mut request = plan(args, &settings, run_seed)?;
     request.max_duration = args.opts.max_duration;
-    let bank = Bank::open(&args.opts.common.db)?;
+    let bank = bank::open(&args.opts.common.db)?;
     if args.quota {
         request = deficit(request, &bank)?;
         if request.total() == 0 {

@@ -2,7 +2,7 @@
 
 use super::args::{BankArgs, ConfigArgs};
 use super::input;
-use crate::bank::{Bank, NewPuzzle, RunCounts, RunStatus};
+use crate::bank::{self, Bank, PuzzleRecord, RatingRecord, RunCounts, RunStatus, Source};
 use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
@@ -31,7 +31,7 @@ const BATCH: usize = 500;
 pub fn run(args: &ImportArgs) -> Result<u8> {
     let settings = args.config.settings()?;
     let (name, reader) = input::open(Some(&args.file))?;
-    let mut bank = Bank::open(&args.common.db)?;
+    let mut bank = bank::open(&args.common.db)?;
     let config_json =
         serde_json::to_string(&serde_json::json!({ "import": name, "config": settings.file() }))?;
     let run_id = bank.start_run(0, &config_json, GENERATOR_VERSION)?;
@@ -69,7 +69,7 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
 fn store(
     bank: &mut Bank,
     run_id: i64,
-    batch: &mut Vec<NewPuzzle>,
+    batch: &mut Vec<PuzzleRecord>,
     counts: &mut RunCounts,
 ) -> Result<()> {
     let inserted = bank.insert_batch(run_id, batch, &[], counts)? as u64;
@@ -80,7 +80,7 @@ fn store(
 }
 
 /// Solves, rates and fingerprints one external puzzle.
-fn rate(p: &Grid, settings: &Settings) -> Result<NewPuzzle, String> {
+fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
     let started = Instant::now();
     let counted = count_solutions(p, 2);
     let solution = match (counted.count, counted.first) {
@@ -93,17 +93,15 @@ fn rate(p: &Grid, settings: &Settings) -> Result<NewPuzzle, String> {
     let tier = settings
         .tier_for_score(rating.score)
         .ok_or_else(|| format!("no tier's band holds its score {:.1}", rating.score))?;
-    let g = p.geometry();
-    Ok(NewPuzzle {
+    Ok(PuzzleRecord {
+        source: Source::Import,
         base: None,
-        size: g.n(),
-        box_rows: g.box_rows(),
-        box_cols: g.box_cols(),
+        geometry: p.geometry(),
         puzzle: p.to_line(),
         solution: solution.to_line(),
         clues: p.clue_count(),
         tier: tier.name.clone(),
-        rating: crate::bank::RatingRow::from_rating(&rating),
+        rating: Some(RatingRecord::from_rating(&rating)),
         backtracks: effort.backtracks,
         guesses: effort.guesses,
         seed: None,

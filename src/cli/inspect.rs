@@ -1,7 +1,7 @@
 //! `bank reproduce` and `bank show`: one stored puzzle.
 
 use super::args::BankArgs;
-use crate::bank::{Bank, StoredPuzzle};
+use crate::bank::{self, StoredPuzzle};
 use crate::grid::parse_line;
 use crate::pipeline::reproduce::reproduce;
 use anyhow::{Context, Result};
@@ -17,7 +17,7 @@ pub struct IdArgs {
 }
 
 fn load(args: &IdArgs) -> Result<StoredPuzzle> {
-    let bank = Bank::open_existing(&args.common.db)?;
+    let bank = bank::open_existing(&args.common.db)?;
     bank.puzzle(args.id)?.with_context(|| {
         format!(
             "no puzzle with id {} in '{}'",
@@ -37,11 +37,9 @@ pub fn run_reproduce(args: &IdArgs) -> Result<u8> {
         return Ok(super::EXIT_OK);
     }
     println!("puzzle {}: different", stored.id);
-    if Some(r.base_grid.to_line()) != stored.base_grid {
-        println!(
-            "base grid stored:      {}",
-            stored.base_grid.as_deref().unwrap_or("-")
-        );
+    let stored_base = stored.base.as_ref().map(|b| b.grid.as_str());
+    if Some(r.base_grid.to_line().as_str()) != stored_base {
+        println!("base grid stored:      {}", stored_base.unwrap_or("-"));
         println!("base grid regenerated: {}", r.base_grid);
     }
     println!("stored:\n{}", pretty(&stored.puzzle));
@@ -64,7 +62,11 @@ pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
     }
     println!(
         "puzzle {} ({}x{}, {} clues, tier {})",
-        p.id, p.size, p.size, p.clues, p.tier
+        p.id,
+        p.geometry.n(),
+        p.geometry.n(),
+        p.clues,
+        p.tier
     );
     print!("{}", pretty(&p.puzzle));
     println!("solution");
@@ -75,18 +77,24 @@ pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
     println!("guesses           {}", p.guesses);
     println!("backtracks        {}", p.backtracks);
     println!("run               {}", p.run_id);
-    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
-    println!("source            {}", p.source);
+    let text = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    println!("source            {}", p.source.name());
+    let base = p.base.as_ref();
     println!(
         "base grid         {} (route {}, seed {})",
-        text(&p.base_grid_id),
-        text(&p.route),
-        text(&p.grid_seed)
+        text(base.map(|b| b.id.clone())),
+        text(base.map(|b| b.route.name().to_string())),
+        text(base.map(|b| b.seed.to_string()))
     );
-    println!("dig strategy      {}", text(&p.dig_strategy));
-    let target = p.target_clues.map(|t| t.to_string());
-    println!("target clues      {}", text(&target));
-    println!("seed              {}", text(&p.seed));
+    println!(
+        "dig strategy      {}",
+        text(p.dig_strategy.map(|s| s.name().to_string()))
+    );
+    println!(
+        "target clues      {}",
+        text(p.target_clues.map(|t| t.to_string()))
+    );
+    println!("seed              {}", text(p.seed.map(|s| s.to_string())));
     println!("generator version {}", p.generator_version);
     println!("fingerprint       {}", p.fingerprint);
     println!("generation time   {} us", p.generation_us);

@@ -1,7 +1,7 @@
 //! `bank verify`: re-check stored puzzles, reporting corruption apart from drift.
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
-use crate::bank::{Bank, PuzzleFilter, StoredPuzzle};
+use crate::bank::{self, PuzzleFilter, StoredPuzzle};
 use crate::pipeline::verify::{check, Finding};
 use anyhow::Result;
 use clap::Args;
@@ -30,7 +30,7 @@ const BATCH: usize = 4096;
 /// Prints each finding and a summary; exit 1 when anything is corrupt.
 pub fn run(args: &VerifyArgs) -> Result<u8> {
     let settings = args.config.settings()?;
-    let bank = Bank::open_existing(&args.common.db)?;
+    let bank = bank::open_existing(&args.common.db)?;
     let filter = PuzzleFilter {
         tier: args.select.tier.clone(),
         size: args.select.size.map(|g| g.n()),
@@ -76,7 +76,7 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
         bar.inc(batch.len() as u64);
         batch.clear();
     };
-    bank.scan(&filter, |p| {
+    bank.scan(&filter, &mut |p| {
         batch.push(p);
         if batch.len() == BATCH {
             flush(&mut batch);

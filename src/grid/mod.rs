@@ -42,6 +42,11 @@ impl Geometry {
         Some(Geometry { box_rows, box_cols })
     }
 
+    /// The geometry of a stored row's `size`, `box_rows` and `box_cols`, if supported.
+    pub fn from_columns(size: usize, box_rows: usize, box_cols: usize) -> Option<Geometry> {
+        Geometry::for_size(size).filter(|g| g.box_rows() == box_rows && g.box_cols() == box_cols)
+    }
+
     /// The geometry whose grid has `cells` cells, if supported.
     pub fn for_cell_count(cells: usize) -> Option<Geometry> {
         SUPPORTED_SIZES
@@ -99,6 +104,18 @@ impl Geometry {
     /// The box shape as `RxC`, e.g. `3x3`.
     pub fn box_shape(self) -> String {
         format!("{}x{}", self.box_rows, self.box_cols)
+    }
+}
+
+/// Written as its three columns (`size`, `box_rows`, `box_cols`), as the bank stores it.
+impl serde::Serialize for Geometry {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Geometry", 3)?;
+        st.serialize_field("size", &self.n())?;
+        st.serialize_field("box_rows", &self.box_rows())?;
+        st.serialize_field("box_cols", &self.box_cols())?;
+        st.end()
     }
 }
 

@@ -1,7 +1,7 @@
 //! One attempt: base grid, dig to the tier's target, rate, fingerprint. A pure function
 //! of its inputs; the deadline can only abort it.
 
-use crate::bank::{BaseGridRow, NewPuzzle, RatingRow};
+use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source};
 use crate::canon::fingerprint;
 use crate::config::Tier;
 use crate::generate::{
@@ -37,7 +37,7 @@ pub struct AttemptInput {
 #[derive(Debug)]
 pub enum AttemptOutcome {
     /// A puzzle in the tier's band.
-    Accepted(Box<NewPuzzle>),
+    Accepted(Box<PuzzleRecord>),
     /// The puzzle fell outside the band, or the target was not reachable.
     Rejected,
     /// The deadline passed.
@@ -200,30 +200,25 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         Ok(None) | Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
     };
-    let g = input.geometry;
     let grid_line = solution.to_line();
-    AttemptOutcome::Accepted(Box::new(NewPuzzle {
-        base: Some(BaseGridRow {
+    AttemptOutcome::Accepted(Box::new(PuzzleRecord {
+        source: Source::Generated,
+        base: Some(BaseGridRecord {
             id: grid_id(&solution),
-            size: g.n(),
-            box_rows: g.box_rows(),
-            box_cols: g.box_cols(),
-            route: input.route.name().into(),
-            grid: grid_line.clone(),
+            route: input.route,
             seed: input.grid_seed,
+            grid: grid_line.clone(),
         }),
-        size: g.n(),
-        box_rows: g.box_rows(),
-        box_cols: g.box_cols(),
+        geometry: input.geometry,
         puzzle: puzzle.to_line(),
         solution: grid_line,
         clues: puzzle.clue_count(),
         tier: tier.name.clone(),
-        rating: RatingRow::from_rating(&rating),
+        rating: Some(RatingRecord::from_rating(&rating)),
         backtracks: effort.backtracks,
         guesses: effort.guesses,
         seed: Some(input.dig_seed),
-        dig_strategy: Some(input.strategy.name().into()),
+        dig_strategy: Some(input.strategy),
         target_clues: Some(input.target),
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(&puzzle),

@@ -6,7 +6,7 @@ use super::monitor::{Alarm, Decision, Monitor};
 use super::plan::PlanItem;
 use super::writer::{Chunk, Writer};
 use super::{Deadlines, Limits, Progress, CHUNK};
-use crate::bank::{fingerprint_prefix, AlarmRow, RunCounts};
+use crate::bank::{fingerprint_prefix, AlarmRecord, RunCounts};
 use crate::config::Settings;
 use crate::rng::derive_seed;
 use anyhow::Result;
@@ -231,7 +231,7 @@ impl<'a> TierFill<'a> {
         tracing::warn!(tier = %tier, timeouts = alarm.timeouts, window = alarm.window,
             old_target = alarm.old_target, new_target = alarm.new_target,
             "too many attempts timed out: raising the tier's clue target");
-        chunk.alarms.push(AlarmRow {
+        chunk.alarms.push(AlarmRecord {
             size: self.item.geometry.n(),
             tier: tier.clone(),
             window_size: alarm.window,

@@ -1,11 +1,10 @@
 //! Re-checking stored puzzles without trusting stored values.
 
-use crate::bank::RatingRow;
-use crate::bank::StoredPuzzle;
+use crate::bank::{RatingRecord, StoredPuzzle};
 use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::{parse_line_with, Geometry};
+use crate::grid::parse_line_with;
 use crate::rate::rate;
 use crate::solver::count_solutions;
 
@@ -20,18 +19,9 @@ pub enum Finding {
 
 /// Checks one stored puzzle; an empty list means it is sound.
 pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
-    let corrupt = |m: String| vec![Finding::Corrupt(m)];
-    let Some(g) = Geometry::for_size(p.size)
-        .filter(|g| g.box_rows() == p.box_rows && g.box_cols() == p.box_cols)
-    else {
-        return corrupt(format!(
-            "unsupported geometry {}x{} with {}x{} boxes",
-            p.size, p.size, p.box_rows, p.box_cols
-        ));
-    };
-    let puzzle = match parse_line_with(&p.puzzle, g) {
+    let puzzle = match parse_line_with(&p.puzzle, p.geometry) {
         Ok(x) => x,
-        Err(e) => return corrupt(format!("puzzle text: {e}")),
+        Err(e) => return vec![Finding::Corrupt(format!("puzzle text: {e}"))],
     };
     let mut found = Vec::new();
     let counted = count_solutions(&puzzle, 2);
@@ -71,7 +61,7 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
         )));
     }
     let rating = rate(&puzzle);
-    let row = RatingRow::from_rating(&rating);
+    let row = RatingRecord::from_rating(&rating);
     if p.rating
         .as_ref()
         .is_some_and(|stored| stored.score != row.score)

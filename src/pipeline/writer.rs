@@ -1,7 +1,7 @@
 //! The writer thread: owns the bank's connection and stores batches in transactions.
 //! Workers never touch the database.
 
-use crate::bank::{AlarmRow, Bank, NewPuzzle, RunCounts};
+use crate::bank::{AlarmRecord, Bank, PuzzleRecord, RunCounts};
 use anyhow::Result;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
@@ -14,9 +14,9 @@ const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
 #[derive(Default)]
 pub struct Chunk {
     /// Accepted puzzles, in job order.
-    pub puzzles: Vec<NewPuzzle>,
+    pub puzzles: Vec<PuzzleRecord>,
     /// Alarms raised.
-    pub alarms: Vec<AlarmRow>,
+    pub alarms: Vec<AlarmRecord>,
     /// The run's counters after this chunk.
     pub counts: RunCounts,
 }

@@ -6,8 +6,8 @@ use rusqlite::Connection;
 
 /// The migrations, in order; the schema version is their count.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_initial.sql"),
-    include_str!("../../migrations/0002_rating.sql"),
+    include_str!("../../../migrations/0001_initial.sql"),
+    include_str!("../../../migrations/0002_rating.sql"),
 ];
 
 /// Schema version this binary writes.

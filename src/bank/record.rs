@@ -1,0 +1,228 @@
+//! What the bank stores, as domain types: one puzzle record written by the fill and
+//! import and read back by every reader, runs, alarms. Conversions to and from column
+//! text live here and nowhere else.
+
+use crate::generate::{Route, Strategy};
+use crate::grid::Geometry;
+use serde::{Serialize, Serializer};
+
+/// Where a puzzle came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Made by this program: it has a base grid, strategy and seed.
+    Generated,
+    /// Read from outside (`bank import`).
+    Import,
+}
+
+impl Source {
+    /// The column text.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Generated => "generated",
+            Source::Import => "import",
+        }
+    }
+
+    /// The source of a column text (anything but `import` counts as generated).
+    pub fn from_name(text: &str) -> Source {
+        if text == "import" {
+            Source::Import
+        } else {
+            Source::Generated
+        }
+    }
+}
+
+/// The solution grid a puzzle was dug from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BaseGridRecord {
+    /// Content hash (blake3 of size, box shape, cells).
+    #[serde(rename = "base_grid_id")]
+    pub id: String,
+    /// The route that built it.
+    #[serde(serialize_with = "route_name")]
+    pub route: Route,
+    /// Seed of the route's stream.
+    #[serde(rename = "grid_seed", serialize_with = "seed_text")]
+    pub seed: u64,
+    /// One-line grid.
+    #[serde(rename = "base_grid")]
+    pub grid: String,
+}
+
+/// One puzzle's columns. Field order is the order `show --json` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PuzzleRecord {
+    /// Generated or imported.
+    pub source: Source,
+    /// The base grid (`None`: imported).
+    #[serde(flatten)]
+    pub base: Option<BaseGridRecord>,
+    /// Grid shape.
+    #[serde(flatten)]
+    pub geometry: Geometry,
+    /// One-line puzzle.
+    pub puzzle: String,
+    /// One-line solution.
+    pub solution: String,
+    /// Filled cells.
+    pub clues: usize,
+    /// Tier name.
+    pub tier: String,
+    /// The human-technique rating (`None` for rows stored before schema version 2).
+    pub rating: Option<RatingRecord>,
+    /// Solver backtracks to prove uniqueness.
+    pub backtracks: u64,
+    /// Solver guesses to prove uniqueness.
+    pub guesses: u64,
+    /// Seed of the digging stream (`None`: imported).
+    #[serde(serialize_with = "optional_seed_text")]
+    pub seed: Option<u64>,
+    /// Digging strategy (`None`: imported).
+    #[serde(serialize_with = "optional_strategy_name")]
+    pub dig_strategy: Option<Strategy>,
+    /// The first clue level aimed at (`None`: imported).
+    pub target_clues: Option<usize>,
+    /// Generator version that made (or rated) it.
+    pub generator_version: u32,
+    /// Canonical fingerprint (hex).
+    pub fingerprint: String,
+    /// Time of the successful attempt, µs.
+    pub generation_us: u64,
+}
+
+/// A puzzle as stored, with where and when.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StoredPuzzle {
+    /// Row id.
+    pub id: i64,
+    /// Run that made it.
+    pub run_id: i64,
+    /// Its columns.
+    #[serde(flatten)]
+    pub record: PuzzleRecord,
+    /// When stored (UTC, RFC 3339).
+    pub created_at: String,
+}
+
+impl std::ops::Deref for StoredPuzzle {
+    type Target = PuzzleRecord;
+    fn deref(&self) -> &PuzzleRecord {
+        &self.record
+    }
+}
+
+/// The rating columns of a puzzle.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RatingRecord {
+    /// SE-scale score, one decimal (a lower bound when not completed).
+    pub score: f64,
+    /// Name of the hardest technique.
+    pub hardest_technique: String,
+    /// Whether the rater solved the whole grid.
+    pub completed: bool,
+    /// JSON object: steps per technique.
+    pub techniques: String,
+}
+
+impl RatingRecord {
+    /// The columns for a rating.
+    pub fn from_rating(r: &crate::rate::Rating) -> RatingRecord {
+        RatingRecord {
+            score: (r.score * 10.0).round() / 10.0,
+            hardest_technique: r.hardest_name(),
+            completed: r.completed,
+            techniques: serde_json::to_string(&r.technique_counts()).expect("map serialises"),
+        }
+    }
+}
+
+/// Counters of a run, as kept in `runs`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RunCounts {
+    /// Attempts made.
+    pub attempts: u64,
+    /// Puzzles stored.
+    pub accepted: u64,
+    /// Puzzles already in the bank (by fingerprint).
+    pub duplicates: u64,
+    /// Attempts whose puzzle fell outside the tier's band or missed the clue target.
+    pub rejected: u64,
+    /// Attempts cut by the deadline.
+    pub timeouts: u64,
+    /// Attempts after the first of a job.
+    pub retries: u64,
+    /// Alarms raised.
+    pub alarms: u64,
+}
+
+/// An alarm row.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct AlarmRecord {
+    /// Grid side.
+    pub size: usize,
+    /// Tier name.
+    pub tier: String,
+    /// Window length.
+    pub window_size: usize,
+    /// Timed-out attempts in the window.
+    pub timeouts_in_window: usize,
+    /// Target before.
+    pub old_target: usize,
+    /// Target after, `None` when it could not move.
+    pub new_target: Option<usize>,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Still going (or crashed: fixed on the next open).
+    Running,
+    /// Made what was asked.
+    Completed,
+    /// Stopped by a signal or a crash.
+    Interrupted,
+    /// Stopped by an error or an alarm at the limit.
+    Failed,
+}
+
+impl RunStatus {
+    /// The database name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Completed => "completed",
+            RunStatus::Interrupted => "interrupted",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
+/// Seeds are u64 stored and printed as decimal text, so every value round-trips (JSON
+/// readers lose digits above 2^53).
+fn seed_text<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(seed)
+}
+
+fn optional_seed_text<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+    match seed {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
+}
+
+fn route_name<S: Serializer>(route: &Route, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(route.name())
+}
+
+fn optional_strategy_name<S: Serializer>(
+    strategy: &Option<Strategy>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match strategy {
+        Some(v) => s.serialize_str(v.name()),
+        None => s.serialize_none(),
+    }
+}

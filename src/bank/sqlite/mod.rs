@@ -1,0 +1,205 @@
+//! The SQLite backend: one file, WAL, a 30 s busy timeout, foreign keys on. Opening and
+//! error wording here; runs, puzzles and stats each in their own file.
+
+mod puzzles;
+mod runs;
+mod schema;
+mod stats;
+
+pub use schema::SCHEMA_VERSION;
+
+use super::{
+    stats::Stats, AlarmRecord, PuzzleFilter, PuzzleRecord, RunCounts, RunStatus, Store,
+    StoredPuzzle,
+};
+use anyhow::{bail, Context, Result};
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::Duration;
+
+/// How long a connection waits for another writer before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The current time as SQLite writes it into `*_at` columns (UTC, RFC 3339).
+const NOW: &str = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
+
+/// A bank in a SQLite file.
+pub struct SqliteBank {
+    conn: Connection,
+}
+
+impl SqliteBank {
+    /// Opens (creating if needed) the bank at `path` for writing, migrating its schema.
+    pub fn open(path: &Path) -> Result<SqliteBank> {
+        let origin = path.display().to_string();
+        if path.is_dir() {
+            bail!("bank path '{origin}' is a directory: give a file path such as bank.sqlite");
+        }
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if !parent.is_dir() {
+                bail!(
+                    "cannot create bank '{origin}': folder '{}' does not exist",
+                    parent.display()
+                );
+            }
+            let readonly = |p: &Path| p.metadata().is_ok_and(|m| m.permissions().readonly());
+            if !path.exists() && readonly(parent) {
+                bail!(
+                    "cannot create bank '{origin}': folder '{}' is not writable",
+                    parent.display()
+                );
+            }
+        }
+        if path.metadata().is_ok_and(|m| m.permissions().readonly()) {
+            bail!("bank '{origin}' is read-only: fix its permissions (chmod u+w) or give another --db path");
+        }
+        let conn =
+            Connection::open(path).with_context(|| format!("cannot open bank '{origin}'"))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let configure = || -> rusqlite::Result<()> {
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "foreign_keys", true)?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+            Ok(())
+        };
+        configure().map_err(|e| explain(e.into(), &origin))?;
+        let mut bank = SqliteBank { conn };
+        schema::migrate(&mut bank.conn, &origin).map_err(|e| explain(e, &origin))?;
+        Ok(bank)
+    }
+
+    /// Opens an existing bank read-only (for `show`, `stats`, `reproduce`, `export`).
+    pub fn open_existing(path: &Path) -> Result<SqliteBank> {
+        let origin = path.display().to_string();
+        if !path.is_file() {
+            bail!("no bank at '{origin}': run `bank fill` first, or pass --db PATH");
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .with_context(|| format!("cannot open bank '{origin}'"))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let v = schema::version(&conn).map_err(|e| explain(e, &origin))?;
+        if v > SCHEMA_VERSION {
+            bail!("bank '{origin}' has schema version {v}, newer than this binary's {SCHEMA_VERSION}: use a newer `bank`");
+        }
+        if v < SCHEMA_VERSION {
+            bail!("bank '{origin}' has schema version {v}: open it once with `bank fill --count 0` to upgrade");
+        }
+        Ok(SqliteBank { conn })
+    }
+}
+
+impl Store for SqliteBank {
+    fn close_stale_runs(&self) -> Result<usize> {
+        runs::close_stale(&self.conn)
+    }
+
+    fn start_run(&self, run_seed: u64, config_json: &str, generator_version: u32) -> Result<i64> {
+        runs::start(&self.conn, run_seed, config_json, generator_version)
+    }
+
+    fn finish_run(
+        &self,
+        run_id: i64,
+        status: RunStatus,
+        counts: &RunCounts,
+        message: Option<&str>,
+    ) -> Result<()> {
+        runs::finish(&self.conn, run_id, status, counts, message)
+    }
+
+    fn insert_batch(
+        &mut self,
+        run_id: i64,
+        puzzles: &[PuzzleRecord],
+        alarms: &[AlarmRecord],
+        counts: &RunCounts,
+    ) -> Result<usize> {
+        puzzles::insert_batch(&mut self.conn, run_id, puzzles, alarms, counts)
+    }
+
+    fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {
+        puzzles::fingerprint_prefixes(&self.conn)
+    }
+
+    fn tier_counts(&self) -> Result<HashMap<(usize, String), u64>> {
+        puzzles::tier_counts(&self.conn)
+    }
+
+    fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
+        puzzles::by_id(&self.conn, id)
+    }
+
+    fn scan(
+        &self,
+        filter: &PuzzleFilter,
+        visit: &mut dyn FnMut(StoredPuzzle) -> Result<()>,
+    ) -> Result<()> {
+        puzzles::scan(&self.conn, filter, visit)
+    }
+
+    fn count(&self, filter: &PuzzleFilter) -> Result<u64> {
+        puzzles::count(&self.conn, filter)
+    }
+
+    fn stats(&self, runs: usize) -> Result<Stats> {
+        stats::collect(&self.conn, runs)
+    }
+}
+
+/// Turns SQLite's terse errors into messages that name the file and the fix, by the
+/// error's code.
+fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
+    let code = e
+        .chain()
+        .find_map(|c| c.downcast_ref::<rusqlite::Error>())
+        .and_then(rusqlite::Error::sqlite_error_code);
+    match code {
+        Some(ErrorCode::NotADatabase) => anyhow::anyhow!(
+            "'{origin}' is not a SQLite bank (file is not a database): give another --db path"
+        ),
+        Some(ErrorCode::ReadOnly) => anyhow::anyhow!(
+            "bank '{origin}' is read-only: fix its permissions or give another --db path"
+        ),
+        Some(ErrorCode::CannotOpen) => {
+            anyhow::anyhow!("cannot open bank '{origin}': check the folder exists and is writable")
+        }
+        _ if format!("{e:#}").contains(origin) => e,
+        _ => e.context(format!("bank '{origin}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_and_refuses_newer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.sqlite");
+        let bank = SqliteBank::open(&path).unwrap();
+        assert_eq!(schema::version(&bank.conn).unwrap(), SCHEMA_VERSION);
+        bank.conn
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(bank);
+        let err = SqliteBank::open(&path).err().unwrap().to_string();
+        assert!(err.contains("newer than this binary"), "{err}");
+    }
+
+    #[test]
+    fn refuses_a_non_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.txt");
+        std::fs::write(&path, "hello, this is not sqlite at all, just some text").unwrap();
+        let err = SqliteBank::open(&path).err().unwrap().to_string();
+        assert!(err.contains("is not a SQLite bank"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "hello, this is not sqlite at all, just some text"
+        );
+    }
+}

@@ -1,0 +1,112 @@
+//! The `runs` table: a row per fill or import, its counters kept close to what is stored.
+
+use super::NOW;
+use crate::bank::{RunCounts, RunStatus};
+use anyhow::Result;
+use rusqlite::{params, Connection};
+use std::path::Path;
+
+/// Marks runs left `running` by a dead process of this host as `interrupted`.
+pub(super) fn close_stale(conn: &Connection) -> Result<usize> {
+    let host = host_name();
+    let stale: Vec<i64> = conn
+        .prepare("SELECT id, pid, host FROM runs WHERE status = 'running'")?
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<u32>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })?
+        .filter_map(|row| row.ok())
+        .filter(|(_, pid, h)| {
+            h.as_deref() == Some(host.as_str()) && !pid.is_some_and(process_alive)
+        })
+        .map(|(id, ..)| id)
+        .collect();
+    for id in &stale {
+        conn.execute(
+            &format!(
+                "UPDATE runs SET status = 'interrupted', finished_at = {NOW},
+                        message = coalesce(message, 'process ended without closing the run')
+                 WHERE id = ?1 AND status = 'running'"
+            ),
+            [id],
+        )?;
+    }
+    Ok(stale.len())
+}
+
+/// Records a new run of this process and returns its id.
+pub(super) fn start(
+    conn: &Connection,
+    run_seed: u64,
+    config_json: &str,
+    generator_version: u32,
+) -> Result<i64> {
+    conn.execute(
+        &format!(
+            "INSERT INTO runs (started_at, status, run_seed, config_json, generator_version, pid, host)
+             VALUES ({NOW}, 'running', ?1, ?2, ?3, ?4, ?5)"
+        ),
+        params![
+            run_seed.to_string(),
+            config_json,
+            generator_version,
+            std::process::id(),
+            host_name()
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Stores the run's counters (called inside each batch so a crash keeps them close).
+pub(super) fn update_counts(conn: &Connection, run_id: i64, c: &RunCounts) -> Result<()> {
+    conn.execute(
+        "UPDATE runs SET attempts = ?2, accepted = ?3, duplicates = ?4, rejected = ?5,
+                timeouts = ?6, retries = ?7, alarms = ?8 WHERE id = ?1",
+        params![
+            run_id,
+            c.attempts,
+            c.accepted,
+            c.duplicates,
+            c.rejected,
+            c.timeouts,
+            c.retries,
+            c.alarms
+        ],
+    )?;
+    Ok(())
+}
+
+/// Closes a run with its final status, counters and message.
+pub(super) fn finish(
+    conn: &Connection,
+    run_id: i64,
+    status: RunStatus,
+    counts: &RunCounts,
+    message: Option<&str>,
+) -> Result<()> {
+    let tx = conn.unchecked_transaction()?;
+    update_counts(&tx, run_id, counts)?;
+    tx.execute(
+        &format!("UPDATE runs SET status = ?2, message = ?3, finished_at = {NOW} WHERE id = ?1"),
+        params![run_id, status.name(), message],
+    )?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// This machine's name, to tell whose `running` runs can be checked for liveness.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .or_else(|_| std::env::var("HOSTNAME"))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// Whether a process of this host is alive (Linux `/proc`; elsewhere assumed alive).
+fn process_alive(pid: u32) -> bool {
+    let proc_root = Path::new("/proc");
+    !proc_root.is_dir() || proc_root.join(pid.to_string()).exists()
+}

@@ -1,0 +1,44 @@
+//! The SQL behind `bank stats`.
+
+use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount};
+use anyhow::Result;
+use rusqlite::Connection;
+
+/// Counts, histograms, the last `runs` runs and the 20 newest alarms.
+pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
+    let total = c.query_row("SELECT count(*) FROM puzzles", [], |r| r.get(0))?;
+    let by_tier = c
+        .prepare("SELECT size, tier, count(*), count(*) - count(served_at) FROM puzzles GROUP BY size, tier ORDER BY size, min(id)")?
+        .query_map([], |r| Ok(TierCount { size: r.get(0)?, tier: r.get(1)?, puzzles: r.get(2)?, unserved: r.get(3)? }))?
+        .collect::<rusqlite::Result<_>>()?;
+    let clue_histogram = c
+        .prepare("SELECT size, tier, clues, count(*) FROM puzzles GROUP BY size, tier, clues ORDER BY size, tier, clues")?
+        .query_map([], |r| Ok(ClueCount { size: r.get(0)?, tier: r.get(1)?, clues: r.get(2)?, puzzles: r.get(3)? }))?
+        .collect::<rusqlite::Result<_>>()?;
+    let runs = c
+        .prepare("SELECT id, started_at, status, run_seed, attempts, accepted, duplicates, rejected, timeouts, retries, alarms, message FROM runs ORDER BY id DESC LIMIT ?1")?
+        .query_map([runs as i64], |r| {
+            Ok(RunRow {
+                id: r.get(0)?, started_at: r.get(1)?, status: r.get(2)?, seed: r.get(3)?, attempts: r.get(4)?,
+                accepted: r.get(5)?, duplicates: r.get(6)?, rejected: r.get(7)?, timeouts: r.get(8)?,
+                retries: r.get(9)?, alarms: r.get(10)?, message: r.get(11)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    let alarms = c
+        .prepare("SELECT run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target FROM alarms ORDER BY id DESC LIMIT 20")?
+        .query_map([], |r| {
+            Ok(AlarmRow {
+                run_id: r.get(0)?, at: r.get(1)?, size: r.get(2)?, tier: r.get(3)?, timeouts_in_window: r.get(4)?,
+                window_size: r.get(5)?, old_target: r.get(6)?, new_target: r.get(7)?,
+            })
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(Stats {
+        total,
+        by_tier,
+        clue_histogram,
+        runs,
+        alarms,
+    })
+}

@@ -1,0 +1,61 @@
+//! What `bank stats` shows, as values any backend fills in.
+
+use serde::Serialize;
+
+/// The bank's counts, recent runs and alarms.
+#[derive(Serialize)]
+pub struct Stats {
+    pub total: u64,
+    pub by_tier: Vec<TierCount>,
+    pub clue_histogram: Vec<ClueCount>,
+    pub runs: Vec<RunRow>,
+    pub alarms: Vec<AlarmRow>,
+}
+
+/// Puzzles of one size and tier.
+#[derive(Serialize)]
+pub struct TierCount {
+    pub size: u32,
+    pub tier: String,
+    pub puzzles: u64,
+    pub unserved: u64,
+}
+
+/// Puzzles of one size, tier and clue count.
+#[derive(Serialize)]
+pub struct ClueCount {
+    pub size: u32,
+    pub tier: String,
+    pub clues: u32,
+    pub puzzles: u64,
+}
+
+/// One run.
+#[derive(Serialize)]
+pub struct RunRow {
+    pub id: i64,
+    pub started_at: String,
+    pub status: String,
+    pub seed: String,
+    pub attempts: u64,
+    pub accepted: u64,
+    pub duplicates: u64,
+    pub rejected: u64,
+    pub timeouts: u64,
+    pub retries: u64,
+    pub alarms: u64,
+    pub message: Option<String>,
+}
+
+/// One alarm.
+#[derive(Serialize)]
+pub struct AlarmRow {
+    pub run_id: i64,
+    pub at: String,
+    pub size: u32,
+    pub tier: String,
+    pub timeouts_in_window: u32,
+    pub window_size: u32,
+    pub old_target: u32,
+    pub new_target: Option<u32>,
+}
