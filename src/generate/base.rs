@@ -1,9 +1,10 @@
 //! Solution grids by three routes: pattern + transforms, randomized backtracking,
 //! solver enumeration.
 
+use crate::grid::CellPlace;
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
-use crate::solver::{tables, Aborted, CellPlace, Solver};
+use crate::solver::{Aborted, Solver};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
@@ -117,7 +118,7 @@ fn line_permutation(per_group: usize, groups: usize, rng: &mut Rand) -> Vec<usiz
 fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
     let n = g.n();
     let mut filler = Filler {
-        places: &tables(g).places,
+        places: &g.layout().places,
         n,
         cells: vec![0; n * n],
         rows: vec![0; n],

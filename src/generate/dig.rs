@@ -1,9 +1,10 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
 use super::unavoidable::Unavoidable;
+use crate::grid::{per_geometry, CellSet, PerGeometry};
 use crate::grid::{Geometry, Grid, Symmetry, SUPPORTED_SIZES};
 use crate::rng::Rand;
-use crate::solver::{per_geometry, tables, Aborted, CellSet, PerGeometry, Solver};
+use crate::solver::{Aborted, Solver};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -327,7 +328,7 @@ fn still_unique(
 /// `places` are the cells where the solution holds `digit`: the clues `digit` are among them.
 fn forced(puzzle: &Grid, places: &[usize], cell: usize, digit: u8) -> bool {
     let g = puzzle.geometry();
-    let t = tables(g);
+    let t = g.layout();
     let seen = t
         .peers(cell)
         .iter()

@@ -12,8 +12,8 @@
 //! two cells of every unit; the unavoidable rectangles (four cells, two boxes) are among
 //! them.
 
+use crate::grid::CellSet;
 use crate::grid::Grid;
-use crate::solver::CellSet;
 
 /// The two-digit unavoidable sets of one solution grid, indexed by cell.
 pub struct Unavoidable {

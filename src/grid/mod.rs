@@ -4,9 +4,11 @@
 //! Cell values are `0` for empty and `1..=N` for digits. In text, empty is `.` or `0`,
 //! digits are `1`–`9`, then `A`–`G` for 10–16.
 
+mod layout;
 mod parse;
 mod symmetry;
 
+pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry};
 pub use parse::{parse_line, parse_line_with, ParseError};
 pub use symmetry::Symmetry;
 

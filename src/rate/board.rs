@@ -1,14 +1,14 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
+use crate::grid::{CellSet, Layout};
 use crate::grid::{Geometry, Grid};
-use crate::solver::{tables, CellSet, Tables};
 use std::cell::Cell;
 
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
 pub struct Board {
     geometry: Geometry,
-    tables: &'static Tables,
+    layout: &'static Layout,
     /// Candidate digits per cell (bit `d-1`); a placed cell keeps only its digit.
     cand: Vec<u16>,
     /// Placed digit per cell, `0` while open.
@@ -90,17 +90,18 @@ impl Board {
         let g = puzzle.geometry();
         let n = g.n();
         let all = ((1u32 << n) - 1) as u16;
+        let units = g.layout().unit_count();
         let mut b = Board {
             geometry: g,
-            tables: tables(g),
+            layout: g.layout(),
             cand: vec![0; g.cells()],
             value: puzzle.cells().to_vec(),
-            places: vec![0; 3 * n * n],
-            placed: vec![0; 3 * n],
-            unit_changes: vec![0; 3 * n],
-            quiet: vec![Cell::new(0); UnitSearch::COUNT * 3 * n],
+            places: vec![0; units * n],
+            placed: vec![0; units],
+            unit_changes: vec![0; units],
+            quiet: vec![Cell::new(0); UnitSearch::COUNT * units],
             digit_changes: vec![0; n],
-            digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * 3 * n * n],
+            digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * units * n],
         };
         // Digits placed in each unit, then each open cell's candidates in one pass: what
         // placing the clues one by one would leave, without the peer-by-peer eliminations.
@@ -117,7 +118,7 @@ impl Board {
             let units = b.units_of(cell);
             let open = all & !units.iter().fold(0, |m, &u| m | b.placed[u]);
             b.cand[cell] = open;
-            let at = b.tables.places[cell];
+            let at = b.layout.places[cell];
             for d in digits(open) {
                 let d = d as usize - 1;
                 b.places[units[0] * n + d] |= 1 << at.col;
@@ -187,7 +188,7 @@ impl Board {
         for u in self.units_of(cell) {
             self.placed[u] |= bit;
         }
-        for &p in self.tables.peers(cell) {
+        for &p in self.layout.peers(cell) {
             self.eliminate(p as usize, digit);
         }
     }
@@ -204,19 +205,21 @@ impl Board {
     /// Clears open `cell` from the places of `digit` in its three units.
     fn unmark(&mut self, cell: usize, digit: u8) {
         let n = self.n();
-        let at = self.tables.places[cell];
+        let at = self.layout.places[cell];
         let (r, c, bx) = (at.row as usize, at.col as usize, at.bx as usize);
         let d = digit as usize - 1;
-        self.places[r * n + d] &= !(1 << c);
-        self.places[(n + c) * n + d] &= !(1 << r);
-        self.places[(2 * n + bx) * n + d] &= !(1 << at.in_box);
-        for u in [r, n + c, 2 * n + bx] {
+        let l = self.layout;
+        let (row, col, bx) = (l.row(r), l.column(c), l.box_unit(bx));
+        self.places[row * n + d] &= !(1 << c);
+        self.places[col * n + d] &= !(1 << r);
+        self.places[bx * n + d] &= !(1 << at.in_box);
+        for u in [row, col, bx] {
             self.unit_changes[u] += 1;
         }
         self.digit_changes[d] += 1;
     }
 
-    /// Whether `search` found nothing for `key` (below `3 n²`) and no cell lost `digit`
+    /// Whether `search` found nothing for `key` (below units × n) and no cell lost `digit`
     /// since.
     #[inline]
     pub fn digit_found_nothing_since(&self, search: DigitSearch, key: usize, digit: u8) -> bool {
@@ -240,7 +243,7 @@ impl Board {
         within: usize,
     ) -> bool {
         let n = self.n();
-        let (changes, reach) = self.digit_quiet[search.slot() * 3 * n * n + key].get();
+        let (changes, reach) = self.digit_quiet[search.slot() * self.unit_count() * n + key].get();
         changes == self.digit_changes[digit as usize - 1] + 1 && within <= reach as usize
     }
 
@@ -257,7 +260,7 @@ impl Board {
         let n = self.n();
         let changes = self.digit_changes[digit as usize - 1] + 1;
         let reach = within.min(u32::MAX as usize) as u32;
-        self.digit_quiet[search.slot() * 3 * n * n + key].set((changes, reach));
+        self.digit_quiet[search.slot() * self.unit_count() * n + key].set((changes, reach));
     }
 
     /// Whether `search` found nothing in unit `u` and the unit has not changed since.
@@ -283,37 +286,40 @@ impl Board {
 
     /// The cells of unit `u` (rows, then columns, then boxes).
     pub fn unit(&self, u: usize) -> &'static [u16] {
-        self.tables.unit(u)
+        self.layout.unit(u)
     }
 
     /// The row, column and box of a cell, as unit numbers.
     #[inline]
     pub fn units_of(&self, cell: usize) -> [usize; 3] {
-        let n = self.n();
-        let at = self.tables.places[cell];
-        [at.row as usize, n + at.col as usize, 2 * n + at.bx as usize]
+        self.layout.units_of(cell)
     }
 
-    /// Number of units (3N).
+    /// Number of units.
     pub fn unit_count(&self) -> usize {
-        3 * self.n()
+        self.layout.unit_count()
+    }
+
+    /// The grid's layout: which unit is which.
+    pub fn layout(&self) -> &'static Layout {
+        self.layout
     }
 
     /// The cells sharing a row, column or box with `cell`, in ascending order.
     pub fn peers(&self, cell: usize) -> &'static [u16] {
-        self.tables.peers(cell)
+        self.layout.peers(cell)
     }
 
     /// The peers of a cell as a set.
     #[inline]
     pub fn peer_set(&self, cell: usize) -> CellSet {
-        self.tables.peer_sets[cell]
+        self.layout.peer_sets[cell]
     }
 
     /// Whether two different cells share a row, column or box.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
-        let cu = &self.tables.cell_units;
+        let cu = &self.layout.cell_units;
         a != b && cu[a] & cu[b] != 0
     }
 

@@ -5,7 +5,7 @@
 //! band's boxes number `n / box_cols = box_rows`, so the rows × boxes pattern of one digit
 //! is a square of at most 4 × 4 bits.
 
-use super::tables::{per_geometry, PerGeometry};
+use crate::grid::{per_geometry, PerGeometry};
 use crate::grid::{Geometry, SUPPORTED_SIZES};
 use std::sync::OnceLock;
 

@@ -5,10 +5,6 @@
 
 mod band_tables;
 mod search;
-mod tables;
-
-pub use tables::CellSet;
-pub(crate) use tables::{per_geometry, tables, CellPlace, PerGeometry, Tables};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;

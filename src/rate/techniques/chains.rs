@@ -2,9 +2,9 @@
 //! (bivalue cells). The shortest chain with an elimination is taken; its score grows with
 //! length as in Sudoku Explainer.
 
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board, DigitSearch};
 use crate::rate::step::{length_bonus, most_nodes_below, Step, Technique};
-use crate::solver::CellSet;
 use std::cell::Cell;
 use std::collections::VecDeque;
 

@@ -11,9 +11,9 @@
 //! Every potential reached keeps the potentials that caused it, so a conclusion's chains
 //! can be measured (their node count drives the score) and shown.
 
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::Link;
-use crate::solver::CellSet;
 
 /// A candidate assumed on (`2 * candidate + 1`) or off (`2 * candidate`). Candidates are
 /// the open cells' candidates of the board, numbered from 0 in cell and digit order (see

@@ -20,6 +20,7 @@ fn outside(
 fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> Option<Step> {
     let n = b.n();
     let g = b.geometry();
+    let layout = b.layout();
     for u in from {
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         let search = if technique == Technique::Pointing {
@@ -42,9 +43,9 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
             let (r0, c0) = (first / n, first % n);
             let target = if technique == Technique::Pointing {
                 if cells().all(|c| c / n == r0) {
-                    Some(r0)
+                    Some(layout.row(r0))
                 } else if cells().all(|c| c % n == c0) {
-                    Some(n + c0)
+                    Some(layout.column(c0))
                 } else {
                     None
                 }
@@ -52,7 +53,7 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
                 let bx = g.box_of(r0, c0);
                 cells()
                     .all(|c| g.box_of(c / n, c % n) == bx)
-                    .then_some(2 * n + bx)
+                    .then_some(layout.box_unit(bx))
             };
             if let Some(target) = target {
                 if outside(b, target, u, d).next().is_some() {
@@ -69,12 +70,10 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
 
 /// A digit whose places in a box all lie on one line: it leaves the rest of that line.
 pub fn pointing(b: &Board) -> Option<Step> {
-    let n = b.n();
-    first_lock(b, Technique::Pointing, 2 * n..3 * n)
+    first_lock(b, Technique::Pointing, b.layout().boxes())
 }
 
 /// A digit whose places in a line all lie in one box: it leaves the rest of that box.
 pub fn claiming(b: &Board) -> Option<Step> {
-    let n = b.n();
-    first_lock(b, Technique::Claiming, 0..2 * n)
+    first_lock(b, Technique::Claiming, b.layout().lines())
 }

@@ -41,7 +41,12 @@ pub fn full_house(b: &Board) -> Option<Step> {
 /// Digits with one place left in a box (`boxes`) or in a row or column.
 pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
     let n = b.n();
-    let units = if boxes { 2 * n..3 * n } else { 0..2 * n };
+    let layout = b.layout();
+    let units = if boxes {
+        layout.boxes()
+    } else {
+        layout.lines()
+    };
     let mut out = Vec::new();
     for u in units {
         let cells = b.unit(u);

@@ -1,8 +1,8 @@
 //! XY-Wing and XYZ-Wing.
 
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{Step, Technique};
-use crate::solver::CellSet;
 
 /// Removes `digit` from open cells that see every cell of `pattern`.
 fn seen_by_all(b: &Board, pattern: &[usize], digit: u8) -> Vec<(usize, u8)> {

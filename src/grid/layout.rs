@@ -1,10 +1,15 @@
-//! Per-geometry lookup tables for the solver: units, peers, unit membership.
+//! The layout of a geometry: its units (the groups of cells that hold each digit once),
+//! each cell's units, peers and place, flattened into tables built once per process.
+//! The unit list is the one place that says what a unit is: the rater and the digger
+//! read it from here (a variant with more units, diagonals or cages, adds them here).
 
-use crate::grid::{Geometry, SUPPORTED_SIZES};
+use super::{Geometry, Unit, SUPPORTED_SIZES};
+use std::ops::Range;
 use std::sync::OnceLock;
 
-/// Units and peers of one geometry, flattened for the hot path.
-pub(crate) struct Tables {
+/// Units and peers of one geometry, flattened for the hot path. Units are numbered rows
+/// first (`0..n`), then columns (`n..2n`), then boxes (`2n..3n`).
+pub struct Layout {
     /// Peers of each cell, `peer_count` per cell.
     peers: Vec<u16>,
     peer_count: usize,
@@ -12,25 +17,29 @@ pub(crate) struct Tables {
     units: Vec<u16>,
     n: usize,
     /// For each cell, a bit mask of the three units it belongs to.
-    pub(crate) cell_units: Vec<u64>,
+    pub cell_units: Vec<u64>,
     /// For each cell, its peers as a cell set.
-    pub(crate) peer_sets: Vec<CellSet>,
+    pub peer_sets: Vec<CellSet>,
     /// For each cell, where it sits (no divisions on the rater's hot path).
-    pub(crate) places: Vec<CellPlace>,
+    pub places: Vec<CellPlace>,
 }
 
 /// Where a cell sits: its row, column and box (each numbered from 0) and its position
 /// within the box (row-major).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CellPlace {
-    pub(crate) row: u8,
-    pub(crate) col: u8,
-    pub(crate) bx: u8,
-    pub(crate) in_box: u8,
+pub struct CellPlace {
+    /// Row, from 0.
+    pub row: u8,
+    /// Column, from 0.
+    pub col: u8,
+    /// Box, row-major, from 0.
+    pub bx: u8,
+    /// Position within the box, row-major.
+    pub in_box: u8,
 }
 
-impl Tables {
-    fn build(g: Geometry) -> Tables {
+impl Layout {
+    fn build(g: Geometry) -> Layout {
         let n = g.n();
         let cells = g.cells();
         let mut units = Vec::with_capacity(3 * n * n);
@@ -86,7 +95,7 @@ impl Tables {
                 }
             })
             .collect();
-        Tables {
+        Layout {
             peers,
             peer_count,
             peer_sets,
@@ -99,14 +108,68 @@ impl Tables {
 
     /// The peers of a cell (cells sharing a row, column or box).
     #[inline]
-    pub(crate) fn peers(&self, cell: usize) -> &[u16] {
+    pub fn peers(&self, cell: usize) -> &[u16] {
         &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
     }
 
     /// The cells of unit `u` (0..n rows, n..2n columns, 2n..3n boxes).
     #[inline]
-    pub(crate) fn unit(&self, u: usize) -> &[u16] {
+    pub fn unit(&self, u: usize) -> &[u16] {
         &self.units[u * self.n..(u + 1) * self.n]
+    }
+
+    /// How many units there are.
+    #[inline]
+    pub fn unit_count(&self) -> usize {
+        3 * self.n
+    }
+
+    /// The units of a cell: its row, column and box.
+    #[inline]
+    pub fn units_of(&self, cell: usize) -> [usize; 3] {
+        let at = self.places[cell];
+        [
+            self.row(at.row as usize),
+            self.column(at.col as usize),
+            self.box_unit(at.bx as usize),
+        ]
+    }
+
+    /// The unit number of row `r`.
+    #[inline]
+    pub fn row(&self, r: usize) -> usize {
+        r
+    }
+
+    /// The unit number of column `c`.
+    #[inline]
+    pub fn column(&self, c: usize) -> usize {
+        self.n + c
+    }
+
+    /// The unit number of box `b`.
+    #[inline]
+    pub fn box_unit(&self, b: usize) -> usize {
+        2 * self.n + b
+    }
+
+    /// The row and column units.
+    pub fn lines(&self) -> Range<usize> {
+        0..2 * self.n
+    }
+
+    /// The box units.
+    pub fn boxes(&self) -> Range<usize> {
+        2 * self.n..3 * self.n
+    }
+
+    /// What unit `u` is, for messages.
+    pub fn kind(&self, u: usize) -> Unit {
+        match u / self.n {
+            0 => Unit::Row(u),
+            1 => Unit::Column(u - self.n),
+            _ => Unit::Box(u - 2 * self.n),
+        }
     }
 }
 
@@ -176,10 +239,10 @@ impl CellSet {
 }
 
 /// One value per supported geometry, built on first use.
-pub(crate) type PerGeometry<T> = [OnceLock<T>; SUPPORTED_SIZES.len()];
+pub type PerGeometry<T> = [OnceLock<T>; SUPPORTED_SIZES.len()];
 
 /// The value of `slots` for geometry `g`, built by `build` the first time it is asked for.
-pub(crate) fn per_geometry<T>(
+pub fn per_geometry<T>(
     slots: &'static PerGeometry<T>,
     g: Geometry,
     build: impl FnOnce(Geometry) -> T,
@@ -191,10 +254,12 @@ pub(crate) fn per_geometry<T>(
     slots[index].get_or_init(|| build(g))
 }
 
-/// The tables for a supported geometry, built once per process.
-pub(crate) fn tables(g: Geometry) -> &'static Tables {
-    static TABLES: PerGeometry<Tables> = [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
-    per_geometry(&TABLES, g, Tables::build)
+impl Geometry {
+    /// The layout of this geometry, built once per process.
+    pub fn layout(self) -> &'static Layout {
+        static LAYOUTS: PerGeometry<Layout> = [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+        per_geometry(&LAYOUTS, self, Layout::build)
+    }
 }
 
 #[cfg(test)]
@@ -203,20 +268,23 @@ mod tests {
 
     #[test]
     fn classic_counts() {
-        let t = tables(Geometry::CLASSIC);
+        let t = Geometry::CLASSIC.layout();
         assert_eq!(t.peers(0).len(), 20);
         assert_eq!(t.unit(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
         assert_eq!(t.cell_units.len(), 81);
+        assert_eq!(t.units_of(10), [1, 10, 18]);
+        assert_eq!(t.kind(20), Unit::Box(2));
+        assert_eq!(t.kind(9), Unit::Column(0));
     }
 
     #[test]
     fn every_size_has_consistent_peers() {
         for n in SUPPORTED_SIZES {
             let g = Geometry::for_size(n).unwrap();
-            let t = tables(g);
+            let t = g.layout();
             for cell in 0..g.cells() {
                 assert!(!t.peers(cell).contains(&(cell as u16)));
-                for u in 0..3 * n {
+                for u in 0..t.unit_count() {
                     let cells = t.unit(u);
                     assert_eq!(cells.len(), n);
                     assert_eq!(
