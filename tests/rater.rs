@@ -83,10 +83,7 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
         })
         .collect();
     let used: BTreeSet<Technique> = rated.iter().flat_map(|r| r.used.iter().copied()).collect();
-    let missing: Vec<_> = Technique::ALL
-        .iter()
-        .filter(|t| !used.contains(t))
-        .collect();
+    let missing: Vec<_> = Technique::all().filter(|t| !used.contains(t)).collect();
     assert!(missing.is_empty(), "never used: {missing:?}");
     let share = |f: &dyn Fn(&Rated) -> bool| {
         rated.iter().filter(|r| f(r)).count() as f64 / rated.len() as f64

@@ -22,6 +22,8 @@ pub struct Layout {
     pub peer_sets: Vec<CellSet>,
     /// For each cell, where it sits (no divisions on the rater's hot path).
     pub places: Vec<CellPlace>,
+    /// For each cell, its row, column and box as unit numbers.
+    cell_unit_ids: Vec<[u16; 3]>,
 }
 
 /// Where a cell sits: its row, column and box (each numbered from 0) and its position
@@ -94,12 +96,24 @@ impl Layout {
                     in_box: ((r % g.box_rows()) * g.box_cols() + c % g.box_cols()) as u8,
                 }
             })
+            .collect::<Vec<CellPlace>>();
+        // Rows are units 0..n, columns n..2n, boxes 2n..3n.
+        let cell_unit_ids = places
+            .iter()
+            .map(|at| {
+                [
+                    at.row as u16,
+                    (n + at.col as usize) as u16,
+                    (2 * n + at.bx as usize) as u16,
+                ]
+            })
             .collect();
         Layout {
             peers,
             peer_count,
             peer_sets,
             places,
+            cell_unit_ids,
             units,
             n,
             cell_units,
@@ -127,12 +141,7 @@ impl Layout {
     /// The units of a cell: its row, column and box.
     #[inline]
     pub fn units_of(&self, cell: usize) -> [usize; 3] {
-        let at = self.places[cell];
-        [
-            self.row(at.row as usize),
-            self.column(at.col as usize),
-            self.box_unit(at.bx as usize),
-        ]
+        self.cell_unit_ids[cell].map(usize::from)
     }
 
     /// The unit number of row `r`.
@@ -154,16 +163,19 @@ impl Layout {
     }
 
     /// The row and column units.
+    #[inline]
     pub fn lines(&self) -> Range<usize> {
         0..2 * self.n
     }
 
     /// The box units.
+    #[inline]
     pub fn boxes(&self) -> Range<usize> {
         2 * self.n..3 * self.n
     }
 
     /// What unit `u` is, for messages.
+    #[inline]
     pub fn kind(&self, u: usize) -> Unit {
         match u / self.n {
             0 => Unit::Row(u),

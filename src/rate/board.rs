@@ -1,8 +1,8 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
+use super::memo::{DigitSearch, SearchMemo, UnitSearch};
 use crate::grid::{CellSet, Layout};
 use crate::grid::{Geometry, Grid};
-use std::cell::Cell;
 
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
@@ -21,66 +21,12 @@ pub struct Board {
     placed: Vec<u16>,
     /// Per unit, how many times one of its cells lost a candidate.
     unit_changes: Vec<u32>,
-    /// Per unit search and unit: the unit's change count plus one when the search last
-    /// found nothing there (0: not known). Lets a search skip units that did not change
-    /// since (see [`UnitSearch`]).
-    quiet: Vec<Cell<u32>>,
     /// Per digit, how many times a cell lost it as a candidate.
     digit_changes: Vec<u32>,
-    /// As `quiet`, for searches on one digit (see [`DigitSearch`]), by search and key:
-    /// the digit's change count plus one, and how far the search looked (chain nodes, for
-    /// chain searches; 0 for the others).
-    digit_quiet: Vec<Cell<(u32, u32)>>,
-}
-
-/// A search of one unit at a time whose result depends on that unit's candidates alone
-/// (its cells' candidates and its digits' places), so it finds nothing in a unit again
-/// until the unit changes.
-#[derive(Clone, Copy, Debug)]
-pub enum UnitSearch {
-    /// Naked subsets of this size (2 to 4).
-    Naked(usize),
-    /// Hidden subsets of this size (2 to 4).
-    Hidden(usize),
-}
-
-/// A search whose result for a key (a digit, or a unit and a digit) depends on one
-/// digit's candidates alone, so it finds nothing for that key again until some cell loses
-/// that digit.
-#[derive(Clone, Copy, Debug)]
-pub enum DigitSearch {
-    /// Fish of this size (2 to 4); key: digit and base side.
-    Fish(usize),
-    /// Pointing; key: box and digit.
-    Pointing,
-    /// Claiming; key: line and digit.
-    Claiming,
-    /// X-chains; key: digit.
-    XChain,
-}
-
-impl DigitSearch {
-    const COUNT: usize = 6;
-
-    fn slot(self) -> usize {
-        match self {
-            DigitSearch::Fish(k) => k - 2,
-            DigitSearch::Pointing => 3,
-            DigitSearch::Claiming => 4,
-            DigitSearch::XChain => 5,
-        }
-    }
-}
-
-impl UnitSearch {
-    const COUNT: usize = 6;
-
-    fn slot(self) -> usize {
-        match self {
-            UnitSearch::Naked(k) => k - 2,
-            UnitSearch::Hidden(k) => 3 + k - 2,
-        }
-    }
+    /// Candidates lost so far: the version of the board that derived values are kept for.
+    version: u32,
+    /// What searches remember of this board (see [`SearchMemo`]).
+    memo: SearchMemo,
 }
 
 impl Board {
@@ -99,9 +45,10 @@ impl Board {
             places: vec![0; units * n],
             placed: vec![0; units],
             unit_changes: vec![0; units],
-            quiet: vec![Cell::new(0); UnitSearch::COUNT * units],
+
             digit_changes: vec![0; n],
-            digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * units * n],
+            version: 0,
+            memo: SearchMemo::new(units, n),
         };
         // Digits placed in each unit, then each open cell's candidates in one pass: what
         // placing the clues one by one would leave, without the peer-by-peer eliminations.
@@ -217,6 +164,7 @@ impl Board {
             self.unit_changes[u] += 1;
         }
         self.digit_changes[d] += 1;
+        self.version = self.version.wrapping_add(1);
     }
 
     /// Whether `search` found nothing for `key` (below units × n) and no cell lost `digit`
@@ -242,9 +190,8 @@ impl Board {
         digit: u8,
         within: usize,
     ) -> bool {
-        let n = self.n();
-        let (changes, reach) = self.digit_quiet[search.slot() * self.unit_count() * n + key].get();
-        changes == self.digit_changes[digit as usize - 1] + 1 && within <= reach as usize
+        let changes = self.digit_changes[digit as usize - 1];
+        self.memo.digit_found_nothing(search, key, changes, within)
     }
 
     /// Records that `search` looked `within` far for `key` and found nothing, with
@@ -257,30 +204,30 @@ impl Board {
         digit: u8,
         within: usize,
     ) {
-        let n = self.n();
-        let changes = self.digit_changes[digit as usize - 1] + 1;
-        let reach = within.min(u32::MAX as usize) as u32;
-        self.digit_quiet[search.slot() * self.unit_count() * n + key].set((changes, reach));
+        let changes = self.digit_changes[digit as usize - 1];
+        self.memo
+            .set_digit_found_nothing(search, key, changes, within);
     }
 
     /// Whether `search` found nothing in unit `u` and the unit has not changed since.
     #[inline]
     pub fn found_nothing_since(&self, search: UnitSearch, u: usize) -> bool {
-        self.quiet[search.slot() * self.unit_count() + u].get() == self.unit_changes[u] + 1
+        self.memo
+            .unit_found_nothing(search, u, self.unit_changes[u])
     }
 
     /// Records that `search` found nothing in unit `u` as it is now.
     #[inline]
     pub fn found_nothing(&self, search: UnitSearch, u: usize) {
-        self.quiet[search.slot() * self.unit_count() + u].set(self.unit_changes[u] + 1);
+        self.memo
+            .set_unit_found_nothing(search, u, self.unit_changes[u]);
     }
 
     /// The same board with nothing remembered of earlier searches.
     #[cfg(test)]
     pub fn forgetting_searches(&self) -> Board {
         let b = self.clone();
-        b.quiet.iter().for_each(|q| q.set(0));
-        b.digit_quiet.iter().for_each(|q| q.set((0, 0)));
+        b.memo.forget();
         b
     }
 
@@ -296,11 +243,19 @@ impl Board {
     }
 
     /// Number of units.
+    #[inline]
     pub fn unit_count(&self) -> usize {
         self.layout.unit_count()
     }
 
+    /// The value `build` derives from the board as it stands, kept in the memo until
+    /// the board changes.
+    pub fn derived<T: 'static>(&self, build: impl FnOnce() -> T) -> std::rc::Rc<T> {
+        self.memo.derived(self.version, build)
+    }
+
     /// The grid's layout: which unit is which.
+    #[inline]
     pub fn layout(&self) -> &'static Layout {
         self.layout
     }

@@ -1,8 +1,9 @@
 //! Rating: a human-style technique solver scored on the Sudoku Explainer (SE) scale, and
 //! the solver's search effort.
 //!
-//! The rater applies, step by step, the easiest technique that makes progress
-//! ([`techniques::REGISTRY`]); the puzzle's score is its hardest step. When the implemented
+//! The rater takes, step by step, the lowest-scoring step any technique of
+//! [`techniques::REGISTRY`] offers (as Sudoku Explainer does); the puzzle's score is its
+//! hardest step. When the implemented
 //! techniques run out before the grid is solved, the rating says so (`completed = false`)
 //! and the score is a lower bound: [`BEYOND_SCORE`] (SE's dynamic forcing chains plus and
 //! nested chains).
@@ -12,11 +13,13 @@
 
 pub mod board;
 pub mod calibrate;
+pub mod memo;
 pub mod step;
 pub mod techniques;
 
 pub use board::Board;
-pub use step::{Step, Technique};
+pub use step::Step;
+pub use techniques::Technique;
 
 use crate::grid::Grid;
 use crate::solver::{Aborted, SearchStats, Solver};
@@ -58,7 +61,10 @@ impl Rating {
         if self.completed {
             name.to_string()
         } else {
-            format!("beyond {}", Technique::ALL[Technique::ALL.len() - 1].name())
+            format!(
+                "beyond {}",
+                techniques::REGISTRY[techniques::REGISTRY.len() - 1].name
+            )
         }
     }
 }
@@ -123,8 +129,8 @@ pub fn rate_within(
 /// chain of a harder kind, a unique rectangle type 3 with a quad more than an X-chain).
 fn next_step(board: &Board, cap: f64) -> Option<Step> {
     let mut found: Option<Step> = None;
-    for (technique, find) in techniques::REGISTRY.iter() {
-        let base = technique.base_score();
+    for entry in &techniques::REGISTRY {
+        let base = entry.base_score;
         if base > cap {
             continue;
         }
@@ -132,7 +138,7 @@ fn next_step(board: &Board, cap: f64) -> Option<Step> {
             continue;
         }
         let below = found.as_ref().map_or(f64::INFINITY, |f| f.score);
-        if let Some(step) = find(board, below) {
+        if let Some(step) = (entry.finder)(board, below) {
             if found.as_ref().is_none_or(|f| step.score < f.score - 1e-9) {
                 found = Some(step);
             }
@@ -200,12 +206,12 @@ mod tests {
             while !board.solved() {
                 let fresh = board.forgetting_searches();
                 // Every finder below the forcing chains (those remember nothing and are slow).
-                for (technique, find) in techniques::REGISTRY.iter() {
-                    if technique.base_score() < Technique::ForcingChain.base_score() {
+                for entry in &techniques::REGISTRY {
+                    if entry.base_score < Technique::ForcingChain.base_score() {
                         for below in [f64::INFINITY, 6.6, 4.2] {
-                            let found = find(&board, below).map(|s| format!("{s:?}"));
-                            let expected = find(&fresh, below).map(|s| format!("{s:?}"));
-                            assert_eq!(found, expected, "{p}: {technique:?} below {below}");
+                            let found = (entry.finder)(&board, below).map(|s| format!("{s:?}"));
+                            let expected = (entry.finder)(&fresh, below).map(|s| format!("{s:?}"));
+                            assert_eq!(found, expected, "{p}: {} below {below}", entry.name);
                         }
                     }
                 }

@@ -2,11 +2,11 @@
 //! (bivalue cells). The shortest chain with an elimination is taken; its score grows with
 //! length as in Sudoku Explainer.
 
+use super::Technique;
 use crate::grid::CellSet;
-use crate::rate::board::{digits, Board, DigitSearch};
-use crate::rate::step::{length_bonus, most_nodes_below, Step, Technique};
-use std::cell::Cell;
-use std::collections::VecDeque;
+use crate::rate::board::{digits, Board};
+use crate::rate::memo::{DigitSearch, Trail};
+use crate::rate::step::{length_bonus, most_nodes_below, Step};
 
 /// Score of a longer X-chain before the length bonus (calibrated on the reference ratings).
 const X_CHAIN_BASE: f64 = 5.4;
@@ -53,93 +53,6 @@ fn holding_each_digit(b: &Board) -> Vec<CellSet> {
         digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
     }
     holding
-}
-
-/// Breadth-first search bookkeeping over `states` states, reused from search to search:
-/// a state is seen in the current search when its stamp is the current one.
-#[derive(Default)]
-struct Trail {
-    stamp: Vec<u32>,
-    parent: Vec<usize>,
-    /// States on the way to each state, itself included.
-    length: Vec<usize>,
-    current: u32,
-    queue: VecDeque<usize>,
-}
-
-thread_local! {
-    /// The last dropped trail of this thread, for the next chain search (allocating and
-    /// clearing one per search showed in profiles).
-    static SPARE: Cell<Option<Trail>> = const { Cell::new(None) };
-}
-
-impl Trail {
-    /// A trail for `states` states: this thread's spare one when there is one.
-    fn new(states: usize) -> Trail {
-        let mut trail = SPARE.take().unwrap_or_default();
-        if trail.stamp.len() < states {
-            trail.stamp.resize(states, 0);
-            trail.parent.resize(states, usize::MAX);
-            trail.length.resize(states, 1);
-        }
-        trail
-    }
-
-    /// Starts a new search from `first`.
-    fn start(&mut self, first: usize) {
-        if self.current == u32::MAX {
-            self.stamp.fill(0);
-            self.current = 0;
-        }
-        self.current += 1;
-        self.queue.clear();
-        self.stamp[first] = self.current;
-        self.parent[first] = usize::MAX;
-        self.length[first] = 1;
-        self.queue.push_back(first);
-    }
-
-    /// Marks `t` reached from `s`; `false` when it was seen already.
-    fn reach(&mut self, t: usize, s: usize) -> bool {
-        if self.stamp[t] == self.current {
-            return false;
-        }
-        self.stamp[t] = self.current;
-        self.parent[t] = s;
-        self.length[t] = self.length[s] + 1;
-        true
-    }
-
-    /// States on the way to `end`, start included.
-    fn length(&self, end: usize) -> usize {
-        self.length[end]
-    }
-
-    /// The cells on the way to `end` (state / `width`), start first.
-    fn path(&self, end: usize, width: usize) -> Vec<usize> {
-        let mut out = vec![end / width];
-        let mut at = end;
-        while self.parent[at] != usize::MAX {
-            at = self.parent[at];
-            out.push(at / width);
-        }
-        out.reverse();
-        out
-    }
-}
-
-impl Drop for Trail {
-    /// Keeps the buffers as this thread's spare trail, unless it has one already (or the
-    /// thread is ending).
-    fn drop(&mut self) {
-        let _ = SPARE.try_with(|spare| {
-            let kept = spare.take();
-            spare.set(match kept {
-                None => Some(std::mem::take(self)),
-                kept => kept,
-            });
-        });
-    }
 }
 
 fn better(best: &Option<Step>, nodes: usize) -> bool {

@@ -1,8 +1,10 @@
 //! Basic fish: X-Wing (2), Swordfish (3), Jellyfish (4), with rows or columns as base.
 
-use super::subsets::{first_covering, UnitVec};
-use crate::rate::board::{digits, Board, DigitSearch};
-use crate::rate::step::{Step, Technique};
+use super::common::{first_covering, UnitVec};
+use super::Technique;
+use crate::rate::board::{digits, Board};
+use crate::rate::memo::DigitSearch;
+use crate::rate::step::Step;
 
 fn technique(k: usize) -> Technique {
     match k {
@@ -49,9 +51,7 @@ pub fn fish(b: &Board, k: usize) -> Option<Step> {
                         })
                         .map(|(unit, p)| b.unit(unit)[p] as usize)
                         .collect();
-                    let mut step = Step::new(technique(k), cells);
-                    step.eliminations = elims;
-                    step
+                    Step::new(technique(k), cells).eliminating(elims)
                 })
             });
             if found.is_some() {

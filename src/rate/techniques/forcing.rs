@@ -17,12 +17,13 @@
 //!
 //! [`implications`]: super::implications
 
+use super::common::UnitVec;
 use super::implications::{
     Closures, Implications, Potential, PotentialSet, PotentialSlice, Rules, Stop, Trace,
 };
-use super::subsets::UnitVec;
+use super::Technique;
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{length_bonus, most_nodes_below, Link, Step, Technique};
+use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores
 /// the technique's base, 6.6).

@@ -1,7 +1,9 @@
 //! Locked candidates: pointing (box → line) and claiming (line → box).
 
-use crate::rate::board::{digits, Board, DigitSearch};
-use crate::rate::step::{Step, Technique};
+use super::Technique;
+use crate::rate::board::{digits, Board};
+use crate::rate::memo::DigitSearch;
+use crate::rate::step::Step;
 
 /// Open cells of unit `target` holding `digit`, outside unit `locked`, as eliminations.
 fn outside(
@@ -57,9 +59,8 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
             };
             if let Some(target) = target {
                 if outside(b, target, u, d).next().is_some() {
-                    let mut step = Step::new(technique, cells().collect());
-                    step.eliminations = outside(b, target, u, d).collect();
-                    return Some(step);
+                    let elims = outside(b, target, u, d).collect();
+                    return Some(Step::new(technique, cells().collect()).eliminating(elims));
                 }
             }
             b.digit_found_nothing(search, key, d);

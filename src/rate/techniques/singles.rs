@@ -1,8 +1,9 @@
 //! Full house, hidden singles, naked singles. Each finder returns every placement of its
 //! kind visible on the board at once (one step), which rates the same as one at a time.
 
+use super::Technique;
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{Step, Technique};
+use crate::rate::step::Step;
 
 fn collect(technique: Technique, placements: Vec<(usize, u8)>) -> Option<Step> {
     if placements.is_empty() {

@@ -1,59 +1,10 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
-use crate::rate::board::{digits, Board, UnitSearch};
-use crate::rate::step::{Step, Technique};
-use arrayvec::ArrayVec;
-
-/// Items of one unit (at most 16 cells or digits), kept on the stack: these searches run
-/// on every rating step, mostly finding nothing.
-pub type UnitVec<T> = ArrayVec<T, 16>;
-
-/// Calls `f(chosen, union)` on each choice of `k` of `items`, in lexicographic order,
-/// whose masks together with `base` cover exactly `bits` bits (`union`), until it returns
-/// `Some`. A partial choice already covering more bits is cut short: subsets, fish and
-/// unique rectangles all look for `k` things spread over exactly `bits` places or digits.
-pub fn first_covering<T: Copy, R>(
-    items: &[(T, u16)],
-    k: usize,
-    base: u16,
-    bits: u32,
-    f: &mut impl FnMut(&[T], u16) -> Option<R>,
-) -> Option<R> {
-    fn go<T: Copy, R>(
-        items: &[(T, u16)],
-        k: usize,
-        start: usize,
-        union: u16,
-        bits: u32,
-        chosen: &mut UnitVec<T>,
-        f: &mut impl FnMut(&[T], u16) -> Option<R>,
-    ) -> Option<R> {
-        if chosen.len() == k {
-            return if union.count_ones() == bits {
-                f(chosen, union)
-            } else {
-                None
-            };
-        }
-        for i in start..items.len() {
-            if items.len() - i < k - chosen.len() {
-                break;
-            }
-            let (item, mask) = items[i];
-            let wider = union | mask;
-            if wider.count_ones() > bits {
-                continue;
-            }
-            chosen.push(item);
-            if let Some(r) = go(items, k, i + 1, wider, bits, chosen, f) {
-                return Some(r);
-            }
-            chosen.pop();
-        }
-        None
-    }
-    go(items, k, 0, base, bits, &mut UnitVec::new(), f)
-}
+use super::common::{first_covering, naked_eliminations, UnitVec};
+use super::Technique;
+use crate::rate::board::{digits, Board};
+use crate::rate::memo::UnitSearch;
+use crate::rate::step::Step;
 
 fn naked_technique(k: usize) -> Technique {
     match k {
@@ -69,20 +20,6 @@ fn hidden_technique(k: usize) -> Technique {
         3 => Technique::HiddenTriple,
         _ => Technique::HiddenQuad,
     }
-}
-
-/// What a naked subset on `cells` (digits `union`) removes from the unit's other `open`
-/// cells.
-pub fn naked_eliminations(
-    b: &Board,
-    open: &[usize],
-    cells: &[usize],
-    union: u16,
-) -> Vec<(usize, u8)> {
-    open.iter()
-        .filter(|c| !cells.contains(c))
-        .flat_map(|&c| digits(b.cand(c) & union).map(move |d| (c, d)))
-        .collect()
 }
 
 /// `k` open cells of a unit whose candidates number `k` in all.
@@ -107,11 +44,8 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
             .collect();
         let found = first_covering(&small, k, 0, k as u32, &mut |cells: &[usize], union| {
             let elims = naked_eliminations(b, &open, cells, union);
-            (!elims.is_empty()).then(|| {
-                let mut step = Step::new(naked_technique(k), cells.to_vec());
-                step.eliminations = elims;
-                step
-            })
+            (!elims.is_empty())
+                .then(|| Step::new(naked_technique(k), cells.to_vec()).eliminating(elims))
         });
         if found.is_some() {
             return found;
@@ -146,11 +80,7 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
             let elims = pattern()
                 .flat_map(|c| digits(b.cand(c) & !keep).map(move |d| (c, d)))
                 .collect();
-            Some({
-                let mut step = Step::new(hidden_technique(k), pattern().collect());
-                step.eliminations = elims;
-                step
-            })
+            Some(Step::new(hidden_technique(k), pattern().collect()).eliminating(elims))
         });
         if found.is_some() {
             return found;

@@ -1,9 +1,9 @@
 //! Deductions that rely on the puzzle having one solution: unique rectangles and BUG+1.
 
-use super::subsets::{first_covering, naked_eliminations, UnitVec};
+use super::common::{first_covering, naked_eliminations, UnitVec};
+use super::Technique;
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{Step, Technique};
-use std::cell::RefCell;
+use crate::rate::step::Step;
 use std::rc::Rc;
 
 /// Four open cells on two rows, two columns and exactly two boxes, all holding `pair`, two
@@ -13,32 +13,10 @@ struct Rectangle {
     pair: u16,
 }
 
-/// A board's candidates and placed digits, with its rectangles.
-type KnownRectangles = (Vec<u16>, Vec<u8>, Rc<[Rectangle]>);
-
-thread_local! {
-    /// The last board's rectangles: the four unique-rectangle finders ask one after
-    /// another on the same board.
-    static LAST: RefCell<Option<KnownRectangles>> = const { RefCell::new(None) };
-}
-
-/// Every rectangle of the board, as [`find_rectangles`] lists them (kept for the next
-/// finder on the same board).
-fn rectangles(b: &Board) -> Rc<[Rectangle]> {
-    LAST.with_borrow_mut(|last| {
-        if let Some((cands, values, rects)) = last {
-            if cands == b.candidates() && values == b.values() {
-                return Rc::clone(rects);
-            }
-        }
-        let rects: Rc<[Rectangle]> = find_rectangles(b).into();
-        *last = Some((
-            b.candidates().to_vec(),
-            b.values().to_vec(),
-            Rc::clone(&rects),
-        ));
-        rects
-    })
+/// Every rectangle of the board, as [`find_rectangles`] lists them, kept in the board's
+/// memo: the four unique-rectangle finders ask one after another on the same board.
+fn rectangles(b: &Board) -> Rc<Vec<Rectangle>> {
+    b.derived(|| find_rectangles(b))
 }
 
 /// Every rectangle, ordered by rows then columns. Each has two corners holding just its

@@ -1,8 +1,9 @@
 //! XY-Wing and XYZ-Wing.
 
+use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
-use crate::rate::step::{Step, Technique};
+use crate::rate::step::Step;
 
 /// Removes `digit` from open cells that see every cell of `pattern`.
 fn seen_by_all(b: &Board, pattern: &[usize], digit: u8) -> Vec<(usize, u8)> {
@@ -43,9 +44,9 @@ pub fn xy_wing(b: &Board) -> Option<Step> {
                     let digit = c.trailing_zeros() as u8 + 1;
                     let elims = seen_by_all(b, &[x, y], digit);
                     if !elims.is_empty() {
-                        let mut step = Step::new(Technique::XyWing, vec![pivot, x, y]);
-                        step.eliminations = elims;
-                        return Some(step);
+                        return Some(
+                            Step::new(Technique::XyWing, vec![pivot, x, y]).eliminating(elims),
+                        );
                     }
                 }
             }
@@ -73,9 +74,9 @@ pub fn xyz_wing(b: &Board) -> Option<Step> {
                 for digit in digits(common) {
                     let elims = seen_by_all(b, &[pivot, x, y], digit);
                     if !elims.is_empty() {
-                        let mut step = Step::new(Technique::XyzWing, vec![pivot, x, y]);
-                        step.eliminations = elims;
-                        return Some(step);
+                        return Some(
+                            Step::new(Technique::XyzWing, vec![pivot, x, y]).eliminating(elims),
+                        );
                     }
                 }
             }

@@ -1,0 +1,293 @@
+//! What the rater remembers between searches, in one place: where a search found
+//! nothing (per unit or digit, until that part of the board changes), values derived from
+//! the board as it stands (the unique-rectangle finders' rectangles), and each thread's
+//! spare search trail. The board owns the memo and hands it to every finder.
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// A search of one unit at a time whose result depends on that unit's candidates alone
+/// (its cells' candidates and its digits' places), so it finds nothing in a unit again
+/// until the unit changes.
+#[derive(Clone, Copy, Debug)]
+pub enum UnitSearch {
+    /// Naked subsets of this size (2 to 4).
+    Naked(usize),
+    /// Hidden subsets of this size (2 to 4).
+    Hidden(usize),
+}
+
+/// A search whose result for a key (a digit, or a unit and a digit) depends on one
+/// digit's candidates alone, so it finds nothing for that key again until some cell loses
+/// that digit.
+#[derive(Clone, Copy, Debug)]
+pub enum DigitSearch {
+    /// Fish of this size (2 to 4); key: digit and base side.
+    Fish(usize),
+    /// Pointing; key: box and digit.
+    Pointing,
+    /// Claiming; key: line and digit.
+    Claiming,
+    /// X-chains; key: digit.
+    XChain,
+}
+
+impl DigitSearch {
+    /// Every search, one slot each.
+    const ALL: [DigitSearch; 6] = [
+        DigitSearch::Fish(2),
+        DigitSearch::Fish(3),
+        DigitSearch::Fish(4),
+        DigitSearch::Pointing,
+        DigitSearch::Claiming,
+        DigitSearch::XChain,
+    ];
+    const COUNT: usize = Self::ALL.len();
+
+    fn slot(self) -> usize {
+        match self {
+            DigitSearch::Fish(k) => k - 2,
+            DigitSearch::Pointing => 3,
+            DigitSearch::Claiming => 4,
+            DigitSearch::XChain => 5,
+        }
+    }
+}
+
+impl UnitSearch {
+    /// Every search, one slot each.
+    const ALL: [UnitSearch; 6] = [
+        UnitSearch::Naked(2),
+        UnitSearch::Naked(3),
+        UnitSearch::Naked(4),
+        UnitSearch::Hidden(2),
+        UnitSearch::Hidden(3),
+        UnitSearch::Hidden(4),
+    ];
+    const COUNT: usize = Self::ALL.len();
+
+    fn slot(self) -> usize {
+        match self {
+            UnitSearch::Naked(k) => k - 2,
+            UnitSearch::Hidden(k) => 3 + k - 2,
+        }
+    }
+}
+
+/// The "found nothing" stamps of every search, and the value derived from the current
+/// board. The stamps hold the change count of what a search read, plus one (0: unknown).
+#[derive(Clone)]
+pub struct SearchMemo {
+    units: usize,
+    n: usize,
+    /// Per unit search and unit.
+    unit_quiet: Vec<Cell<u32>>,
+    /// Per digit search and key: the digit's change count plus one, and how far the search
+    /// looked (chain nodes, for chain searches; 0 for the others).
+    digit_quiet: Vec<Cell<(u32, u32)>>,
+    /// A value built from the board at a version (its count of changes).
+    derived: RefCell<Option<(u32, Rc<dyn Any>)>>,
+}
+
+impl SearchMemo {
+    /// An empty memo for `units` units of `n` cells.
+    pub fn new(units: usize, n: usize) -> SearchMemo {
+        SearchMemo {
+            units,
+            n,
+            unit_quiet: vec![Cell::new(0); UnitSearch::COUNT * units],
+            digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * units * n],
+            derived: RefCell::new(None),
+        }
+    }
+
+    /// Forgets everything (for tests that compare with a board that remembers nothing).
+    pub fn forget(&self) {
+        self.unit_quiet.iter().for_each(|q| q.set(0));
+        self.digit_quiet.iter().for_each(|q| q.set((0, 0)));
+        *self.derived.borrow_mut() = None;
+    }
+
+    /// The value `build` derives from the board at `version` (its count of changes so
+    /// far), built once per version.
+    pub fn derived<T: 'static>(&self, version: u32, build: impl FnOnce() -> T) -> Rc<T> {
+        if let Some((at, kept)) = self.derived.borrow().as_ref() {
+            if *at == version {
+                if let Ok(value) = Rc::clone(kept).downcast::<T>() {
+                    return value;
+                }
+            }
+        }
+        let value = Rc::new(build());
+        *self.derived.borrow_mut() = Some((version, value.clone()));
+        value
+    }
+
+    /// Whether `search` found nothing in unit `u` when it had `changes` changes.
+    #[inline]
+    pub fn unit_found_nothing(&self, search: UnitSearch, u: usize, changes: u32) -> bool {
+        self.unit_quiet[search.slot() * self.units + u].get() == changes + 1
+    }
+
+    /// Records that `search` found nothing in unit `u` with `changes` changes.
+    #[inline]
+    pub fn set_unit_found_nothing(&self, search: UnitSearch, u: usize, changes: u32) {
+        self.unit_quiet[search.slot() * self.units + u].set(changes + 1);
+    }
+
+    /// Whether `search` looked at least `within` far for `key` and found nothing, when the
+    /// digit had `changes` changes.
+    #[inline]
+    pub fn digit_found_nothing(
+        &self,
+        search: DigitSearch,
+        key: usize,
+        changes: u32,
+        within: usize,
+    ) -> bool {
+        let (stamp, reach) = self.digit_quiet[self.digit_slot(search, key)].get();
+        stamp == changes + 1 && within <= reach as usize
+    }
+
+    /// Records that `search` looked `within` far for `key` and found nothing.
+    #[inline]
+    pub fn set_digit_found_nothing(
+        &self,
+        search: DigitSearch,
+        key: usize,
+        changes: u32,
+        within: usize,
+    ) {
+        let reach = within.min(u32::MAX as usize) as u32;
+        self.digit_quiet[self.digit_slot(search, key)].set((changes + 1, reach));
+    }
+
+    #[inline]
+    fn digit_slot(&self, search: DigitSearch, key: usize) -> usize {
+        search.slot() * self.units * self.n + key
+    }
+}
+
+/// Breadth-first search bookkeeping over `states` states, reused from search to search:
+/// a state is seen in the current search when its stamp is the current one.
+#[derive(Default)]
+pub struct Trail {
+    stamp: Vec<u32>,
+    parent: Vec<usize>,
+    /// States on the way to each state, itself included.
+    length: Vec<usize>,
+    current: u32,
+    /// States reached and not yet expanded.
+    pub queue: VecDeque<usize>,
+}
+
+thread_local! {
+    /// The last dropped trail of this thread, for the next chain search (allocating and
+    /// clearing one per search showed in profiles).
+    static SPARE: Cell<Option<Trail>> = const { Cell::new(None) };
+}
+
+impl Trail {
+    /// A trail for `states` states: this thread's spare one when there is one.
+    #[inline]
+    pub fn new(states: usize) -> Trail {
+        let mut trail = SPARE.take().unwrap_or_default();
+        if trail.stamp.len() < states {
+            trail.stamp.resize(states, 0);
+            trail.parent.resize(states, usize::MAX);
+            trail.length.resize(states, 1);
+        }
+        trail
+    }
+
+    /// Starts a new search from `first`.
+    #[inline]
+    pub fn start(&mut self, first: usize) {
+        if self.current == u32::MAX {
+            self.stamp.fill(0);
+            self.current = 0;
+        }
+        self.current += 1;
+        self.queue.clear();
+        self.stamp[first] = self.current;
+        self.parent[first] = usize::MAX;
+        self.length[first] = 1;
+        self.queue.push_back(first);
+    }
+
+    /// Marks `t` reached from `s`; `false` when it was seen already.
+    #[inline]
+    pub fn reach(&mut self, t: usize, s: usize) -> bool {
+        if self.stamp[t] == self.current {
+            return false;
+        }
+        self.stamp[t] = self.current;
+        self.parent[t] = s;
+        self.length[t] = self.length[s] + 1;
+        true
+    }
+
+    /// States on the way to `end`, start included.
+    #[inline]
+    pub fn length(&self, end: usize) -> usize {
+        self.length[end]
+    }
+
+    /// The cells on the way to `end` (state / `width`), start first.
+    pub fn path(&self, end: usize, width: usize) -> Vec<usize> {
+        let mut out = vec![end / width];
+        let mut at = end;
+        while self.parent[at] != usize::MAX {
+            at = self.parent[at];
+            out.push(at / width);
+        }
+        out.reverse();
+        out
+    }
+}
+
+impl Drop for Trail {
+    /// Keeps the buffers as this thread's spare trail, unless it has one already (or the
+    /// thread is ending).
+    fn drop(&mut self) {
+        let _ = SPARE.try_with(|spare| {
+            let kept = spare.take();
+            spare.set(match kept {
+                None => Some(std::mem::take(self)),
+                kept => kept,
+            });
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_search_has_its_own_slot() {
+        let slots: Vec<usize> = UnitSearch::ALL.iter().map(|s| s.slot()).collect();
+        assert_eq!(slots, (0..UnitSearch::COUNT).collect::<Vec<_>>());
+        let slots: Vec<usize> = DigitSearch::ALL.iter().map(|s| s.slot()).collect();
+        assert_eq!(slots, (0..DigitSearch::COUNT).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn derived_values_last_until_the_board_changes() {
+        let memo = SearchMemo::new(27, 9);
+        let mut builds = 0;
+        let a = memo.derived(0, || {
+            builds += 1;
+            7u32
+        });
+        let b = memo.derived(0, || {
+            builds += 1;
+            8u32
+        });
+        assert_eq!((*a, *b), (7, 7));
+        assert_eq!(*memo.derived(1, || 9u32), 9);
+        assert_eq!(builds, 1);
+    }
+}
