@@ -17,10 +17,10 @@
 //!
 //! [`implications`]: super::implications
 
-use super::common::UnitVec;
-use super::implications::{
-    Closures, Implications, Potential, PotentialSet, PotentialSlice, Rules, Stop, Trace,
+use super::chaining::{
+    Closures, Links, Potential, PotentialSet, PotentialSlice, Rules, Run, RunStop, Trace,
 };
+use super::common::UnitVec;
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
@@ -30,7 +30,7 @@ use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
 const MIXED_CHAIN: f64 = 7.0;
 
 /// Every candidate assumed on, in cell order.
-fn every_on(imp: &Implications) -> impl Iterator<Item = Potential> {
+fn every_on(imp: &Run) -> impl Iterator<Item = Potential> {
     (0..imp.candidates() as Potential).map(|k| 2 * k + 1)
 }
 
@@ -39,7 +39,7 @@ fn concluding(
     technique: Technique,
     score: f64,
     chains: Vec<Vec<Link>>,
-    imp: &Implications,
+    imp: &Run,
     target: Potential,
 ) -> Step {
     let (cell, digit, on) = imp.split(target);
@@ -65,13 +65,14 @@ fn concluding(
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
-    let mut imp = Implications::new(
+    let links = Links::new(
         b,
         Rules {
             dynamic: false,
             one_digit: false,
         },
     );
+    let mut imp = Run::new(&links);
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
     let only_one_digit = below <= MIXED_CHAIN + 1e-9;
@@ -87,7 +88,7 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
         .collect();
     // With the closures of the links the runs follow, a run need only go through what
     // leads back to the start's opposite.
-    let limit = |imp: &mut Implications, start: Potential| {
+    let limit = |imp: &mut Run, start: Potential| {
         if let Some(m) = &mixed {
             imp.only_through(Some(m.of(start)));
         }
@@ -134,7 +135,7 @@ const SHORT_CHAIN: usize = 6;
 /// no longer than could beat `best`, or `below` while there is none); keeps the chain when
 /// it scores less. Whether the opposite was reached within `most` nodes.
 fn shortest_chain(
-    imp: &mut Implications,
+    imp: &mut Run,
     start: Potential,
     lowest_base: f64,
     most: usize,
@@ -144,7 +145,7 @@ fn shortest_chain(
     let opposite = start ^ 1;
     let bound = best.as_ref().map_or(below, |s| s.score);
     let within = most_nodes_below(bound, lowest_base, 1);
-    imp.run(start, Stop::AtReaching(opposite, within.min(most)));
+    imp.run(start, RunStop::AtReaching(opposite, within.min(most)));
     if !imp.reached(opposite) {
         // Not within `most`: a longer search may still find it, unless the bound cut it.
         return within <= most;
@@ -170,16 +171,17 @@ fn shortest_chain(
 
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.
 pub fn nishio(b: &Board) -> Option<Step> {
-    let mut imp = Implications::new(
+    let links = Links::new(
         b,
         Rules {
             dynamic: true,
             one_digit: true,
         },
     );
+    let mut imp = Run::new(&links);
     let mut best: Option<Step> = None;
     for start in every_on(&imp) {
-        imp.run(start, Stop::AtConflict);
+        imp.run(start, RunStop::AtConflict);
         let Some(x) = imp.conflict() else { continue };
         let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
         let score = Technique::Nishio.base_score() + length_bonus(nodes);
@@ -298,7 +300,7 @@ impl Sets {
     }
 
     /// Every candidate, both ways, one run each.
-    fn dynamic(imp: &mut Implications) -> Sets {
+    fn dynamic(imp: &mut Run) -> Sets {
         let potentials = 2 * imp.candidates();
         let width = imp.set_width();
         let mut store = vec![0u64; potentials * width];
@@ -306,7 +308,7 @@ impl Sets {
         let mut traces: Vec<Trace> = (0..potentials).map(|_| Trace::default()).collect();
         for on in every_on(imp) {
             for p in [on, on ^ 1] {
-                imp.run(p, Stop::AtConflict);
+                imp.run(p, RunStop::AtConflict);
                 if imp.conflict().is_none() {
                     let at = p as usize * width;
                     imp.write_reached(&mut store[at..at + width]);
@@ -324,10 +326,10 @@ impl Sets {
     }
 
     /// Makes `source`'s run the last run of `imp`.
-    fn follow(&self, imp: &mut Implications, source: Potential) {
+    fn follow(&self, imp: &mut Run, source: Potential) {
         match self {
             Sets::Runs { traces, .. } => imp.restore(&traces[source as usize]),
-            Sets::Closures(_) => imp.run(source, Stop::AtConflict),
+            Sets::Closures(_) => imp.run(source, RunStop::AtConflict),
         }
     }
 }
@@ -335,13 +337,14 @@ impl Sets {
 /// Cell, region, double and contradiction forcing chains under static or dynamic links.
 fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     let n = b.n();
-    let mut imp = Implications::new(
+    let links = Links::new(
         b,
         Rules {
             dynamic,
             one_digit: false,
         },
     );
+    let mut imp = Run::new(&links);
     // A bivalue cell or a digit with two places gives nothing a forcing chain did not
     // find already, unless the links are dynamic.
     let fewest = if dynamic { 2 } else { 3 };
@@ -387,7 +390,7 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
 }
 
 /// The potentials a conclusion's chains end on, in its source's run.
-fn ends(imp: &Implications, c: &Conclusion) -> Vec<Potential> {
+fn ends(imp: &Run, c: &Conclusion) -> Vec<Potential> {
     if c.contradiction {
         let x = imp.conflict().expect("a contradiction comes back");
         vec![x, x ^ 1]
@@ -398,12 +401,7 @@ fn ends(imp: &Implications, c: &Conclusion) -> Vec<Potential> {
 
 /// The conclusion whose chains have the fewest nodes, as a step. Each source's run is
 /// made current once, to measure the chains of every conclusion resting on it.
-fn lowest(
-    imp: &mut Implications,
-    sets: &Sets,
-    found: &Conclusions,
-    technique: Technique,
-) -> Option<Step> {
+fn lowest(imp: &mut Run, sets: &Sets, found: &Conclusions, technique: Technique) -> Option<Step> {
     let mut by_source: Vec<(Potential, usize)> = found
         .list
         .iter()

@@ -1,11 +1,11 @@
 //! The techniques: one row each in [`REGISTRY`] (name, base score, finder), one file per
 //! family. The rater tries them in registry order and takes the lowest-scoring step.
 
+pub mod chaining;
 pub mod chains;
 pub mod common;
 pub mod fish;
 pub mod forcing;
-pub mod implications;
 pub mod intersections;
 pub mod singles;
 pub mod subsets;

@@ -1,0 +1,150 @@
+//! Everything each potential implies under static rules, for all potentials at once.
+
+use super::links::Links;
+use super::potentials::{ones, Potential, PotentialSet, PotentialSlice};
+use super::NONE;
+
+/// Everything each potential implies under static rules (see [`Implications::closures`]).
+pub struct Closures {
+    /// Component of each potential.
+    comp: Vec<u32>,
+    /// What each component implies, `width` words each.
+    sets: Vec<u64>,
+    width: usize,
+}
+
+impl Closures {
+    /// What `p` implies, itself included.
+    pub fn of(&self, p: Potential) -> PotentialSlice<'_> {
+        let at = self.comp[p as usize] as usize * self.width;
+        PotentialSet(&self.sets[at..at + self.width])
+    }
+}
+
+impl Links<'_> {
+    /// Everything each potential implies under static rules, to the end (through any
+    /// contradiction), for all potentials at once: each strongly connected component of
+    /// the link graph implies its members and whatever its successors imply, and Tarjan's
+    /// algorithm completes the successors first.
+    ///
+    /// An off potential without a strong link implies nothing further, so the graph keeps
+    /// no edge to it: an on potential takes in every candidate it kills as one bit set,
+    /// and only the kills that lead on as edges.
+    pub fn closures(&self) -> Closures {
+        debug_assert!(!self.rules.dynamic, "closures follow static links");
+        let potentials = 2 * self.candidates();
+        let words = self.words;
+        // Candidates whose off potential leads on (has a strong link).
+        let mut leads_on = vec![0u64; words];
+        for k in 0..self.candidates() {
+            if !self.strong(k).is_empty() {
+                leads_on[k / 64] |= 1 << (k % 64);
+            }
+        }
+        // Reserved at once (growing these showed in profiles); a potential has a few
+        // successors on average.
+        let mut first = Vec::with_capacity(potentials + 1);
+        let mut edges = Vec::with_capacity(4 * potentials);
+        for p in 0..potentials as Potential {
+            first.push(edges.len() as u32);
+            self.successors(p, &leads_on, &mut edges);
+        }
+        first.push(edges.len() as u32);
+        let mut index = vec![NONE; potentials];
+        let mut low = vec![0u32; potentials];
+        let mut comp = vec![NONE; potentials];
+        let mut stack = Vec::with_capacity(potentials);
+        let mut calls = Vec::with_capacity(potentials);
+        let mut members = Vec::with_capacity(potentials);
+        let width = 2 * self.words;
+        // At most one set per potential: reserved at once, the store never moves.
+        let mut sets: Vec<u64> = Vec::with_capacity(potentials * width);
+        // Per component: the last component whose set took it in (each is taken once).
+        let mut added: Vec<u32> = Vec::with_capacity(potentials);
+        let mut counter = 0;
+        for root in 0..potentials {
+            if index[root] != NONE {
+                continue;
+            }
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root as u32);
+            calls.push((root, first[root]));
+            while let Some(&mut (v, ref mut next)) = calls.last_mut() {
+                if *next < first[v + 1] {
+                    let w = edges[*next as usize] as usize;
+                    *next += 1;
+                    if index[w] == NONE {
+                        index[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w as u32);
+                        calls.push((w, first[w]));
+                    } else if comp[w] == NONE {
+                        low[v] = low[v].min(index[w]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] != index[v] {
+                    continue;
+                }
+                let c = added.len() as u32;
+                members.clear();
+                loop {
+                    let m = stack.pop().expect("the root is on the stack");
+                    comp[m as usize] = c;
+                    members.push(m);
+                    if m as usize == v {
+                        break;
+                    }
+                }
+                // The component's set goes at the end of the store; the sets it takes in
+                // are earlier ones.
+                added.push(c);
+                let at = sets.len();
+                sets.resize(at + width, 0);
+                let (done, set) = sets.split_at_mut(at);
+                let mut set = PotentialSet(set);
+                for &m in &members {
+                    set.insert(m);
+                    if m % 2 == 1 {
+                        let at = (m as usize / 2) * words;
+                        set.add_offs(&self.kills[at..at + words]);
+                    }
+                    let m = m as usize;
+                    for &w in &edges[first[m] as usize..first[m + 1] as usize] {
+                        let to = comp[w as usize] as usize;
+                        if added[to] != c {
+                            added[to] = c;
+                            set.add_all(&PotentialSet(&done[to * width..(to + 1) * width]));
+                        }
+                    }
+                }
+            }
+        }
+        Closures { comp, sets, width }
+    }
+
+    /// The potentials `p` implies directly under static rules that lead on: for an on
+    /// potential, the offs of the candidates it kills among `leads_on`.
+    fn successors(&self, p: Potential, leads_on: &[u64], out: &mut Vec<Potential>) {
+        let k = p as usize / 2;
+        if p % 2 == 1 {
+            let at = k * self.words;
+            for (w, (&word, &on)) in self.kills[at..at + self.words]
+                .iter()
+                .zip(leads_on)
+                .enumerate()
+            {
+                out.extend(ones(word & on).map(|b| 2 * (w as u32 * 64 + b)));
+            }
+        } else {
+            out.extend(self.strong(k).iter().map(|&j| 2 * j + 1));
+        }
+    }
+}

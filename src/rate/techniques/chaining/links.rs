@@ -1,0 +1,184 @@
+//! The link graph of one board, built once: for every candidate, the candidates its
+//! being on turns off (a bit set, so a whole peer group is taken in a few word
+//! operations) and, for static rules, the candidates its being off turns on.
+
+use super::potentials::{Potential, PotentialSet};
+use super::NONE;
+use crate::grid::CellSet;
+use crate::rate::board::{digits, Board};
+
+/// Which links an assumption is followed along.
+#[derive(Clone, Copy, Debug)]
+pub struct Rules {
+    /// Off→on links from the changing board (naked and hidden singles) rather than from
+    /// the board as it stands.
+    pub dynamic: bool,
+    /// Follow only links on the assumption's digit (Nishio): no links inside a cell.
+    pub one_digit: bool,
+}
+
+/// The links of one board under one set of rules; runs ([`super::Run`]) follow them.
+#[derive(Clone)]
+pub struct Links<'b> {
+    pub(super) board: &'b Board,
+    pub(super) rules: Rules,
+    pub(super) n: usize,
+    /// Words of a candidate bit set.
+    pub(super) words: usize,
+    /// Number of each board candidate `cell * n + digit - 1` (`NONE` when not open).
+    pub(super) number: Vec<u32>,
+    /// Cell and digit of each numbered candidate.
+    pub(super) candidate: Vec<(u16, u8)>,
+    /// `kills[k * words..]`: candidates turned off when candidate `k` is on.
+    pub(super) kills: Vec<u64>,
+    /// Static rules: candidates turned on when candidate `k` is off (bivalue cell partner,
+    /// other place of a digit with two places in a unit), `strong[strong_at[k]..]`.
+    pub(super) strong: Vec<u32>,
+    pub(super) strong_at: Vec<u32>,
+    /// Dynamic rules: the places of each digit in each unit on the board as it stands
+    /// (`places_at_start[u * n + digit - 1]`).
+    pub(super) places_at_start: Vec<u8>,
+    /// The row, column and box of each candidate's cell.
+    pub(super) units: Vec<[u16; 3]>,
+}
+
+impl<'b> Links<'b> {
+    /// The links of `board` under `rules`.
+    pub fn new(board: &'b Board, rules: Rules) -> Links<'b> {
+        let n = board.n();
+        let mut number = vec![NONE; board.cells() * n];
+        // Reserved at once (growing these showed in profiles).
+        let mut candidate = Vec::with_capacity(board.cells() * n);
+        // Open cells holding each digit.
+        let mut holding = vec![CellSet::default(); n + 1];
+        for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
+            for digit in digits(board.cand(cell)) {
+                number[cell * n + digit as usize - 1] = candidate.len() as u32;
+                candidate.push((cell as u16, digit));
+                holding[digit as usize].insert(cell);
+            }
+        }
+        let candidates = candidate.len();
+        let words = candidates.div_ceil(64).max(1);
+        let id = |cell: usize, digit: u8| number[cell * n + digit as usize - 1] as usize;
+        let mut kills = vec![0u64; candidates * words];
+        // A candidate has at most four strong partners: its cell's other digit, and one in
+        // each unit.
+        let mut strong = Vec::with_capacity(4 * candidates);
+        let mut strong_at = Vec::with_capacity(candidates + 1);
+        for (k, &(cell, digit)) in candidate.iter().enumerate() {
+            let cell = cell as usize;
+            let bit = 1u16 << (digit - 1);
+            let kill = &mut kills[k * words..(k + 1) * words];
+            let mut set = |j: usize| kill[j / 64] |= 1 << (j % 64);
+            if !rules.one_digit {
+                digits(board.cand(cell) & !bit).for_each(|e| set(id(cell, e)));
+            }
+            for peer in board.peer_set(cell).and(holding[digit as usize]).iter() {
+                set(id(peer, digit));
+            }
+            strong_at.push(strong.len() as u32);
+            if rules.dynamic {
+                continue;
+            }
+            if !rules.one_digit && board.cand(cell).count_ones() == 2 {
+                let other = (board.cand(cell) & !bit).trailing_zeros() as u8 + 1;
+                strong.push(id(cell, other) as u32);
+            }
+            for u in board.units_of(cell) {
+                let places = board.positions(u, digit);
+                if places.count_ones() == 2 {
+                    for i in digits(places) {
+                        let other = board.unit(u)[i as usize - 1] as usize;
+                        if other != cell {
+                            strong.push(id(other, digit) as u32);
+                        }
+                    }
+                }
+            }
+        }
+        strong_at.push(strong.len() as u32);
+        let mut places_at_start = Vec::with_capacity(board.unit_count() * n);
+        places_at_start
+            .extend((0..board.unit_count()).flat_map(|u| {
+                (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8)
+            }));
+        let units = candidate
+            .iter()
+            .map(|&(cell, _)| board.units_of(cell as usize).map(|u| u as u16))
+            .collect();
+        Links {
+            board,
+            rules,
+            n,
+            words,
+            number,
+            candidate,
+            kills,
+            strong,
+            strong_at,
+            places_at_start,
+            units,
+        }
+    }
+
+    /// The same board's engine under static rules on one digit, derived from this static
+    /// one instead of built again: the same candidates and numbering, without the links
+    /// inside a cell (a cell's candidates are numbered in a row).
+    pub fn one_digit(&self) -> Links<'b> {
+        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
+        let mut derived = self.clone();
+        derived.rules.one_digit = true;
+        let words = self.words;
+        derived.strong.clear();
+        derived.strong_at.clear();
+        for (k, &(cell, _)) in self.candidate.iter().enumerate() {
+            let cell_cands = self.board.cand(cell as usize);
+            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
+            let kill = &mut derived.kills[k * words..(k + 1) * words];
+            for j in first as usize..first as usize + cell_cands.count_ones() as usize {
+                kill[j / 64] &= !(1 << (j % 64));
+            }
+            derived.strong_at.push(derived.strong.len() as u32);
+            let others = self.strong(k).iter().copied();
+            derived
+                .strong
+                .extend(others.filter(|&j| self.candidate[j as usize].0 != cell));
+        }
+        derived.strong_at.push(derived.strong.len() as u32);
+        derived
+    }
+
+    /// Number of candidates (potentials are twice as many).
+    pub fn candidates(&self) -> usize {
+        self.candidate.len()
+    }
+
+    /// The potential of `digit` in `cell`, which must be an open cell's candidate.
+    pub fn potential(&self, cell: usize, digit: u8, on: bool) -> Potential {
+        let k = self.number[cell * self.n + digit as usize - 1];
+        debug_assert!(k != NONE, "not a candidate");
+        2 * k + u32::from(on)
+    }
+
+    /// The cell, digit and polarity of a potential.
+    pub fn split(&self, p: Potential) -> (usize, u8, bool) {
+        let (cell, digit) = self.candidate[p as usize / 2];
+        (cell as usize, digit, p % 2 == 1)
+    }
+
+    /// Static rules: candidates turned on when candidate `k` is off.
+    pub(super) fn strong(&self, k: usize) -> &[u32] {
+        &self.strong[self.strong_at[k] as usize..self.strong_at[k + 1] as usize]
+    }
+
+    /// Words of a potential set of this engine (offs, then ons).
+    pub fn set_width(&self) -> usize {
+        2 * self.words
+    }
+
+    /// An empty potential set of this engine.
+    pub fn empty_set(&self) -> PotentialSet {
+        PotentialSet(vec![0; self.set_width()])
+    }
+}

@@ -1,0 +1,391 @@
+//! A run: one assumption followed along the links, with the scratch state that runs
+//! reuse (what was reached and why, the board as the assumptions change it).
+
+use super::links::Links;
+use super::potentials::{Potential, PotentialSlice};
+use crate::rate::board::digits;
+use crate::rate::step::Link;
+use std::ops::Deref;
+
+/// Where a run may stop before following everything.
+#[derive(Clone, Copy, Debug)]
+pub enum RunStop {
+    /// Follow everything.
+    AtEnd,
+    /// Stop at the first potential reached both on and off (see
+    /// [`Run::conflict`]).
+    AtConflict,
+    /// Stop once this potential is reached, or once no chain to it of at most this many
+    /// nodes is left to find.
+    AtReaching(Potential, usize),
+}
+
+/// A run kept for later (see [`Run::trace`]).
+#[derive(Default)]
+pub struct Trace {
+    reached: Vec<(Potential, Cause)>,
+    conflict: Option<Potential>,
+}
+
+/// Why a potential was reached: the potential that implied it, or for dynamic rules the
+/// cell or unit left with one place (its causes are every off that emptied the rest).
+#[derive(Clone, Copy, Debug)]
+enum Cause {
+    Start,
+    By(Potential),
+    LastInCell,
+    LastInUnit(u16),
+}
+
+/// Runs over one board's links, with reusable buffers.
+pub struct Run<'l, 'b> {
+    links: &'l Links<'b>,
+    /// What the hot loops read of the links, one load away.
+    dynamic: bool,
+    n: usize,
+    kills: &'l [u64],
+    candidate: &'l [(u16, u8)],
+    units: &'l [[u16; 3]],
+    /// Candidates reached off and on by the current assumption.
+    off: Vec<u64>,
+    on: Vec<u64>,
+    /// Static rules: the candidates runs may go through (see [`Self::only_through`]).
+    allowed: Vec<u64>,
+    /// Per potential reached: why.
+    cause: Vec<Cause>,
+    /// Potentials in the order reached (breadth first, so chains are shortest).
+    order: Vec<Potential>,
+    /// Dynamic rules: candidates left once the implied offs are taken out, and the places
+    /// left for each digit in each unit (`places[u * n + digit - 1]`).
+    left: Vec<u16>,
+    places: Vec<u8>,
+    /// The first potential reached whose opposite was reached too.
+    conflict: Option<Potential>,
+    /// Ancestor walk: visit stamps, stack and causes.
+    stamp: Vec<u32>,
+    current: u32,
+    stack: Vec<Potential>,
+    parents: Vec<Potential>,
+}
+
+impl<'b> Deref for Run<'_, 'b> {
+    type Target = Links<'b>;
+    fn deref(&self) -> &Links<'b> {
+        self.links
+    }
+}
+
+impl<'l, 'b> Run<'l, 'b> {
+    /// Runs over `links`.
+    pub fn new(links: &'l Links<'b>) -> Run<'l, 'b> {
+        let (words, potentials) = (links.words, 2 * links.candidates());
+        Run {
+            links,
+            dynamic: links.rules.dynamic,
+            n: links.n,
+            kills: &links.kills,
+            candidate: &links.candidate,
+            units: &links.units,
+            off: vec![0; words],
+            on: vec![0; words],
+            allowed: vec![u64::MAX; words],
+            cause: vec![Cause::Start; potentials],
+            order: Vec::with_capacity(potentials),
+            left: links.board.candidates().to_vec(),
+            places: links.places_at_start.clone(),
+            conflict: None,
+            stamp: vec![0; potentials],
+            current: 0,
+            stack: Vec::new(),
+            parents: Vec::new(),
+        }
+    }
+
+    /// Limits the next static runs to the candidates `closure` holds both on and off, or
+    /// lifts the limit (`None`).
+    ///
+    /// With `closure` what the start implies, that is every potential on a path from the
+    /// start to its opposite: static links are symmetric (q implies r exactly when not r
+    /// implies not q), so a potential leading to the opposite has its own opposite implied
+    /// by the start. A run so limited reaches the opposite at the same depth, through the
+    /// same causes, as an unlimited one, with far less work.
+    pub fn only_through(&mut self, closure: Option<PotentialSlice>) {
+        debug_assert!(!self.links.rules.dynamic, "dynamic links are not symmetric");
+        match closure {
+            Some(c) => {
+                for (a, both) in self.allowed.iter_mut().zip(c.both_ways()) {
+                    *a = both;
+                }
+            }
+            None => self.allowed.fill(u64::MAX),
+        }
+    }
+
+    /// Follows `start` as far as the rules go, or until `stop`.
+    pub fn run(&mut self, start: Potential, stop: RunStop) {
+        self.off.fill(0);
+        self.on.fill(0);
+        self.order.clear();
+        self.conflict = None;
+        if self.links.rules.dynamic {
+            self.left.copy_from_slice(self.links.board.candidates());
+            self.places.copy_from_slice(&self.links.places_at_start);
+        }
+        self.reach(start, Cause::Start);
+        // The links, held apart from `self` so their tables stay in registers.
+        let (links, dynamic) = (self.links, self.dynamic);
+        // Potentials order[..level_end] are `depth` links or fewer from the start.
+        let (mut next, mut level_end, mut depth) = (0, 1, 0);
+        while next < self.order.len() && !self.stops(stop) {
+            if next == level_end {
+                depth += 1;
+                level_end = self.order.len();
+            }
+            if let RunStop::AtReaching(_, nodes) = stop {
+                // Following a potential `depth` links away makes chains of depth + 2 nodes.
+                if depth + 2 > nodes {
+                    break;
+                }
+            }
+            let p = self.order[next];
+            next += 1;
+            let k = p as usize / 2;
+            if p % 2 == 1 {
+                self.on_to_off(p, k);
+            } else if dynamic {
+                self.dynamic_off_to_on(k);
+            } else {
+                for &j in links.strong(k) {
+                    let j = j as usize;
+                    if self.allowed[j / 64] & (1 << (j % 64)) != 0 {
+                        self.reach(2 * j as Potential + 1, Cause::By(p));
+                    }
+                }
+            }
+        }
+    }
+
+    fn stops(&self, stop: RunStop) -> bool {
+        match stop {
+            RunStop::AtEnd => false,
+            RunStop::AtConflict => self.conflict.is_some(),
+            RunStop::AtReaching(p, _) => self.reached(p),
+        }
+    }
+
+    /// Whether the last run reached `p`.
+    pub fn reached(&self, p: Potential) -> bool {
+        let set = if p % 2 == 1 { &self.on } else { &self.off };
+        let k = p as usize / 2;
+        set[k / 64] & (1 << (k % 64)) != 0
+    }
+
+    /// The first potential the last run reached both on and off, if any.
+    pub fn conflict(&self) -> Option<Potential> {
+        self.conflict
+    }
+
+    /// The last run, kept to be restored later without following it again.
+    pub fn trace(&self) -> Trace {
+        Trace {
+            reached: self
+                .order
+                .iter()
+                .map(|&p| (p, self.cause[p as usize]))
+                .collect(),
+            conflict: self.conflict,
+        }
+    }
+
+    /// Makes a traced run the last run again.
+    pub fn restore(&mut self, trace: &Trace) {
+        self.off.fill(0);
+        self.on.fill(0);
+        self.order.clear();
+        for &(p, cause) in &trace.reached {
+            let k = p as usize / 2;
+            let set = if p % 2 == 1 {
+                &mut self.on
+            } else {
+                &mut self.off
+            };
+            set[k / 64] |= 1 << (k % 64);
+            self.cause[p as usize] = cause;
+            self.order.push(p);
+        }
+        self.conflict = trace.conflict;
+    }
+
+    /// Writes the potentials reached by the last run into `out` (`set_width` words).
+    pub fn write_reached(&self, out: &mut [u64]) {
+        let (off, on) = out.split_at_mut(self.links.words);
+        off.copy_from_slice(&self.off);
+        on.copy_from_slice(&self.on);
+    }
+
+    /// Potentials reached by the last run.
+    #[cfg(test)]
+    pub fn reached_set(&self) -> super::PotentialSet {
+        let mut set = self.links.empty_set();
+        self.write_reached(&mut set.0);
+        set
+    }
+
+    /// Nodes of the chains that lead to `p` (itself and every potential it rests on), and
+    /// whether they all concern one digit.
+    pub fn ancestors(&mut self, p: Potential) -> (usize, bool) {
+        self.current += 1;
+        self.stack.clear();
+        self.stack.push(p);
+        self.stamp[p as usize] = self.current;
+        let digit = self.links.split(p).1;
+        let (mut count, mut one_digit) = (0, true);
+        let mut parents = std::mem::take(&mut self.parents);
+        while let Some(q) = self.stack.pop() {
+            count += 1;
+            one_digit &= self.links.split(q).1 == digit;
+            self.parents_of(q, &mut parents);
+            for &parent in &parents {
+                if self.stamp[parent as usize] != self.current {
+                    self.stamp[parent as usize] = self.current;
+                    self.stack.push(parent);
+                }
+            }
+        }
+        self.parents = parents;
+        (count, one_digit)
+    }
+
+    /// The chain to `p` through first causes, the assumption first.
+    pub fn chain(&self, p: Potential) -> Vec<Link> {
+        let link = |q: Potential| {
+            let (cell, digit, on) = self.links.split(q);
+            Link { cell, digit, on }
+        };
+        let mut chain = vec![link(p)];
+        let mut parents = Vec::new();
+        let mut at = p;
+        loop {
+            self.parents_of(at, &mut parents);
+            let Some(&first) = parents.first() else { break };
+            at = first;
+            chain.push(link(at));
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The potentials that caused `q` in the last run.
+    fn parents_of(&self, q: Potential, out: &mut Vec<Potential>) {
+        out.clear();
+        let b = self.links.board;
+        let (cell, digit, _) = self.links.split(q);
+        match self.cause[q as usize] {
+            Cause::Start => {}
+            Cause::By(p) => out.push(p),
+            Cause::LastInCell => out.extend(
+                digits(b.cand(cell) & !(1 << (digit - 1)))
+                    .map(|d| self.links.potential(cell, d, false)),
+            ),
+            Cause::LastInUnit(u) => {
+                let unit = b.unit(u as usize);
+                out.extend(
+                    digits(b.positions(u as usize, digit))
+                        .map(|i| unit[i as usize - 1] as usize)
+                        .filter(|&c| c != cell)
+                        .map(|c| self.links.potential(c, digit, false)),
+                );
+            }
+        }
+    }
+
+    #[inline]
+    fn reach(&mut self, q: Potential, cause: Cause) {
+        let k = q as usize / 2;
+        let (word, bit) = (k / 64, 1u64 << (k % 64));
+        let (set, opposite) = if q % 2 == 1 {
+            (&mut self.on, &self.off)
+        } else {
+            (&mut self.off, &self.on)
+        };
+        if set[word] & bit != 0 {
+            return;
+        }
+        set[word] |= bit;
+        if opposite[word] & bit != 0 && self.conflict.is_none() {
+            self.conflict = Some(q);
+        }
+        self.cause[q as usize] = cause;
+        self.order.push(q);
+        if self.dynamic && q.is_multiple_of(2) {
+            self.take_out(k);
+        }
+    }
+
+    /// Candidate `k` is on: every candidate it kills is off.
+    fn on_to_off(&mut self, p: Potential, k: usize) {
+        let (words, dynamic) = (self.links.words, self.dynamic);
+        let kills = &self.kills[k * words..(k + 1) * words];
+        for (w, &kill) in kills.iter().enumerate() {
+            // Offs new to this run, taken as a whole word: none was reached before.
+            let mut fresh = kill & !self.off[w] & self.allowed[w];
+            if fresh == 0 {
+                continue;
+            }
+            self.off[w] |= fresh;
+            if self.conflict.is_none() && fresh & self.on[w] != 0 {
+                let j = w * 64 + (fresh & self.on[w]).trailing_zeros() as usize;
+                self.conflict = Some(2 * j as Potential);
+            }
+            while fresh != 0 {
+                let j = w * 64 + fresh.trailing_zeros() as usize;
+                fresh &= fresh - 1;
+                let q = 2 * j as Potential;
+                self.cause[q as usize] = Cause::By(p);
+                self.order.push(q);
+                if dynamic {
+                    self.take_out(j);
+                }
+            }
+        }
+    }
+
+    /// Dynamic: after candidate `k` went off, a naked single in its cell or a hidden single
+    /// of its digit in one of its units is on.
+    fn dynamic_off_to_on(&mut self, k: usize) {
+        let b = self.links.board;
+        let (cell, digit) = self.candidate[k];
+        let cell = cell as usize;
+        let bit = 1u16 << (digit - 1);
+        let left = self.left[cell];
+        if !self.links.rules.one_digit && left.count_ones() == 1 {
+            let single = left.trailing_zeros() as u8 + 1;
+            self.reach(self.links.potential(cell, single, true), Cause::LastInCell);
+        }
+        for u in self.units[k] {
+            let u = u as usize;
+            if self.places[u * self.n + digit as usize - 1] != 1 {
+                continue;
+            }
+            let unit = b.unit(u);
+            let only = digits(b.positions(u, digit))
+                .map(|i| unit[i as usize - 1] as usize)
+                .find(|&c| self.left[c] & bit != 0)
+                .expect("one place is left");
+            self.reach(
+                self.links.potential(only, digit, true),
+                Cause::LastInUnit(u as u16),
+            );
+        }
+    }
+
+    /// Dynamic rules: candidate `k` is off, so its cell and its units have one place less.
+    #[inline]
+    fn take_out(&mut self, k: usize) {
+        let (cell, digit) = self.candidate[k];
+        self.left[cell as usize] &= !(1 << (digit - 1));
+        for u in self.units[k] {
+            self.places[u as usize * self.n + digit as usize - 1] -= 1;
+        }
+    }
+}
