@@ -10,8 +10,8 @@ pub mod sqlite;
 pub mod stats;
 
 pub use record::{
-    AlarmRecord, BaseGridRecord, PuzzleRecord, RatingRecord, RunCounts, RunStatus, Source,
-    StoredPuzzle,
+    AlarmRecord, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
+    Source, StoredPuzzle,
 };
 pub use sqlite::SCHEMA_VERSION;
 
@@ -33,24 +33,11 @@ pub trait Store: Send {
     fn start_run(&self, run_seed: u64, config_json: &str, generator_version: u32) -> Result<i64>;
 
     /// Closes a run with its final status, counters and message.
-    fn finish_run(
-        &self,
-        run_id: i64,
-        status: RunStatus,
-        counts: &RunCounts,
-        message: Option<&str>,
-    ) -> Result<()>;
+    fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()>;
 
-    /// Stores puzzles (with their base grids) and alarms in one transaction, with the
-    /// run's counters. Returns how many puzzles were new (the rest were duplicates by
-    /// fingerprint, stored first by another process).
-    fn insert_batch(
-        &mut self,
-        run_id: i64,
-        puzzles: &[PuzzleRecord],
-        alarms: &[AlarmRecord],
-        counts: &RunCounts,
-    ) -> Result<usize>;
+    /// Stores a batch in one transaction. Returns how many puzzles were new (the rest
+    /// were duplicates by fingerprint, stored first by another process).
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<usize>;
 
     /// The 16-byte prefixes of every stored fingerprint, for duplicate checks in memory.
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>>;

@@ -175,6 +175,44 @@ pub struct AlarmRecord {
     pub new_target: Option<usize>,
 }
 
+/// What one transaction stores: puzzles (with their base grids), alarms, and the run's
+/// counters after them.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    /// Accepted puzzles, in job order.
+    pub puzzles: Vec<PuzzleRecord>,
+    /// Alarms raised.
+    pub alarms: Vec<AlarmRecord>,
+    /// The run's counters once these are stored.
+    pub counts: RunCounts,
+}
+
+impl Batch {
+    /// Adds a later batch: its puzzles and alarms after these, its counters instead.
+    pub fn absorb(&mut self, later: Batch) {
+        self.puzzles.extend(later.puzzles);
+        self.alarms.extend(later.alarms);
+        self.counts = later.counts;
+    }
+
+    /// Empties the puzzles and alarms, keeping their buffers.
+    pub fn clear(&mut self) {
+        self.puzzles.clear();
+        self.alarms.clear();
+    }
+}
+
+/// How a run ended: what `runs` keeps of it.
+#[derive(Clone, Debug)]
+pub struct RunEnd {
+    /// Final status.
+    pub status: RunStatus,
+    /// Final counters.
+    pub counts: RunCounts,
+    /// Why it failed or stopped early.
+    pub message: Option<String>,
+}
+
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunStatus {

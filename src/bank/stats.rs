@@ -1,5 +1,6 @@
 //! What `bank stats` shows, as values any backend fills in.
 
+use super::RunCounts;
 use serde::Serialize;
 
 /// The bank's counts, recent runs and alarms.
@@ -37,13 +38,8 @@ pub struct RunRow {
     pub started_at: String,
     pub status: String,
     pub seed: String,
-    pub attempts: u64,
-    pub accepted: u64,
-    pub duplicates: u64,
-    pub rejected: u64,
-    pub timeouts: u64,
-    pub retries: u64,
-    pub alarms: u64,
+    #[serde(flatten)]
+    pub counts: RunCounts,
     pub message: Option<String>,
 }
 

@@ -138,8 +138,8 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
         "generate\tsize={} route={} strategy={} stop={:?}\tpuzzles={made} failed={failed}\t\
          median={:.1} us\tp90={:.1} us\tmean={:.1} us\tmean clues={:.1}\t{:.0} attempts/s",
         spec.geometry.n(),
-        spec.route,
-        spec.strategy,
+        spec.route.name(),
+        spec.strategy.name(),
         spec.stop,
         pct(0.5),
         pct(0.9),

@@ -2,7 +2,9 @@
 
 use super::args::{BankArgs, ConfigArgs};
 use super::input;
-use crate::bank::{self, Bank, PuzzleRecord, RatingRecord, RunCounts, RunStatus, Source};
+use crate::bank::{
+    self, Bank, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus, Source,
+};
 use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
@@ -54,7 +56,12 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
         }
     }
     store(&mut bank, run_id, &mut batch, &mut counts)?;
-    bank.finish_run(run_id, RunStatus::Completed, &counts, None)?;
+    let end = RunEnd {
+        status: RunStatus::Completed,
+        counts,
+        message: None,
+    };
+    bank.finish_run(run_id, &end)?;
     eprintln!(
         "imported {} puzzles from {name} (run {run_id}): {} already in the bank, {bad} lines skipped",
         counts.accepted, counts.duplicates
@@ -72,10 +79,14 @@ fn store(
     batch: &mut Vec<PuzzleRecord>,
     counts: &mut RunCounts,
 ) -> Result<()> {
-    let inserted = bank.insert_batch(run_id, batch, &[], counts)? as u64;
+    let stored = Batch {
+        puzzles: std::mem::take(batch),
+        alarms: Vec::new(),
+        counts: *counts,
+    };
+    let inserted = bank.insert_batch(run_id, &stored)? as u64;
     counts.accepted += inserted;
-    counts.duplicates += batch.len() as u64 - inserted;
-    batch.clear();
+    counts.duplicates += stored.puzzles.len() as u64 - inserted;
     Ok(())
 }
 

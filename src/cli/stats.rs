@@ -51,8 +51,8 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     for r in &s.runs {
         println!(
             "run {:>4} {} {:<11} accepted {} attempts {} duplicates {} rejected {} timeouts {} retries {} alarms {} seed {}{}",
-            r.id, r.started_at, r.status, r.accepted, r.attempts, r.duplicates, r.rejected, r.timeouts,
-            r.retries, r.alarms, r.seed,
+            r.id, r.started_at, r.status, r.counts.accepted, r.counts.attempts, r.counts.duplicates,
+            r.counts.rejected, r.counts.timeouts, r.counts.retries, r.counts.alarms, r.seed,
             r.message.as_deref().map(|m| format!("\n         {m}")).unwrap_or_default()
         );
     }

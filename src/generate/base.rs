@@ -5,7 +5,6 @@ use crate::grid::CellPlace;
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
-use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
@@ -34,19 +33,10 @@ impl Route {
     }
 }
 
-impl fmt::Display for Route {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Route {
     type Err = String;
     fn from_str(s: &str) -> Result<Route, String> {
-        Route::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown route '{s}' (use transform, backtrack or enumerate)"))
+        super::parse_named(&Route::ALL, Route::name, s, "route")
     }
 }
 

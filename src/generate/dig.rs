@@ -5,7 +5,6 @@ use crate::grid::{per_geometry, CellSet, PerGeometry};
 use crate::grid::{Geometry, Grid, Symmetry, SUPPORTED_SIZES};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
-use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 use thiserror::Error;
@@ -101,23 +100,10 @@ impl Strategy {
     }
 }
 
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Strategy {
     type Err = String;
     fn from_str(s: &str) -> Result<Strategy, String> {
-        Strategy::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown strategy '{s}' (use random, rot180, rot90, mirror, flip or diagonal)"
-                )
-            })
+        super::parse_named(&Strategy::ALL, Strategy::name, s, "strategy")
     }
 }
 
@@ -436,7 +422,7 @@ mod tests {
             )
             .unwrap();
             assert_eq!(count_solutions(&p, 2).count, 1);
-            assert!(is_minimal(&p, &solution, strategy), "{strategy}");
+            assert!(is_minimal(&p, &solution, strategy), "{strategy:?}");
         }
     }
 
@@ -479,26 +465,21 @@ mod tests {
     fn target_is_met_exactly_or_refused() {
         let solution = pattern_grid(Geometry::CLASSIC);
         let mut rng = Rand::new(9);
-        let p = dig(
-            &solution,
-            Strategy::Random,
-            DigStop::Clues(40),
-            None,
-            &mut rng,
-            &Solver::new(),
-        )
-        .unwrap();
+        let mut dig_to = |k| {
+            let stop = DigStop::Clues(k);
+            dig(
+                &solution,
+                Strategy::Random,
+                stop,
+                None,
+                &mut rng,
+                &Solver::new(),
+            )
+        };
+        let p = dig_to(40).unwrap();
         assert_eq!(p.clue_count(), 40);
         assert!(crate::solver::is_unique(&p));
-        let err = dig(
-            &solution,
-            Strategy::Random,
-            DigStop::Clues(5),
-            None,
-            &mut rng,
-            &Solver::new(),
-        )
-        .unwrap_err();
+        let err = dig_to(5).unwrap_err();
         assert!(matches!(err, DigError::TargetMissed { target: 5, .. }));
     }
 }

@@ -15,6 +15,27 @@ use crate::rng::{derive_seed, Rand};
 use crate::solver::Solver;
 use std::time::Instant;
 
+/// The item of `all` whose `name` is `text`, or an error listing the names, e.g.
+/// "unknown route 'x' (use transform, backtrack or enumerate)".
+fn parse_named<T: Copy>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    text: &str,
+    what: &str,
+) -> Result<T, String> {
+    all.iter()
+        .copied()
+        .find(|&x| name(x) == text)
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|&x| name(x)).collect();
+            let (last, rest) = names.split_last().expect("a list of names");
+            format!(
+                "unknown {what} '{text}' (use {} or {last})",
+                rest.join(", ")
+            )
+        })
+}
+
 /// Bumped whenever a change to the engine could change the puzzle made from a seed.
 pub const GENERATOR_VERSION: u32 = 2;
 

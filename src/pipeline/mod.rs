@@ -16,7 +16,7 @@ pub mod writer;
 
 pub use plan::{FillRequest, PlanItem};
 
-use crate::bank::{Bank, RunCounts, RunStatus};
+use crate::bank::{Bank, RunCounts, RunEnd, RunStatus};
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use anyhow::Result;
@@ -159,7 +159,12 @@ pub fn fill(
         }
         (Err(e), _) | (_, Err(e)) => (RunStatus::Failed, Some(format!("{e:#}"))),
     };
-    bank.finish_run(run_id, status, &counts, message.as_deref())?;
+    let end = RunEnd {
+        status,
+        counts,
+        message,
+    };
+    bank.finish_run(run_id, &end)?;
     tracing::info!(
         run_id,
         status = status.name(),
@@ -170,7 +175,7 @@ pub fn fill(
         run_id,
         status,
         counts,
-        message,
+        message: end.message,
         elapsed: started.elapsed(),
         items,
         writer_busy,

@@ -4,9 +4,9 @@
 use super::attempt::{self, AttemptInput, AttemptOutcome};
 use super::monitor::{Alarm, Decision, Monitor};
 use super::plan::PlanItem;
-use super::writer::{Chunk, Writer};
+use super::writer::Writer;
 use super::{Deadlines, Limits, Progress, CHUNK};
-use crate::bank::{fingerprint_prefix, AlarmRecord, RunCounts};
+use crate::bank::{fingerprint_prefix, AlarmRecord, Batch, RunCounts};
 use crate::config::Settings;
 use crate::rng::derive_seed;
 use anyhow::Result;
@@ -128,7 +128,7 @@ impl<'a> TierFill<'a> {
                     attempt::run(input, tier, deadlines.deadline(&tier.name, input.target))
                 })
                 .collect();
-            let mut chunk = Chunk::default();
+            let mut chunk = Batch::default();
             let mut end = None;
             for ((job, input), outcome) in jobs.into_iter().zip(&inputs).zip(outcomes) {
                 let timed_out = matches!(outcome, AttemptOutcome::TimedOut);
@@ -182,7 +182,7 @@ impl<'a> TierFill<'a> {
         job: Job,
         outcome: AttemptOutcome,
         shared: &mut Shared,
-        chunk: &mut Chunk,
+        chunk: &mut Batch,
     ) {
         let counts = &mut *shared.counts;
         counts.attempts += 1;
@@ -225,7 +225,7 @@ impl<'a> TierFill<'a> {
     }
 
     /// Counts, logs and queues an alarm for the bank.
-    fn alarm(&self, alarm: Alarm, counts: &mut RunCounts, chunk: &mut Chunk) {
+    fn alarm(&self, alarm: Alarm, counts: &mut RunCounts, chunk: &mut Batch) {
         counts.alarms += 1;
         let tier = &self.item.tier.name;
         tracing::warn!(tier = %tier, timeouts = alarm.timeouts, window = alarm.window,

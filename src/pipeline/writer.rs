@@ -1,7 +1,7 @@
 //! The writer thread: owns the bank's connection and stores batches in transactions.
 //! Workers never touch the database.
 
-use crate::bank::{AlarmRecord, Bank, PuzzleRecord, RunCounts};
+use crate::bank::{Bank, Batch};
 use anyhow::Result;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
@@ -9,17 +9,6 @@ use std::time::{Duration, Instant};
 
 /// How long finished puzzles may wait in memory before they are committed.
 const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
-
-/// A chunk's results for the writer.
-#[derive(Default)]
-pub struct Chunk {
-    /// Accepted puzzles, in job order.
-    pub puzzles: Vec<PuzzleRecord>,
-    /// Alarms raised.
-    pub alarms: Vec<AlarmRecord>,
-    /// The run's counters after this chunk.
-    pub counts: RunCounts,
-}
 
 /// What the writer did.
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,14 +25,14 @@ pub struct WriterReport {
 
 /// Handle to the writer thread.
 pub struct Writer {
-    sender: SyncSender<Chunk>,
+    sender: SyncSender<Batch>,
     handle: JoinHandle<(Bank, Result<WriterReport>)>,
 }
 
 impl Writer {
     /// Starts the writer on `bank` for run `run_id`, committing every `batch_size` puzzles.
     pub fn start(bank: Bank, run_id: i64, batch_size: usize) -> Writer {
-        let (sender, receiver) = sync_channel::<Chunk>(64);
+        let (sender, receiver) = sync_channel::<Batch>(64);
         let handle = std::thread::Builder::new()
             .name("bank-writer".into())
             .spawn(move || {
@@ -56,7 +45,7 @@ impl Writer {
     }
 
     /// Queues a chunk; fails when the writer has stopped on an error.
-    pub fn send(&self, chunk: Chunk) -> Result<()> {
+    pub fn send(&self, chunk: Batch) -> Result<()> {
         self.sender
             .send(chunk)
             .map_err(|_| anyhow::anyhow!("the bank writer stopped"))
@@ -73,37 +62,35 @@ fn write_loop(
     bank: &mut Bank,
     run_id: i64,
     batch_size: usize,
-    rx: Receiver<Chunk>,
+    rx: Receiver<Batch>,
 ) -> Result<WriterReport> {
     let mut report = WriterReport::default();
-    let mut puzzles = Vec::with_capacity(batch_size);
-    let mut alarms = Vec::new();
-    let mut counts = None;
+    let mut pending = Batch {
+        puzzles: Vec::with_capacity(batch_size),
+        ..Batch::default()
+    };
+    // When the oldest chunk not yet stored arrived (`None`: nothing pending).
     let mut oldest: Option<Instant> = None;
     loop {
         let done = match rx.recv_timeout(FLUSH_INTERVAL) {
             Ok(chunk) => {
-                puzzles.extend(chunk.puzzles);
-                alarms.extend(chunk.alarms);
-                counts = Some(chunk.counts);
+                pending.absorb(chunk);
                 oldest.get_or_insert_with(Instant::now);
                 false
             }
             Err(RecvTimeoutError::Timeout) => false,
             Err(RecvTimeoutError::Disconnected) => true,
         };
-        let due = oldest.is_some_and(|t| t.elapsed() >= FLUSH_INTERVAL);
-        if let Some(c) = counts {
-            if done || due || puzzles.len() >= batch_size || !alarms.is_empty() {
+        if let Some(since) = oldest {
+            let due = since.elapsed() >= FLUSH_INTERVAL;
+            if done || due || pending.puzzles.len() >= batch_size || !pending.alarms.is_empty() {
                 let started = Instant::now();
-                let n = bank.insert_batch(run_id, &puzzles, &alarms, &c)?;
+                let n = bank.insert_batch(run_id, &pending)?;
                 report.busy += started.elapsed();
                 report.inserted += n as u64;
-                report.ignored += (puzzles.len() - n) as u64;
+                report.ignored += (pending.puzzles.len() - n) as u64;
                 report.transactions += 1;
-                puzzles.clear();
-                alarms.clear();
-                counts = None;
+                pending.clear();
                 oldest = None;
             }
         }

@@ -8,10 +8,7 @@ mod stats;
 
 pub use schema::SCHEMA_VERSION;
 
-use super::{
-    stats::Stats, AlarmRecord, PuzzleFilter, PuzzleRecord, RunCounts, RunStatus, Store,
-    StoredPuzzle,
-};
+use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, Store, StoredPuzzle};
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 use std::collections::{HashMap, HashSet};
@@ -101,24 +98,12 @@ impl Store for SqliteBank {
         runs::start(&self.conn, run_seed, config_json, generator_version)
     }
 
-    fn finish_run(
-        &self,
-        run_id: i64,
-        status: RunStatus,
-        counts: &RunCounts,
-        message: Option<&str>,
-    ) -> Result<()> {
-        runs::finish(&self.conn, run_id, status, counts, message)
+    fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()> {
+        runs::finish(&self.conn, run_id, end)
     }
 
-    fn insert_batch(
-        &mut self,
-        run_id: i64,
-        puzzles: &[PuzzleRecord],
-        alarms: &[AlarmRecord],
-        counts: &RunCounts,
-    ) -> Result<usize> {
-        puzzles::insert_batch(&mut self.conn, run_id, puzzles, alarms, counts)
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<usize> {
+        puzzles::insert_batch(&mut self.conn, run_id, batch)
     }
 
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {

@@ -3,8 +3,8 @@
 
 use super::{runs, NOW};
 use crate::bank::{
-    fingerprint_prefix, AlarmRecord, BaseGridRecord, PuzzleFilter, PuzzleRecord, RatingRecord,
-    RunCounts, Source, StoredPuzzle,
+    fingerprint_prefix, BaseGridRecord, Batch, PuzzleFilter, PuzzleRecord, RatingRecord, Source,
+    StoredPuzzle,
 };
 use crate::grid::Geometry;
 use anyhow::Result;
@@ -50,13 +50,7 @@ static SELECT: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Stores a batch of puzzles and alarms in one transaction, with the run's counters.
-pub(super) fn insert_batch(
-    conn: &mut Connection,
-    run_id: i64,
-    puzzles: &[PuzzleRecord],
-    alarms: &[AlarmRecord],
-    counts: &RunCounts,
-) -> Result<usize> {
+pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) -> Result<usize> {
     // IMMEDIATE: take the write lock up front so two fills never deadlock on an upgrade.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut inserted = 0;
@@ -71,7 +65,7 @@ pub(super) fn insert_batch(
             COLUMNS.join(", "),
             slots.join(", ")
         ))?;
-        for p in puzzles {
+        for p in &batch.puzzles {
             let g = p.geometry;
             if let Some(b) = &p.base {
                 grid_stmt.execute(params![
@@ -114,7 +108,7 @@ pub(super) fn insert_batch(
             "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target)
              VALUES (?1, {NOW}, ?2, ?3, ?4, ?5, ?6, ?7)"
         ))?;
-        for a in alarms {
+        for a in &batch.alarms {
             alarm_stmt.execute(params![
                 run_id,
                 a.size,
@@ -126,7 +120,7 @@ pub(super) fn insert_batch(
             ])?;
         }
     }
-    runs::update_counts(&tx, run_id, counts)?;
+    runs::update_counts(&tx, run_id, &batch.counts)?;
     tx.commit()?;
     Ok(inserted)
 }

@@ -1,7 +1,7 @@
 //! The `runs` table: a row per fill or import, its counters kept close to what is stored.
 
 use super::NOW;
-use crate::bank::{RunCounts, RunStatus};
+use crate::bank::{RunCounts, RunEnd};
 use anyhow::Result;
 use rusqlite::{params, Connection};
 use std::path::Path;
@@ -80,18 +80,12 @@ pub(super) fn update_counts(conn: &Connection, run_id: i64, c: &RunCounts) -> Re
 }
 
 /// Closes a run with its final status, counters and message.
-pub(super) fn finish(
-    conn: &Connection,
-    run_id: i64,
-    status: RunStatus,
-    counts: &RunCounts,
-    message: Option<&str>,
-) -> Result<()> {
+pub(super) fn finish(conn: &Connection, run_id: i64, end: &RunEnd) -> Result<()> {
     let tx = conn.unchecked_transaction()?;
-    update_counts(&tx, run_id, counts)?;
+    update_counts(&tx, run_id, &end.counts)?;
     tx.execute(
         &format!("UPDATE runs SET status = ?2, message = ?3, finished_at = {NOW} WHERE id = ?1"),
-        params![run_id, status.name(), message],
+        params![run_id, end.status.name(), end.message],
     )?;
     tx.commit()?;
     Ok(())

@@ -1,6 +1,7 @@
 //! The SQL behind `bank stats`.
 
 use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount};
+use crate::bank::RunCounts;
 use anyhow::Result;
 use rusqlite::Connection;
 
@@ -19,9 +20,12 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
         .prepare("SELECT id, started_at, status, run_seed, attempts, accepted, duplicates, rejected, timeouts, retries, alarms, message FROM runs ORDER BY id DESC LIMIT ?1")?
         .query_map([runs as i64], |r| {
             Ok(RunRow {
-                id: r.get(0)?, started_at: r.get(1)?, status: r.get(2)?, seed: r.get(3)?, attempts: r.get(4)?,
-                accepted: r.get(5)?, duplicates: r.get(6)?, rejected: r.get(7)?, timeouts: r.get(8)?,
-                retries: r.get(9)?, alarms: r.get(10)?, message: r.get(11)?,
+                id: r.get(0)?, started_at: r.get(1)?, status: r.get(2)?, seed: r.get(3)?,
+                counts: RunCounts {
+                    attempts: r.get(4)?, accepted: r.get(5)?, duplicates: r.get(6)?, rejected: r.get(7)?,
+                    timeouts: r.get(8)?, retries: r.get(9)?, alarms: r.get(10)?,
+                },
+                message: r.get(11)?,
             })
         })?
         .collect::<rusqlite::Result<_>>()?;

@@ -16,68 +16,6 @@ use super::board::Board;
 use super::step::Step;
 use serde::Serialize;
 
-/// A solving technique, in the order the rater tries them (easiest first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Technique {
-    /// The last open cell of a unit.
-    FullHouse,
-    /// A digit with one place left in a box.
-    HiddenSingleBox,
-    /// A digit with one place left in a row or column.
-    HiddenSingleLine,
-    /// A cell with one candidate left.
-    NakedSingle,
-    /// A digit confined to one line inside a box (locked candidates type 1).
-    Pointing,
-    /// A digit confined to one box inside a line (locked candidates type 2).
-    Claiming,
-    /// Two cells of a unit holding the same two candidates.
-    NakedPair,
-    /// A two-line fish.
-    XWing,
-    /// Two digits confined to the same two cells of a unit.
-    HiddenPair,
-    /// Three cells of a unit holding three candidates between them.
-    NakedTriple,
-    /// A three-line fish.
-    Swordfish,
-    /// Three digits confined to the same three cells of a unit.
-    HiddenTriple,
-    /// A bivalue pivot with two bivalue pincers.
-    XyWing,
-    /// A trivalue pivot with two bivalue pincers.
-    XyzWing,
-    /// Unique rectangle type 1: one corner with extra candidates.
-    UniqueRectangle1,
-    /// Unique rectangle type 2: two corners with the same extra candidate.
-    UniqueRectangle2,
-    /// Unique rectangle type 3: the roof's extras form a naked pair with another cell.
-    UniqueRectangle3,
-    /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
-    UniqueRectangle4,
-    /// Four cells of a unit holding four candidates between them.
-    NakedQuad,
-    /// A four-line fish.
-    Jellyfish,
-    /// Four digits confined to the same four cells of a unit.
-    HiddenQuad,
-    /// Bivalue universal grave plus one cell.
-    BugPlusOne,
-    /// An alternating chain on one digit.
-    XChain,
-    /// A chain of bivalue cells.
-    XyChain,
-    /// An assumption that implies its own opposite (an alternating inference chain).
-    ForcingChain,
-    /// A digit assumed in a cell contradicts itself along that digit's links.
-    Nishio,
-    /// Cell, region, double or contradiction forcing chains on static links.
-    MultipleForcingChains,
-    /// Cell, region, double or contradiction forcing chains with the board updated as the
-    /// assumptions go.
-    DynamicForcingChains,
-}
-
 /// A technique's finder: the first deduction it sees on the board, if any.
 ///
 /// The bound says which steps matter: only those scoring below it (chains use it to
@@ -97,178 +35,89 @@ pub struct Entry {
     pub finder: Finder,
 }
 
-/// Every technique in the order the rater tries them: by base score, except that a
-/// technique whose steps can score above a later one's base is tried before it.
-pub const REGISTRY: [Entry; 28] = [
-    Entry {
-        technique: Technique::FullHouse,
-        name: "full house",
-        base_score: 1.0,
-        finder: |b, _| singles::full_house(b),
-    },
-    Entry {
-        technique: Technique::HiddenSingleBox,
-        name: "hidden single (box)",
-        base_score: 1.2,
-        finder: |b, _| singles::hidden_single(b, true),
-    },
-    Entry {
-        technique: Technique::HiddenSingleLine,
-        name: "hidden single (row/column)",
-        base_score: 1.5,
-        finder: |b, _| singles::hidden_single(b, false),
-    },
-    Entry {
-        technique: Technique::NakedSingle,
-        name: "naked single",
-        base_score: 2.3,
-        finder: |b, _| singles::naked_single(b),
-    },
-    Entry {
-        technique: Technique::Pointing,
-        name: "pointing",
-        base_score: 2.6,
-        finder: |b, _| intersections::pointing(b),
-    },
-    Entry {
-        technique: Technique::Claiming,
-        name: "claiming",
-        base_score: 2.8,
-        finder: |b, _| intersections::claiming(b),
-    },
-    Entry {
-        technique: Technique::NakedPair,
-        name: "naked pair",
-        base_score: 3.0,
-        finder: |b, _| subsets::naked(b, 2),
-    },
-    Entry {
-        technique: Technique::XWing,
-        name: "x-wing",
-        base_score: 3.2,
-        finder: |b, _| fish::fish(b, 2),
-    },
-    Entry {
-        technique: Technique::HiddenPair,
-        name: "hidden pair",
-        base_score: 3.4,
-        finder: |b, _| subsets::hidden(b, 2),
-    },
-    Entry {
-        technique: Technique::NakedTriple,
-        name: "naked triple",
-        base_score: 3.6,
-        finder: |b, _| subsets::naked(b, 3),
-    },
-    Entry {
-        technique: Technique::Swordfish,
-        name: "swordfish",
-        base_score: 3.8,
-        finder: |b, _| fish::fish(b, 3),
-    },
-    Entry {
-        technique: Technique::HiddenTriple,
-        name: "hidden triple",
-        base_score: 4.0,
-        finder: |b, _| subsets::hidden(b, 3),
-    },
-    Entry {
-        technique: Technique::XyWing,
-        name: "xy-wing",
-        base_score: 4.2,
-        finder: |b, _| wings::xy_wing(b),
-    },
-    Entry {
-        technique: Technique::XyzWing,
-        name: "xyz-wing",
-        base_score: 4.4,
-        finder: |b, _| wings::xyz_wing(b),
-    },
-    Entry {
-        technique: Technique::UniqueRectangle1,
-        name: "unique rectangle type 1",
-        base_score: 4.5,
-        finder: |b, _| uniqueness::unique_rectangle_1(b),
-    },
-    Entry {
-        technique: Technique::UniqueRectangle2,
-        name: "unique rectangle type 2",
-        base_score: 4.6,
-        finder: |b, _| uniqueness::unique_rectangle_2(b),
-    },
-    Entry {
-        technique: Technique::UniqueRectangle3,
-        name: "unique rectangle type 3",
-        base_score: 4.6,
-        finder: |b, _| uniqueness::unique_rectangle_3(b),
-    },
-    Entry {
-        technique: Technique::UniqueRectangle4,
-        name: "unique rectangle type 4",
-        base_score: 4.6,
-        finder: |b, _| uniqueness::unique_rectangle_4(b),
-    },
-    Entry {
-        technique: Technique::NakedQuad,
-        name: "naked quad",
-        base_score: 5.0,
-        finder: |b, _| subsets::naked(b, 4),
-    },
-    Entry {
-        technique: Technique::Jellyfish,
-        name: "jellyfish",
-        base_score: 5.2,
-        finder: |b, _| fish::fish(b, 4),
-    },
-    Entry {
-        technique: Technique::HiddenQuad,
-        name: "hidden quad",
-        base_score: 5.4,
-        finder: |b, _| subsets::hidden(b, 4),
-    },
-    Entry {
-        technique: Technique::BugPlusOne,
-        name: "bug+1",
-        base_score: 5.6,
-        finder: |b, _| uniqueness::bug_plus_one(b),
-    },
-    Entry {
-        technique: Technique::XChain,
-        name: "x-chain",
-        base_score: 4.0,
-        finder: chains::x_chain,
-    },
-    Entry {
-        technique: Technique::XyChain,
-        name: "xy-chain",
-        base_score: 6.5,
-        finder: chains::xy_chain,
-    },
-    Entry {
-        technique: Technique::ForcingChain,
-        name: "forcing chain",
-        base_score: 6.6,
-        finder: forcing::forcing_chain,
-    },
-    Entry {
-        technique: Technique::Nishio,
-        name: "nishio forcing chain",
-        base_score: 7.5,
-        finder: |b, _| forcing::nishio(b),
-    },
-    Entry {
-        technique: Technique::MultipleForcingChains,
-        name: "multiple forcing chains",
-        base_score: 8.0,
-        finder: |b, _| forcing::multiple_forcing_chains(b),
-    },
-    Entry {
-        technique: Technique::DynamicForcingChains,
-        name: "dynamic forcing chains",
-        base_score: 8.5,
-        finder: |b, _| forcing::dynamic_forcing_chains(b),
-    },
-];
+/// Declares the techniques, one row each, in the order the rater tries them: the enum
+/// variant with its doc, then its name, base score and finder. The enum and
+/// [`REGISTRY`] both come from this one list.
+macro_rules! techniques {
+    ($($(#[doc = $doc:literal])+ $technique:ident => ($name:literal, $score:literal, $finder:expr),)+) => {
+        /// A solving technique, in the order the rater tries them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub enum Technique {
+            $($(#[doc = $doc])+ $technique,)+
+        }
+
+        /// Every technique in the order the rater tries them: by base score, except that
+        /// a technique whose steps can score above a later one's base is tried before it.
+        pub const REGISTRY: [Entry; [$(Technique::$technique),+].len()] = [
+            $(Entry {
+                technique: Technique::$technique,
+                name: $name,
+                base_score: $score,
+                finder: $finder,
+            },)+
+        ];
+    };
+}
+
+techniques! {
+    /// The last open cell of a unit.
+    FullHouse => ("full house", 1.0, |b, _| singles::full_house(b)),
+    /// A digit with one place left in a box.
+    HiddenSingleBox => ("hidden single (box)", 1.2, |b, _| singles::hidden_single(b, true)),
+    /// A digit with one place left in a row or column.
+    HiddenSingleLine => ("hidden single (row/column)", 1.5, |b, _| singles::hidden_single(b, false)),
+    /// A cell with one candidate left.
+    NakedSingle => ("naked single", 2.3, |b, _| singles::naked_single(b)),
+    /// A digit confined to one line inside a box (locked candidates type 1).
+    Pointing => ("pointing", 2.6, |b, _| intersections::pointing(b)),
+    /// A digit confined to one box inside a line (locked candidates type 2).
+    Claiming => ("claiming", 2.8, |b, _| intersections::claiming(b)),
+    /// Two cells of a unit holding the same two candidates.
+    NakedPair => ("naked pair", 3.0, |b, _| subsets::naked(b, 2)),
+    /// A two-line fish.
+    XWing => ("x-wing", 3.2, |b, _| fish::fish(b, 2)),
+    /// Two digits confined to the same two cells of a unit.
+    HiddenPair => ("hidden pair", 3.4, |b, _| subsets::hidden(b, 2)),
+    /// Three cells of a unit holding three candidates between them.
+    NakedTriple => ("naked triple", 3.6, |b, _| subsets::naked(b, 3)),
+    /// A three-line fish.
+    Swordfish => ("swordfish", 3.8, |b, _| fish::fish(b, 3)),
+    /// Three digits confined to the same three cells of a unit.
+    HiddenTriple => ("hidden triple", 4.0, |b, _| subsets::hidden(b, 3)),
+    /// A bivalue pivot with two bivalue pincers.
+    XyWing => ("xy-wing", 4.2, |b, _| wings::xy_wing(b)),
+    /// A trivalue pivot with two bivalue pincers.
+    XyzWing => ("xyz-wing", 4.4, |b, _| wings::xyz_wing(b)),
+    /// Unique rectangle type 1: one corner with extra candidates.
+    UniqueRectangle1 => ("unique rectangle type 1", 4.5, |b, _| uniqueness::unique_rectangle_1(b)),
+    /// Unique rectangle type 2: two corners with the same extra candidate.
+    UniqueRectangle2 => ("unique rectangle type 2", 4.6, |b, _| uniqueness::unique_rectangle_2(b)),
+    /// Unique rectangle type 3: the roof's extras form a naked pair with another cell.
+    UniqueRectangle3 => ("unique rectangle type 3", 4.6, |b, _| uniqueness::unique_rectangle_3(b)),
+    /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
+    UniqueRectangle4 => ("unique rectangle type 4", 4.6, |b, _| uniqueness::unique_rectangle_4(b)),
+    /// Four cells of a unit holding four candidates between them.
+    NakedQuad => ("naked quad", 5.0, |b, _| subsets::naked(b, 4)),
+    /// A four-line fish.
+    Jellyfish => ("jellyfish", 5.2, |b, _| fish::fish(b, 4)),
+    /// Four digits confined to the same four cells of a unit.
+    HiddenQuad => ("hidden quad", 5.4, |b, _| subsets::hidden(b, 4)),
+    /// Bivalue universal grave plus one cell.
+    BugPlusOne => ("bug+1", 5.6, |b, _| uniqueness::bug_plus_one(b)),
+    /// An alternating chain on one digit.
+    XChain => ("x-chain", 4.0, chains::x_chain),
+    /// A chain of bivalue cells.
+    XyChain => ("xy-chain", 6.5, chains::xy_chain),
+    /// An assumption that implies its own opposite (an alternating inference chain).
+    ForcingChain => ("forcing chain", 6.6, forcing::forcing_chain),
+    /// A digit assumed in a cell contradicts itself along that digit's links.
+    Nishio => ("nishio forcing chain", 7.5, |b, _| forcing::nishio(b)),
+    /// Cell, region, double or contradiction forcing chains on static links.
+    MultipleForcingChains => ("multiple forcing chains", 8.0, |b, _| forcing::multiple_forcing_chains(b)),
+    /// Cell, region, double or contradiction forcing chains with the board updated as the
+    /// assumptions go.
+    DynamicForcingChains => ("dynamic forcing chains", 8.5, |b, _| forcing::dynamic_forcing_chains(b)),
+}
 
 impl Technique {
     /// The technique's row.
