@@ -35,9 +35,9 @@ pub trait Store: Send {
     /// Closes a run with its final status, counters and message.
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()>;
 
-    /// Stores a batch in one transaction. Returns how many puzzles were new (the rest
-    /// were duplicates by fingerprint, stored first by another process).
-    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<usize>;
+    /// Stores a batch in one transaction. Returns, per puzzle, whether it was new (the
+    /// rest were duplicates by fingerprint, stored first by another process).
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<Vec<bool>>;
 
     /// The 16-byte prefixes of every stored fingerprint, for duplicate checks in memory.
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>>;

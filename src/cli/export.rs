@@ -67,7 +67,7 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
         write_one(&mut out, &p, args.format)
     })?;
     out.flush()?;
-    eprintln!("exported {n} puzzles");
+    note!("exported {n} puzzles");
     Ok(super::EXIT_OK)
 }
 

@@ -65,7 +65,7 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     if args.quota {
         request = deficit(request, &bank)?;
         if request.total() == 0 {
-            eprintln!(
+            note!(
                 "quota met: nothing to add to {}",
                 args.opts.common.db.display()
             );
@@ -87,6 +87,9 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     print_summary(&report, run_seed, &args.opts.common.db);
     if let Some(path) = &args.opts.summary_json {
         write_summary(path, &report, run_seed)?;
+    }
+    if report.storage_failed {
+        return Ok(super::EXIT_ERROR);
     }
     let short = report.items.iter().any(|i| i.accepted < i.wanted);
     Ok(match report.status {
@@ -172,7 +175,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
             )
         })
         .collect();
-    eprintln!(
+    note!(
         "run {} {}: {} stored ({}) in {:.1}s, {:.0}/s; attempts {}, duplicates {}, rejected {}, \
          timeouts {}, retries {}, alarms {}; seed {seed}; bank {}",
         r.run_id,
@@ -195,7 +198,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
         "writer time"
     );
     if let Some(m) = &r.message {
-        eprintln!("run {} {}: {m}", r.run_id, r.status.name());
+        note!("run {} {}: {m}", r.run_id, r.status.name());
     }
 }
 

@@ -40,29 +40,38 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     let mut counts = RunCounts::default();
     let mut bad = 0u64;
     let mut batch = Vec::with_capacity(BATCH);
-    for line in input::puzzles(reader, None) {
-        let line = line?;
-        counts.attempts += 1;
-        match line.puzzle.and_then(|p| rate(&p, &settings)) {
-            Ok(p) => batch.push(p),
-            Err(e) => {
-                eprintln!("{name}: line {}: {e}", line.number);
-                bad += 1;
-                counts.rejected += 1;
+    let read = (|| -> Result<()> {
+        for line in input::puzzles(reader, None) {
+            let line = line?;
+            counts.attempts += 1;
+            match line.puzzle.and_then(|p| rate(&p, &settings)) {
+                Ok(p) => batch.push(p),
+                Err(e) => {
+                    note!("{name}: line {}: {e}", line.number);
+                    bad += 1;
+                    counts.rejected += 1;
+                }
+            }
+            if batch.len() == BATCH {
+                store(&mut bank, run_id, &mut batch, &mut counts)?;
             }
         }
-        if batch.len() == BATCH {
-            store(&mut bank, run_id, &mut batch, &mut counts)?;
-        }
-    }
-    store(&mut bank, run_id, &mut batch, &mut counts)?;
-    let end = RunEnd {
-        status: RunStatus::Completed,
-        counts,
-        message: None,
+        store(&mut bank, run_id, &mut batch, &mut counts)
+    })();
+    // A read or write error still closes the run, with what was stored before it.
+    let (status, message) = match &read {
+        Ok(()) => (RunStatus::Completed, None),
+        Err(e) => (RunStatus::Failed, Some(format!("{e:#}"))),
     };
-    bank.finish_run(run_id, &end)?;
-    eprintln!(
+    let end = RunEnd {
+        status,
+        counts,
+        message,
+    };
+    let closed = bank.finish_run(run_id, &end);
+    read?;
+    closed?;
+    note!(
         "imported {} puzzles from {name} (run {run_id}): {} already in the bank, {bad} lines skipped",
         counts.accepted, counts.duplicates
     );
@@ -84,7 +93,11 @@ fn store(
         alarms: Vec::new(),
         counts: *counts,
     };
-    let inserted = bank.insert_batch(run_id, &stored)? as u64;
+    let inserted = bank
+        .insert_batch(run_id, &stored)?
+        .iter()
+        .filter(|&&n| n)
+        .count() as u64;
     counts.accepted += inserted;
     counts.duplicates += stored.puzzles.len() as u64 - inserted;
     Ok(())

@@ -5,6 +5,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
+use std::time::{Duration, Instant};
+
+/// Longest time an answer waits in the output buffer.
+const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
 /// A source of puzzle lines: a path, or `-` / nothing for standard input.
 pub fn open(path: Option<&str>) -> Result<(String, Box<dyn BufRead>)> {
@@ -53,32 +57,42 @@ impl PuzzleInput {
 }
 
 /// Puzzles of a source, skipping blank lines and `#` comments; with `geometry`, every line
-/// must be of that size. I/O errors end the stream with an error.
+/// must be of that size. A line that is not UTF-8 is read as far as it is (bytes that are
+/// not text become U+FFFD): in a trailing field they are ignored like the rest of it, in
+/// the cells the line is reported as malformed. I/O errors end the stream with an error.
 pub fn puzzles(
     reader: Box<dyn BufRead>,
     geometry: Option<Geometry>,
 ) -> impl Iterator<Item = Result<Line>> {
     reader
-        .lines()
+        .split(b'\n')
         .enumerate()
         .filter_map(move |(i, line)| match line {
             Err(e) => Some(Err(
                 anyhow::Error::new(e).context(format!("reading line {}", i + 1))
             )),
-            Ok(text) => {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
                 let trimmed = text.trim();
                 if trimmed.is_empty() || trimmed.starts_with('#') {
-                    None
-                } else {
-                    Some(Ok(Line {
-                        number: i + 1,
-                        puzzle: match geometry {
-                            Some(g) => parse_line_with(trimmed, g),
-                            None => parse_line(trimmed),
-                        }
-                        .map_err(|e| e.to_string()),
-                    }))
+                    return None;
                 }
+                let parsed = match geometry {
+                    Some(g) => parse_line_with(trimmed, g),
+                    None => parse_line(trimmed),
+                };
+                let not_text = |e: String| match std::str::from_utf8(&bytes) {
+                    Ok(_) => e,
+                    Err(bad) => format!(
+                        "{e} (the line is not UTF-8 text: byte {} is 0x{:02x})",
+                        bad.valid_up_to() + 1,
+                        bytes[bad.valid_up_to()]
+                    ),
+                };
+                Some(Ok(Line {
+                    number: i + 1,
+                    puzzle: parsed.map_err(|e| not_text(e.to_string())),
+                }))
             }
         })
 }
@@ -95,12 +109,20 @@ pub fn for_each_puzzle(
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut bad = 0;
+    // Answers go out at least every FLUSH_EVERY, so slow ones (exact counts) stream.
+    let mut flushed = Instant::now();
     for line in puzzles(reader, geometry) {
         let line = line?;
         match line.puzzle {
-            Ok(p) => answer(&p, &mut out)?,
+            Ok(p) => {
+                answer(&p, &mut out)?;
+                if flushed.elapsed() >= FLUSH_EVERY {
+                    io::Write::flush(&mut out)?;
+                    flushed = Instant::now();
+                }
+            }
             Err(e) => {
-                eprintln!("{name}: line {}: {e}", line.number);
+                note!("{name}: line {}: {e}", line.number);
                 bad += 1;
             }
         }

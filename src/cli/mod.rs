@@ -1,5 +1,14 @@
 //! The `bank` command line: parsing, dispatch, exit codes.
 
+/// Writes a line to stderr like `eprintln!`, but never panics: a run whose stderr cannot
+/// be written (a full disk, a closed pipe) still ends with its real exit status.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod bench;
 mod calibrate;
@@ -98,7 +107,7 @@ pub fn main() -> ExitCode {
     match dispatch(&cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            note!("error: {e:#}");
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -154,12 +163,10 @@ fn interrupt_flag() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBo
     let handler_flag = flag.clone();
     ctrlc::set_handler(move || {
         if handler_flag.swap(true, Ordering::SeqCst) {
-            eprintln!("second interrupt: exiting now (committed puzzles are safe)");
+            note!("second interrupt: exiting now (committed puzzles are safe)");
             std::process::exit(130);
         }
-        eprintln!(
-            "interrupt: finishing the current chunk, then stopping (Ctrl-C again to quit now)"
-        );
+        note!("interrupt: finishing the current chunk, then stopping (Ctrl-C again to quit now)");
     })?;
     Ok(flag)
 }

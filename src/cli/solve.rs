@@ -46,6 +46,10 @@ pub fn run(args: &SolveArgs) -> Result<usize> {
         } else {
             writeln!(out, "{answer}")?;
         }
+        if args.count {
+            // An exact count can take long: each one goes out as soon as it is known.
+            out.flush()?;
+        }
         Ok(())
     })
 }

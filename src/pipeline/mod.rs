@@ -86,6 +86,9 @@ pub struct FillReport {
     pub items: Vec<ItemReport>,
     /// Time the writer thread spent in transactions.
     pub writer_busy: Duration,
+    /// Whether the bank refused a write (the message says why): an error, not an early
+    /// stop.
+    pub storage_failed: bool,
 }
 
 /// Runs a fill into `bank`. `stop` is polled between chunks (Ctrl-C).
@@ -145,26 +148,39 @@ pub fn fill(
         }
     }
     let (bank, written) = writer.finish();
-    let writer_busy = written.as_ref().map_or(Duration::ZERO, |r| r.busy);
-    let (status, message) = match (outcome, written) {
-        (Ok(end), Ok(report)) => {
-            // Another process may have stored some of the same puzzles first.
-            counts.accepted = counts.accepted.saturating_sub(report.ignored);
-            counts.duplicates += report.ignored;
-            match end {
-                TierEnd::Filled => (RunStatus::Completed, None),
-                TierEnd::Interrupted(why) => (RunStatus::Interrupted, Some(why)),
-                TierEnd::Failed(why) => (RunStatus::Failed, Some(why)),
-            }
-        }
-        (Err(e), _) | (_, Err(e)) => (RunStatus::Failed, Some(format!("{e:#}"))),
+    // The counts of what is stored, not of what was handed to the writer: puzzles another
+    // process stored first are duplicates, and a failed write stored nothing of its batch.
+    counts.accepted = written.inserted;
+    counts.duplicates += written.ignored;
+    for item in &mut items {
+        let key = (item.size, item.tier.clone());
+        item.accepted = written.stored.get(&key).copied().unwrap_or(0);
+    }
+    let storage_failed = written.failure.is_some();
+    let (status, mut message) = match (written.failure, outcome) {
+        (Some(e), _) => (
+            RunStatus::Failed,
+            Some(format!(
+                "the bank refused a write, so the run stopped: {e:#}"
+            )),
+        ),
+        (None, Ok(TierEnd::Filled)) => (RunStatus::Completed, None),
+        (None, Ok(TierEnd::Interrupted(why))) => (RunStatus::Interrupted, Some(why)),
+        (None, Ok(TierEnd::Failed(why))) => (RunStatus::Failed, Some(why)),
+        (None, Err(e)) => (RunStatus::Failed, Some(format!("{e:#}"))),
     };
     let end = RunEnd {
         status,
         counts,
-        message,
+        message: message.clone(),
     };
-    bank.finish_run(run_id, &end)?;
+    if let Err(e) = bank.finish_run(run_id, &end) {
+        if !storage_failed {
+            return Err(e);
+        }
+        let m = message.get_or_insert_with(String::new);
+        m.push_str(&format!("; closing the run row failed too: {e:#}"));
+    }
     tracing::info!(
         run_id,
         status = status.name(),
@@ -175,10 +191,11 @@ pub fn fill(
         run_id,
         status,
         counts,
-        message: end.message,
+        message,
         elapsed: started.elapsed(),
         items,
-        writer_busy,
+        writer_busy: written.busy,
+        storage_failed,
     })
 }
 

@@ -25,6 +25,7 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
     };
     let mut found = Vec::new();
     let counted = count_solutions(&puzzle, 2);
+    let unique = counted.count == 1;
     match (counted.count, &counted.first) {
         (1, Some(s)) if s.to_line() == p.solution => {}
         (1, Some(_)) => found.push(Finding::Corrupt(
@@ -44,6 +45,11 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
         found.push(Finding::Corrupt(
             "fingerprint does not match the puzzle".into(),
         ));
+    }
+    if !unique {
+        // Effort and rating mean nothing for a puzzle without one solution: it is corrupt,
+        // not drifted.
+        return found;
     }
     let effort = counted.stats;
     if effort.guesses != p.guesses || effort.backtracks != p.backtracks {

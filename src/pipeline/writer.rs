@@ -3,6 +3,7 @@
 
 use crate::bank::{Bank, Batch};
 use anyhow::Result;
+use std::collections::HashMap;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -11,22 +12,27 @@ use std::time::{Duration, Instant};
 const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
 
 /// What the writer did.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct WriterReport {
     /// Puzzles stored.
     pub inserted: u64,
+    /// Puzzles stored per (grid side, tier).
+    pub stored: HashMap<(usize, String), u64>,
     /// Puzzles another process stored first (same fingerprint).
     pub ignored: u64,
     /// Transactions committed.
     pub transactions: u64,
     /// Time spent inside transactions (the writer's share of the machine).
     pub busy: Duration,
+    /// Why the writer stopped early: the bank refused a transaction (a full disk, an I/O
+    /// error). What it stored before stays stored and counted above.
+    pub failure: Option<anyhow::Error>,
 }
 
 /// Handle to the writer thread.
 pub struct Writer {
     sender: SyncSender<Batch>,
-    handle: JoinHandle<(Bank, Result<WriterReport>)>,
+    handle: JoinHandle<(Bank, WriterReport)>,
 }
 
 impl Writer {
@@ -52,19 +58,33 @@ impl Writer {
     }
 
     /// Flushes, stops the writer and returns the bank and its report.
-    pub fn finish(self) -> (Bank, Result<WriterReport>) {
+    pub fn finish(self) -> (Bank, WriterReport) {
         drop(self.sender);
         self.handle.join().expect("writer thread panicked")
     }
 }
 
+/// Stores what arrives until the senders are gone or a transaction fails.
 fn write_loop(
     bank: &mut Bank,
     run_id: i64,
     batch_size: usize,
     rx: Receiver<Batch>,
-) -> Result<WriterReport> {
+) -> WriterReport {
     let mut report = WriterReport::default();
+    if let Err(e) = store_all(bank, run_id, batch_size, &rx, &mut report) {
+        report.failure = Some(e);
+    }
+    report
+}
+
+fn store_all(
+    bank: &mut Bank,
+    run_id: i64,
+    batch_size: usize,
+    rx: &Receiver<Batch>,
+    report: &mut WriterReport,
+) -> Result<()> {
     let mut pending = Batch {
         puzzles: Vec::with_capacity(batch_size),
         ..Batch::default()
@@ -84,18 +104,28 @@ fn write_loop(
         if let Some(since) = oldest {
             let due = since.elapsed() >= FLUSH_INTERVAL;
             if done || due || pending.puzzles.len() >= batch_size || !pending.alarms.is_empty() {
+                // The run's counters as stored: puzzles another process stored first are
+                // duplicates, not accepted.
+                pending.counts.accepted -= report.ignored;
+                pending.counts.duplicates += report.ignored;
                 let started = Instant::now();
-                let n = bank.insert_batch(run_id, &pending)?;
+                let new = bank.insert_batch(run_id, &pending)?;
                 report.busy += started.elapsed();
-                report.inserted += n as u64;
-                report.ignored += (pending.puzzles.len() - n) as u64;
+                for (p, _) in pending.puzzles.iter().zip(&new).filter(|(_, &n)| n) {
+                    *report
+                        .stored
+                        .entry((p.geometry.n(), p.tier.clone()))
+                        .or_default() += 1;
+                    report.inserted += 1;
+                }
+                report.ignored += new.iter().filter(|&&n| !n).count() as u64;
                 report.transactions += 1;
                 pending.clear();
                 oldest = None;
             }
         }
         if done {
-            return Ok(report);
+            return Ok(());
         }
     }
 }

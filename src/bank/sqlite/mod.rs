@@ -28,42 +28,70 @@ pub struct SqliteBank {
 
 impl SqliteBank {
     /// Opens (creating if needed) the bank at `path` for writing, migrating its schema.
+    /// A new bank is built under a temporary name and linked into place whole, so
+    /// processes that create the same bank at once all open one complete bank; an
+    /// existing file is checked to be a SQLite database of a schema this binary knows
+    /// before anything in it changes.
     pub fn open(path: &Path) -> Result<SqliteBank> {
         let origin = path.display().to_string();
         if path.is_dir() {
             bail!("bank path '{origin}' is a directory: give a file path such as bank.sqlite");
         }
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            if !parent.is_dir() {
-                bail!(
-                    "cannot create bank '{origin}': folder '{}' does not exist",
-                    parent.display()
-                );
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !parent.is_dir() {
+            bail!(
+                "cannot create bank '{origin}': folder '{}' does not exist",
+                parent.display()
+            );
+        }
+        if path.exists() {
+            check_header(path, &origin)?;
+            if path.metadata().is_ok_and(|m| m.permissions().readonly()) {
+                bail!("bank '{origin}' is read-only: fix its permissions (chmod u+w) or give another --db path");
             }
-            let readonly = |p: &Path| p.metadata().is_ok_and(|m| m.permissions().readonly());
-            if !path.exists() && readonly(parent) {
+        } else {
+            if !writable(parent) {
                 bail!(
                     "cannot create bank '{origin}': folder '{}' is not writable",
                     parent.display()
                 );
             }
+            create(path, parent, &origin)?;
         }
-        if path.metadata().is_ok_and(|m| m.permissions().readonly()) {
-            bail!("bank '{origin}' is read-only: fix its permissions (chmod u+w) or give another --db path");
+        let mut bank = SqliteBank::connect(path, &origin)?;
+        // Nothing is written, not even the journal mode, before the schema is known.
+        let v = schema::version(&bank.conn).map_err(|e| explain(e, &origin))?;
+        if v > SCHEMA_VERSION {
+            bail!(
+                "bank '{origin}' has schema version {v}, newer than this binary's \
+                 {SCHEMA_VERSION}: use a newer `bank` (the bank was left untouched)"
+            );
         }
+        bank.configure(&origin)?;
+        schema::migrate(&mut bank.conn, &origin).map_err(|e| explain(e, &origin))?;
+        Ok(bank)
+    }
+
+    /// A connection to `path` with the busy timeout set.
+    fn connect(path: &Path, origin: &str) -> Result<SqliteBank> {
         let conn =
             Connection::open(path).with_context(|| format!("cannot open bank '{origin}'"))?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let configure = || -> rusqlite::Result<()> {
-            conn.pragma_update(None, "journal_mode", "WAL")?;
-            conn.pragma_update(None, "foreign_keys", true)?;
-            conn.pragma_update(None, "synchronous", "NORMAL")?;
+        Ok(SqliteBank { conn })
+    }
+
+    /// WAL, foreign keys, normal syncs.
+    fn configure(&self, origin: &str) -> Result<()> {
+        let set = || -> rusqlite::Result<()> {
+            self.conn.pragma_update(None, "journal_mode", "WAL")?;
+            self.conn.pragma_update(None, "foreign_keys", true)?;
+            self.conn.pragma_update(None, "synchronous", "NORMAL")?;
             Ok(())
         };
-        configure().map_err(|e| explain(e.into(), &origin))?;
-        let mut bank = SqliteBank { conn };
-        schema::migrate(&mut bank.conn, &origin).map_err(|e| explain(e, &origin))?;
-        Ok(bank)
+        set().map_err(|e| explain(e.into(), origin))
     }
 
     /// Opens an existing bank read-only (for `show`, `stats`, `reproduce`, `export`).
@@ -102,7 +130,7 @@ impl Store for SqliteBank {
         runs::finish(&self.conn, run_id, end)
     }
 
-    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<usize> {
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<Vec<bool>> {
         puzzles::insert_batch(&mut self.conn, run_id, batch)
     }
 
@@ -135,6 +163,64 @@ impl Store for SqliteBank {
     }
 }
 
+/// Refuses a file that is not a SQLite database (a SQLite file is never shorter than its
+/// 100-byte header, and starts with its magic string), leaving it as it is.
+fn check_header(path: &Path, origin: &str) -> Result<()> {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    let mut file =
+        std::fs::File::open(path).with_context(|| format!("cannot read bank '{origin}'"))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len < 100 || file.read_exact(&mut head).is_err() || &head != b"SQLite format 3\0" {
+        bail!(
+            "'{origin}' is not a SQLite bank ({len} bytes without a SQLite header): give \
+             another --db path, or remove the file to start a new bank there"
+        );
+    }
+    Ok(())
+}
+
+/// Builds a new bank at `path`: under a temporary name in the same folder, then linked
+/// into place. When another process linked its bank first, that one is kept.
+fn create(path: &Path, folder: &Path, origin: &str) -> Result<()> {
+    let name = path
+        .file_name()
+        .map_or("bank".into(), |n| n.to_string_lossy());
+    let temp = folder.join(format!(".{name}.{}.new", std::process::id()));
+    let remove_temp = || {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut p = temp.clone().into_os_string();
+            p.push(suffix);
+            let _ = std::fs::remove_file(p);
+        }
+    };
+    remove_temp();
+    let built = (|| {
+        let mut bank = SqliteBank::connect(&temp, origin)?;
+        bank.configure(origin)?;
+        schema::migrate(&mut bank.conn, origin).map_err(|e| explain(e, origin))?;
+        bank.conn
+            .close()
+            .map_err(|(_, e)| explain(e.into(), origin))?;
+        std::fs::hard_link(&temp, path).or_else(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => Ok(()),
+            _ => Err(anyhow::Error::new(e).context(format!("cannot create bank '{origin}'"))),
+        })
+    })();
+    remove_temp();
+    built
+}
+
+/// Whether this process may create files in `folder`.
+fn writable(folder: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(folder.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+    unsafe { libc::access(c.as_ptr(), libc::W_OK) == 0 }
+}
+
 /// Turns SQLite's terse errors into messages that name the file and the fix, by the
 /// error's code.
 fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
@@ -146,6 +232,20 @@ fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
         Some(ErrorCode::NotADatabase) => anyhow::anyhow!(
             "'{origin}' is not a SQLite bank (file is not a database): give another --db path"
         ),
+        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen)
+            if !writable(
+                Path::new(origin)
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(Path::new(".")),
+            ) =>
+        {
+            anyhow::anyhow!(
+                "bank '{origin}' cannot be written: its folder is not writable, and SQLite \
+                 keeps the bank's -wal and -shm files beside it: make the folder writable \
+                 or move the bank"
+            )
+        }
         Some(ErrorCode::ReadOnly) => anyhow::anyhow!(
             "bank '{origin}' is read-only: fix its permissions or give another --db path"
         ),

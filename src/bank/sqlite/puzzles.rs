@@ -50,10 +50,10 @@ static SELECT: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Stores a batch of puzzles and alarms in one transaction, with the run's counters.
-pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) -> Result<usize> {
+pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) -> Result<Vec<bool>> {
     // IMMEDIATE: take the write lock up front so two fills never deadlock on an upgrade.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let mut inserted = 0;
+    let mut inserted = Vec::with_capacity(batch.puzzles.len());
     {
         let mut grid_stmt = tx.prepare_cached(
             "INSERT OR IGNORE INTO base_grids (id, size, box_rows, box_cols, route, grid, seed)
@@ -79,7 +79,7 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
                 ])?;
             }
             let rating = p.rating.as_ref();
-            inserted += puzzle_stmt.execute(params![
+            let rows = puzzle_stmt.execute(params![
                 run_id,
                 p.base.as_ref().map(|b| &b.id),
                 g.n(),
@@ -103,6 +103,7 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
                 rating.map(|r| r.completed),
                 rating.map(|r| &r.techniques),
             ])?;
+            inserted.push(rows == 1);
         }
         let mut alarm_stmt = tx.prepare_cached(&format!(
             "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target)
