@@ -9,7 +9,7 @@ use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::Grid;
-use crate::solver::count_solutions;
+use crate::solver::Solver;
 use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
@@ -28,6 +28,9 @@ pub struct ImportArgs {
 
 /// Lines stored per transaction.
 const BATCH: usize = 500;
+
+/// Longest time one line may take to solve and rate.
+const LINE_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Imports; exit 0 when every line was usable, 1 when some were skipped.
 pub fn run(args: &ImportArgs) -> Result<u8> {
@@ -106,14 +109,25 @@ fn store(
 /// Solves, rates and fingerprints one external puzzle.
 fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
     let started = Instant::now();
-    let counted = count_solutions(p, 2);
+    // A line can be a puzzle no solver proves quickly (a sparse 16x16 without a solution):
+    // it is skipped with a message rather than stopping the import.
+    let deadline = Some(started + LINE_BUDGET);
+    let too_slow = |_| {
+        format!(
+            "not solved and rated within {} s: skipped",
+            LINE_BUDGET.as_secs()
+        )
+    };
+    let counted = Solver::with_deadline(deadline)
+        .count(p, 2)
+        .map_err(too_slow)?;
     let solution = match (counted.count, counted.first) {
         (1, Some(s)) => s,
         (0, _) => return Err("puzzle has no solution".into()),
         _ => return Err("puzzle has more than one solution".into()),
     };
     let effort = counted.stats;
-    let rating = crate::rate::rate(p);
+    let rating = crate::rate::rate_until(p, deadline).map_err(too_slow)?;
     let tier = settings
         .tier_for_score(rating.score)
         .ok_or_else(|| format!("no tier's band holds its score {:.1}", rating.score))?;

@@ -18,7 +18,7 @@ mod export;
 mod fill;
 mod generate;
 mod import;
-mod input;
+pub mod input;
 mod inspect;
 mod rate;
 mod solve;

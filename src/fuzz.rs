@@ -1,0 +1,72 @@
+//! Entry points for fuzzing the parts that read outside input: puzzle lines, config files
+//! and the import line reader. The cargo-fuzz targets in `fuzz/` call these with raw
+//! bytes, and `tests/fuzz_corpus.rs` replays every saved input through them, so a case
+//! the fuzzer once found stays a test. Each checks invariants and panics when one breaks.
+
+use crate::canon::fingerprint;
+use crate::cli::input;
+use crate::config::Settings;
+use crate::grid::{parse_line, parse_line_with, Geometry, SUPPORTED_SIZES};
+use crate::solver::Solver;
+use std::io::Cursor;
+use std::time::{Duration, Instant};
+
+/// A puzzle line: whatever parses prints back as a line that parses to the same grid,
+/// with no digit twice in a unit, under its own size and only under it.
+pub fn puzzle_line(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(grid) = parse_line(&text) else {
+        return;
+    };
+    assert!(grid.find_conflict().is_none(), "{text}");
+    let line = grid.to_line();
+    assert_eq!(parse_line(&line).as_ref(), Ok(&grid), "{text}");
+    for n in SUPPORTED_SIZES {
+        let g = Geometry::for_size(n).expect("supported");
+        assert_eq!(
+            parse_line_with(&text, g).is_ok(),
+            g == grid.geometry(),
+            "{text}"
+        );
+    }
+}
+
+/// A config file: refused with a message or resolved into settings whose every size
+/// either has strategies to dig with or says why not.
+pub fn config_text(bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let Ok(settings) = Settings::parse(&text, "fuzz.toml") else {
+        return;
+    };
+    assert!(!settings.tiers().is_empty());
+    for n in SUPPORTED_SIZES {
+        let g = Geometry::for_size(n).expect("supported");
+        let _ = settings.generation.strategies_for(g);
+        for tier in settings.tiers() {
+            let (low, high) = tier.clue_range(g);
+            assert!(low <= high && high <= g.cells(), "{}", tier.name);
+        }
+    }
+}
+
+/// The import reader: every line is a puzzle or a numbered reason; a puzzle with one
+/// solution is fingerprinted (rating is left to the rater's own tests: it is slow on the
+/// puzzles fuzzing makes).
+pub fn import_lines(bytes: &[u8]) {
+    let mut last = 0;
+    for line in input::puzzles(Box::new(Cursor::new(bytes.to_vec())), None) {
+        let line = line.expect("reading from memory cannot fail");
+        assert!(line.number > last, "line numbers ascend");
+        last = line.number;
+        if let Ok(p) = line.puzzle {
+            // As `bank import` does, with a budget: some sparse large grids take the
+            // solver exponential time to prove they have no solution.
+            let deadline = Some(Instant::now() + Duration::from_secs(1));
+            if let Ok(counted) = Solver::with_deadline(deadline).count(&p, 2) {
+                if counted.count == 1 {
+                    assert_eq!(fingerprint(&p).len(), 64);
+                }
+            }
+        }
+    }
+}
