@@ -54,7 +54,17 @@ fn a_full_disk_is_a_storage_error_with_true_counts() {
     let o = bank_with_file_limit(
         1200,
         &[
-            "fill", "--count", "20000", "--tier", "easy", "--seed", "3", "--db", db_s,
+            "fill",
+            "--count",
+            "20000",
+            "--tier",
+            "easy",
+            "--seed",
+            "3",
+            "--db",
+            db_s,
+            "--summary-json",
+            "/dev/stdout",
         ],
     );
     let err = stderr(&o);
@@ -69,6 +79,14 @@ fn a_full_disk_is_a_storage_error_with_true_counts() {
     assert_eq!(stored_in_summary(&err), rows, "{err}");
     let row_accepted = count(&db, "SELECT accepted FROM runs WHERE id = 2");
     assert_eq!(row_accepted, rows, "the runs row counts what is stored");
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["status"], "failed");
+    assert_eq!(json["counts"]["accepted"].as_i64(), Some(rows));
+    assert_eq!(json["items"][0]["accepted"].as_i64(), Some(rows));
+    assert!(json["message"]
+        .as_str()
+        .unwrap()
+        .contains("refused a write"));
     assert_eq!(
         Connection::open(&db)
             .unwrap()
@@ -240,6 +258,22 @@ fn bytes_that_are_not_text_are_reported_by_line_in_every_reader() {
         count(&db, "SELECT count(*) FROM runs WHERE status = 'completed'"),
         1
     );
+    // A config that is not text is refused by name before the bank is touched.
+    let config = dir.path().join("bad.toml");
+    let mut text = sudoku_bank::config::DEFAULT_CONFIG.as_bytes().to_vec();
+    text.extend_from_slice(b"\n# \xff\x00\n");
+    std::fs::write(&config, text).unwrap();
+    let fresh = dir.path().join("fresh.sqlite");
+    let o = bank(
+        &["fill", "--count", "1", "--config", config.to_str().unwrap()]
+            .into_iter()
+            .chain(["--db", fresh.to_str().unwrap()])
+            .collect::<Vec<_>>(),
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("bad.toml"), "{}", stderr(&o));
+    assert!(!fresh.exists());
 }
 
 #[test]
@@ -406,4 +440,65 @@ fn solve_count_streams_its_answers() {
     );
     child.kill().unwrap();
     child.wait().unwrap();
+}
+
+/// A writable bank in a folder the user cannot write is named as a folder problem (WAL
+/// keeps files beside the bank). Root may write anywhere, so as root the bank runs as
+/// `nobody` through `runuser`.
+#[test]
+fn a_read_only_folder_is_named_as_the_problem() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root && !Path::new("/usr/sbin/runuser").exists() {
+        eprintln!("SKIPPED a_read_only_folder_is_named_as_the_problem: root without runuser");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let folder = dir.path().join("ro");
+    std::fs::create_dir(&folder).unwrap();
+    let db = folder.join("b.sqlite");
+    let db_s = db.to_str().unwrap();
+    let o = bank(
+        &[
+            "fill", "--count", "2", "--size", "4", "--tier", "easy", "--db", db_s,
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fill = [
+        env!("CARGO_BIN_EXE_bank"),
+        "fill",
+        "--count",
+        "1",
+        "--size",
+        "4",
+        "--tier",
+        "easy",
+        "--db",
+        db_s,
+    ];
+    let o = if root {
+        Command::new("chown")
+            .args(["nobody", db_s])
+            .status()
+            .unwrap();
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
+        Command::new("runuser")
+            .args(["-u", "nobody", "--"])
+            .args(fill)
+            .output()
+            .unwrap()
+    } else {
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
+        Command::new(fill[0]).args(&fill[1..]).output().unwrap()
+    };
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("its folder is not writable"),
+        "{}",
+        stderr(&o)
+    );
 }
