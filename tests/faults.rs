@@ -7,7 +7,7 @@ mod common;
 
 use common::{bank, stderr, stdout};
 use rusqlite::Connection;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 fn count(db: &Path, sql: &str) -> i64 {
@@ -40,17 +40,25 @@ fn bank_with_file_limit(blocks: u32, args: &[&str]) -> Output {
         .unwrap()
 }
 
-#[test]
-fn a_full_disk_is_a_storage_error_with_true_counts() {
+/// Flags of a quick fill: 4x4 grids reach only the easy tier.
+const EASY_4X4: &[&str] = &["--size", "4", "--tier", "easy"];
+
+/// A new bank `b.sqlite` in a temporary folder, filled by `fill` with `args`.
+fn filled_bank(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("b.sqlite");
-    let db_s = db.to_str().unwrap();
-    // A first small fill makes the bank; the second runs into the limit.
-    let o = bank(
-        &["fill", "--count", "10", "--tier", "easy", "--db", db_s],
-        None,
-    );
+    let mut all = vec!["fill", "--db", db.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let o = bank(&all, None);
     assert!(o.status.success(), "{}", stderr(&o));
+    (dir, db)
+}
+
+#[test]
+fn a_full_disk_is_a_storage_error_with_true_counts() {
+    // A first small fill makes the bank; the second runs into the limit.
+    let (_dir, db) = filled_bank(&["--count", "10", "--tier", "easy"]);
+    let db_s = db.to_str().unwrap();
     let o = bank_with_file_limit(
         1200,
         &[
@@ -307,16 +315,11 @@ fn a_newer_schema_is_refused_byte_for_byte_untouched() {
         let db = dir.path().join(format!("{mode}.sqlite"));
         let o = bank(
             &[
-                "fill",
-                "--count",
-                "2",
-                "--size",
-                "4",
-                "--tier",
-                "easy",
-                "--db",
-                db.to_str().unwrap(),
-            ],
+                &["fill", "--count", "2"],
+                EASY_4X4,
+                &["--db", db.to_str().unwrap()],
+            ]
+            .concat(),
             None,
         );
         assert!(o.status.success(), "{}", stderr(&o));
@@ -360,17 +363,14 @@ fn an_unwritable_stderr_does_not_change_the_exit_status() {
         .open("/dev/full")
         .unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_bank"))
-        .args([
-            "fill",
-            "--count",
-            "3",
-            "--size",
-            "4",
-            "--tier",
-            "easy",
-            "--db",
-            db.to_str().unwrap(),
-        ])
+        .args(
+            [
+                &["fill", "--count", "3"],
+                EASY_4X4,
+                &["--db", db.to_str().unwrap()],
+            ]
+            .concat(),
+        )
         .stderr(full)
         .output()
         .unwrap();
@@ -380,16 +380,8 @@ fn an_unwritable_stderr_does_not_change_the_exit_status() {
 
 #[test]
 fn verify_calls_a_puzzle_with_several_solutions_corrupt_not_drifted() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
+    let (_dir, db) = filled_bank(&["--count", "4", "--tier", "easy", "--seed", "2"]);
     let db_s = db.to_str().unwrap();
-    let o = bank(
-        &[
-            "fill", "--count", "4", "--tier", "easy", "--seed", "2", "--db", db_s,
-        ],
-        None,
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
     // Clearing every clue leaves a puzzle with many solutions.
     Connection::open(&db)
         .unwrap()
