@@ -459,31 +459,24 @@ fn a_read_only_folder_is_named_as_the_problem() {
         None,
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let fill = [
-        env!("CARGO_BIN_EXE_bank"),
-        "fill",
-        "--count",
-        "1",
-        "--size",
-        "4",
-        "--tier",
-        "easy",
-        "--db",
-        db_s,
-    ];
+    // A copy of the binary that `nobody` can run wherever the build lives.
+    let binary = dir.path().join("bank");
+    std::fs::copy(env!("CARGO_BIN_EXE_bank"), &binary).unwrap();
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = binary.to_str().unwrap();
+    let fill = [&[binary, "fill", "--count", "1"], EASY_4X4, &["--db", db_s]].concat();
+    if root {
+        let chown = Command::new("chown").args(["nobody", db_s]).status();
+        assert!(chown.unwrap().success());
+    }
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
     let o = if root {
-        Command::new("chown")
-            .args(["nobody", db_s])
-            .status()
-            .unwrap();
-        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
         Command::new("runuser")
             .args(["-u", "nobody", "--"])
-            .args(fill)
+            .args(&fill)
             .output()
             .unwrap()
     } else {
-        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o555)).unwrap();
         Command::new(fill[0]).args(&fill[1..]).output().unwrap()
     };
     std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
