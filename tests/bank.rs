@@ -376,3 +376,39 @@ fn bad_configs_and_flags_never_reach_the_engine() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// A typo in a tier name or a size without a quota does nothing silently in no command:
+/// exit 2 with the known names, before the bank is touched.
+#[test]
+fn unknown_names_are_errors_in_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    let o = fill_cli(db, &["--count", "2", "--size", "4", "--tier", "easy"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let before = std::fs::read(db).unwrap();
+    let commands: [&[&str]; 4] = [
+        &["export", "--tier", "Hard"],
+        &["verify", "--tier", "Hard"],
+        &["nightly", "--tier", "Hard"],
+        &["fill", "--count", "1", "--tier", "Hard"],
+    ];
+    for args in commands {
+        let o = bank(&[args, &["--db", db]].concat(), None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o)
+                .contains("unknown tier 'Hard': the config defines easy, medium, hard, expert"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let o = bank(&["nightly", "--size", "12", "--db", db], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no quota for 12x12") && stderr(&o).contains("sizes 6, 9, 16"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(db).unwrap(), before, "the bank is untouched");
+}

@@ -43,6 +43,17 @@ pub struct SelectArgs {
     pub size: Option<Geometry>,
 }
 
+impl SelectArgs {
+    /// Checks the tier name against the config (a typo is an error listing the known
+    /// names, not a selection of nothing).
+    pub fn check(&self, settings: &Settings) -> Result<()> {
+        if let Some(name) = &self.tier {
+            settings.tier(name)?;
+        }
+        Ok(())
+    }
+}
+
 /// A grid side as its geometry.
 pub fn geometry(text: &str) -> Result<Geometry, String> {
     text.parse::<usize>()

@@ -1,6 +1,6 @@
 //! `bank export`: puzzles out as JSON lines, CSV, .sdk grids or plain lines, streaming.
 
-use super::args::{BankArgs, SelectArgs};
+use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
 use crate::grid::parse_line;
 use anyhow::{Context, Result};
@@ -26,6 +26,9 @@ pub enum Format {
 pub struct ExportArgs {
     #[command(flatten)]
     pub select: SelectArgs,
+    /// Whose tier names `--tier` is checked against.
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// At most this many (in id order).
     #[arg(long)]
     pub limit: Option<u64>,
@@ -43,6 +46,7 @@ const CSV_COLUMNS: &str = "id,size,box_rows,box_cols,puzzle,solution,tier,score,
 
 /// Writes the selected puzzles; prints how many to stderr.
 pub fn run(args: &ExportArgs) -> Result<u8> {
+    args.select.check(&args.config.settings()?)?;
     let bank = bank::open_existing(&args.common.db)?;
     let sink: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(

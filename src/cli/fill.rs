@@ -109,6 +109,22 @@ fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillReque
         if settings.quotas().is_empty() {
             anyhow::bail!("--quota: the config has no [quota.SIZE] tables");
         }
+        if let Some(g) = select.size {
+            if !settings.quotas().iter().any(|q| q.geometry == g) {
+                let mut sizes: Vec<String> = settings
+                    .quotas()
+                    .iter()
+                    .map(|q| q.geometry.n().to_string())
+                    .collect();
+                sizes.dedup();
+                anyhow::bail!(
+                    "--size {}: the config has no quota for {}; its quotas cover sizes {}",
+                    g.n(),
+                    g.label(),
+                    sizes.join(", ")
+                );
+            }
+        }
         return FillRequest::quotas(settings, run_seed, |g, t| {
             select.size.is_none_or(|s| s == g) && tiers.iter().any(|k| k.name == t.name)
         });

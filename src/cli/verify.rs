@@ -30,6 +30,7 @@ const BATCH: usize = 4096;
 /// Prints each finding and a summary; exit 1 when anything is corrupt.
 pub fn run(args: &VerifyArgs) -> Result<u8> {
     let settings = args.config.settings()?;
+    args.select.check(&settings)?;
     let bank = bank::open_existing(&args.common.db)?;
     let filter = PuzzleFilter {
         tier: args.select.tier.clone(),
