@@ -40,20 +40,8 @@ pub struct PuzzleInput {
     /// File with one puzzle a line (`-` or nothing: standard input).
     pub file: Option<String>,
     /// Grid side every line must have (default: taken from each line's length).
-    #[arg(long)]
-    pub size: Option<usize>,
-}
-
-impl PuzzleInput {
-    /// The geometry given with `--size`, if any.
-    fn geometry(&self) -> Result<Option<Geometry>> {
-        self.size
-            .map(|n| {
-                Geometry::for_size(n)
-                    .with_context(|| format!("unsupported --size {n}: use 4, 6, 9, 12 or 16"))
-            })
-            .transpose()
-    }
+    #[arg(long, value_parser = super::args::geometry)]
+    pub size: Option<Geometry>,
 }
 
 /// Puzzles of a source, skipping blank lines and `#` comments; with `geometry`, every line
@@ -104,7 +92,7 @@ pub fn for_each_puzzle(
     input: &PuzzleInput,
     mut answer: impl FnMut(&Grid, &mut dyn std::io::Write) -> Result<()>,
 ) -> Result<usize> {
-    let geometry = input.geometry()?;
+    let geometry = input.size;
     let (name, reader) = open(input.file.as_deref())?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -5,7 +5,7 @@
 use super::file::{ConfigFile, TierTable};
 use super::{DEFAULT_CONFIG, MAX_THREADS};
 use crate::generate::{Route, Strategy};
-use crate::grid::{Geometry, SUPPORTED_SIZES};
+use crate::grid::Geometry;
 use crate::rng::Weighted;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -420,7 +420,6 @@ fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result
         sized.push((geometry, wanted));
     }
     sized.sort_by_key(|(g, _)| g.n());
-    debug_assert!(sized.iter().all(|(g, _)| SUPPORTED_SIZES.contains(&g.n())));
     Ok(sized
         .into_iter()
         .flat_map(|(geometry, wanted)| {

@@ -3,7 +3,7 @@
 //! The unit list is the one place that says what a unit is: the rater and the digger
 //! read it from here (a variant with more units, diagonals or cages, adds them here).
 
-use super::{Geometry, Unit, SUPPORTED_SIZES};
+use super::{Geometry, SUPPORTED_SIZES};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -173,16 +173,6 @@ impl Layout {
     pub fn boxes(&self) -> Range<usize> {
         2 * self.n..3 * self.n
     }
-
-    /// What unit `u` is, for messages.
-    #[inline]
-    pub fn kind(&self, u: usize) -> Unit {
-        match u / self.n {
-            0 => Unit::Row(u),
-            1 => Unit::Column(u - self.n),
-            _ => Unit::Box(u - 2 * self.n),
-        }
-    }
 }
 
 /// A set of cells of any supported grid (up to 256 cells).
@@ -285,8 +275,6 @@ mod tests {
         assert_eq!(t.unit(18), &[0, 1, 2, 9, 10, 11, 18, 19, 20]);
         assert_eq!(t.cell_units.len(), 81);
         assert_eq!(t.units_of(10), [1, 10, 18]);
-        assert_eq!(t.kind(20), Unit::Box(2));
-        assert_eq!(t.kind(9), Unit::Column(0));
     }
 
     #[test]

@@ -104,6 +104,7 @@ impl SearchMemo {
     }
 
     /// Forgets everything (for tests that compare with a board that remembers nothing).
+    #[cfg(test)]
     pub fn forget(&self) {
         self.unit_quiet.iter().for_each(|q| q.set(0));
         self.digit_quiet.iter().for_each(|q| q.set((0, 0)));

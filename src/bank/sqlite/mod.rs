@@ -63,13 +63,7 @@ impl SqliteBank {
         }
         let mut bank = SqliteBank::connect(path, &origin)?;
         // Nothing is written, not even the journal mode, before the schema is known.
-        let v = schema::version(&bank.conn).map_err(|e| explain(e, &origin))?;
-        if v > SCHEMA_VERSION {
-            bail!(
-                "bank '{origin}' has schema version {v}, newer than this binary's \
-                 {SCHEMA_VERSION}: use a newer `bank` (the bank was left untouched)"
-            );
-        }
+        schema::known_version(&bank.conn, &origin).map_err(|e| explain(e, &origin))?;
         bank.configure(&origin)?;
         schema::migrate(&mut bank.conn, &origin).map_err(|e| explain(e, &origin))?;
         Ok(bank)
@@ -106,10 +100,7 @@ impl SqliteBank {
         )
         .with_context(|| format!("cannot open bank '{origin}'"))?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        let v = schema::version(&conn).map_err(|e| explain(e, &origin))?;
-        if v > SCHEMA_VERSION {
-            bail!("bank '{origin}' has schema version {v}, newer than this binary's {SCHEMA_VERSION}: use a newer `bank`");
-        }
+        let v = schema::known_version(&conn, &origin).map_err(|e| explain(e, &origin))?;
         if v < SCHEMA_VERSION {
             bail!("bank '{origin}' has schema version {v}: open it once with `bank fill --count 0` to upgrade");
         }

@@ -18,6 +18,19 @@ pub fn version(conn: &Connection) -> Result<i64> {
     Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
 }
 
+/// The schema version, refused (without a change to the bank) when it is newer than
+/// this binary's.
+pub fn known_version(conn: &Connection, origin: &str) -> Result<i64> {
+    let v = version(conn)?;
+    if v > SCHEMA_VERSION {
+        bail!(
+            "bank '{origin}' has schema version {v}, newer than this binary's \
+             {SCHEMA_VERSION}: use a newer `bank` (the bank was left untouched)"
+        );
+    }
+    Ok(v)
+}
+
 /// Brings the schema up to date; refuses a newer one without touching it.
 pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
     let current = version(conn)?;
@@ -26,13 +39,7 @@ pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
     }
     // IMMEDIATE: a concurrent opener waits here, then sees the migrated version.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let current = version(&tx)?;
-    if current > SCHEMA_VERSION {
-        bail!(
-            "bank '{origin}' has schema version {current}, newer than this binary's \
-             {SCHEMA_VERSION}: use a newer `bank` (the bank was left untouched)"
-        );
-    }
+    let current = known_version(&tx, origin)?;
     if current == SCHEMA_VERSION {
         return Ok(());
     }

@@ -40,12 +40,6 @@ enum Cause {
 /// Runs over one board's links, with reusable buffers.
 pub struct Run<'l, 'b> {
     links: &'l Links<'b>,
-    /// What the hot loops read of the links, one load away.
-    dynamic: bool,
-    n: usize,
-    kills: &'l [u64],
-    candidate: &'l [(u16, u8)],
-    units: &'l [[u16; 3]],
     /// Candidates reached off and on by the current assumption.
     off: Vec<u64>,
     on: Vec<u64>,
@@ -81,11 +75,6 @@ impl<'l, 'b> Run<'l, 'b> {
         let (words, potentials) = (links.words, 2 * links.candidates());
         Run {
             links,
-            dynamic: links.rules.dynamic,
-            n: links.n,
-            kills: &links.kills,
-            candidate: &links.candidate,
-            units: &links.units,
             off: vec![0; words],
             on: vec![0; words],
             allowed: vec![u64::MAX; words],
@@ -132,8 +121,7 @@ impl<'l, 'b> Run<'l, 'b> {
             self.places.copy_from_slice(&self.links.places_at_start);
         }
         self.reach(start, Cause::Start);
-        // The links, held apart from `self` so their tables stay in registers.
-        let (links, dynamic) = (self.links, self.dynamic);
+        let (links, dynamic) = (self.links, self.links.rules.dynamic);
         // Potentials order[..level_end] are `depth` links or fewer from the start.
         let (mut next, mut level_end, mut depth) = (0, 1, 0);
         while next < self.order.len() && !self.stops(stop) {
@@ -317,15 +305,15 @@ impl<'l, 'b> Run<'l, 'b> {
         }
         self.cause[q as usize] = cause;
         self.order.push(q);
-        if self.dynamic && q.is_multiple_of(2) {
+        if self.links.rules.dynamic && q.is_multiple_of(2) {
             self.take_out(k);
         }
     }
 
     /// Candidate `k` is on: every candidate it kills is off.
     fn on_to_off(&mut self, p: Potential, k: usize) {
-        let (words, dynamic) = (self.links.words, self.dynamic);
-        let kills = &self.kills[k * words..(k + 1) * words];
+        let (words, dynamic) = (self.links.words, self.links.rules.dynamic);
+        let kills = &self.links.kills[k * words..(k + 1) * words];
         for (w, &kill) in kills.iter().enumerate() {
             // Offs new to this run, taken as a whole word: none was reached before.
             let mut fresh = kill & !self.off[w] & self.allowed[w];
@@ -354,7 +342,7 @@ impl<'l, 'b> Run<'l, 'b> {
     /// of its digit in one of its units is on.
     fn dynamic_off_to_on(&mut self, k: usize) {
         let b = self.links.board;
-        let (cell, digit) = self.candidate[k];
+        let (cell, digit) = self.links.candidate[k];
         let cell = cell as usize;
         let bit = 1u16 << (digit - 1);
         let left = self.left[cell];
@@ -362,9 +350,9 @@ impl<'l, 'b> Run<'l, 'b> {
             let single = left.trailing_zeros() as u8 + 1;
             self.reach(self.links.potential(cell, single, true), Cause::LastInCell);
         }
-        for u in self.units[k] {
+        for u in self.links.units[k] {
             let u = u as usize;
-            if self.places[u * self.n + digit as usize - 1] != 1 {
+            if self.places[u * self.links.n + digit as usize - 1] != 1 {
                 continue;
             }
             let unit = b.unit(u);
@@ -382,10 +370,10 @@ impl<'l, 'b> Run<'l, 'b> {
     /// Dynamic rules: candidate `k` is off, so its cell and its units have one place less.
     #[inline]
     fn take_out(&mut self, k: usize) {
-        let (cell, digit) = self.candidate[k];
+        let (cell, digit) = self.links.candidate[k];
         self.left[cell as usize] &= !(1 << (digit - 1));
-        for u in self.units[k] {
-            self.places[u as usize * self.n + digit as usize - 1] -= 1;
+        for u in self.links.units[k] {
+            self.places[u as usize * self.links.n + digit as usize - 1] -= 1;
         }
     }
 }
