@@ -8,16 +8,18 @@
 mod record;
 pub mod sqlite;
 pub mod stats;
+pub mod stock;
 
 pub use record::{
-    AlarmRecord, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
-    Source, StoredPuzzle,
+    AlarmRecord, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunRecord,
+    RunStatus, Source, StoredPuzzle,
 };
 pub use sqlite::SCHEMA_VERSION;
 
 use anyhow::Result;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
+use stock::{Claim, Day, Pruned, Retired, StockLevel};
 
 /// An open bank: any backend, boxed, so it can move to the writer thread.
 pub type Bank = Box<dyn Store>;
@@ -39,11 +41,39 @@ pub trait Store: Send {
     /// rest were duplicates by fingerprint, stored first by another process).
     fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<Vec<bool>>;
 
-    /// The 16-byte prefixes of every stored fingerprint, for duplicate checks in memory.
+    /// The 16-byte prefixes of every stored or retired fingerprint, for duplicate checks
+    /// in memory.
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>>;
 
-    /// Stored puzzles per (size, tier).
-    fn tier_counts(&self) -> Result<HashMap<(usize, String), u64>>;
+    /// Per size and tier: stored, unserved, and served at or after `since` (UTC text).
+    fn stock(&self, since: Option<&str>) -> Result<Vec<StockLevel>>;
+
+    /// When the newest run started (`None`: no run yet).
+    fn last_run_start(&self) -> Result<Option<String>>;
+
+    /// Hands out up to `claim.count` unserved puzzles, marking them served in the same
+    /// transaction; concurrent claims never get the same puzzle. Id order.
+    fn take(&mut self, claim: &Claim) -> Result<Vec<StoredPuzzle>>;
+
+    /// The puzzle of a day: recorded the first time it is asked (taken out of the stock),
+    /// the same one afterwards; with whether it was chosen now. `None`: no stock to choose
+    /// from.
+    fn daily(&mut self, day: &Day) -> Result<Option<(StoredPuzzle, bool)>>;
+
+    /// Deletes puzzles served before `before`, keeping their fingerprints retired.
+    fn prune(&mut self, before: &str) -> Result<Pruned>;
+
+    /// Every retired fingerprint.
+    fn retired(&self) -> Result<Vec<Retired>>;
+
+    /// Adds retired fingerprints; returns how many were new.
+    fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64>;
+
+    /// Every run, in id order.
+    fn runs(&self) -> Result<Vec<RunRecord>>;
+
+    /// Stores a copy of another bank's run; returns its id here.
+    fn copy_run(&self, run: &RunRecord) -> Result<i64>;
 
     /// A stored puzzle with its base grid, or `None` for an unknown id.
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>>;
@@ -84,6 +114,8 @@ pub struct PuzzleFilter {
     pub limit: Option<u64>,
     /// A random sample rather than id order.
     pub random_order: bool,
+    /// Only puzzles not yet handed out.
+    pub unserved: bool,
 }
 
 /// The first 16 bytes of a hex fingerprint.

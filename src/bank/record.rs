@@ -91,6 +91,12 @@ pub struct PuzzleRecord {
     pub fingerprint: String,
     /// Time of the successful attempt, µs.
     pub generation_us: u64,
+    /// When it was handed out (UTC, RFC 3339; `None`: still in stock).
+    pub served_at: Option<String>,
+    /// To whom: the `--client` of `take`, `daily YYYY-MM-DD`, or what an app wrote.
+    pub served_to: Option<String>,
+    /// Where it came from when not made in this bank (`merge`, `import` of an export).
+    pub origin: Option<String>,
 }
 
 /// A puzzle as stored, with where and when.
@@ -158,6 +164,19 @@ pub struct RunCounts {
     pub alarms: u64,
 }
 
+impl RunCounts {
+    /// Adds another's counters to these (a run's are the sum of its tiers').
+    pub fn add(&mut self, other: &RunCounts) {
+        self.attempts += other.attempts;
+        self.accepted += other.accepted;
+        self.duplicates += other.duplicates;
+        self.rejected += other.rejected;
+        self.timeouts += other.timeouts;
+        self.retries += other.retries;
+        self.alarms += other.alarms;
+    }
+}
+
 /// An alarm row.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct AlarmRecord {
@@ -183,8 +202,9 @@ pub struct Batch {
     pub puzzles: Vec<PuzzleRecord>,
     /// Alarms raised.
     pub alarms: Vec<AlarmRecord>,
-    /// The run's counters once these are stored.
-    pub counts: RunCounts,
+    /// The run's counters once these are stored (`None`: the run's row is left as it is,
+    /// as when `merge` copies another bank's runs).
+    pub counts: Option<RunCounts>,
 }
 
 impl Batch {
@@ -263,4 +283,33 @@ fn optional_strategy_name<S: Serializer>(
         Some(v) => s.serialize_str(v.name()),
         None => s.serialize_none(),
     }
+}
+
+/// A whole `runs` row, as `merge` copies it from one bank to another.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RunRecord {
+    /// Row id in its bank.
+    pub id: i64,
+    /// UTC, RFC 3339.
+    pub started_at: String,
+    /// UTC, RFC 3339 (`None`: still running or crashed).
+    pub finished_at: Option<String>,
+    /// `running`, `completed`, `interrupted` or `failed`.
+    pub status: String,
+    /// The run seed, decimal.
+    pub run_seed: String,
+    /// The effective config and request.
+    pub config_json: String,
+    /// Generator version of the binary that ran it.
+    pub generator_version: u32,
+    /// Its counters.
+    pub counts: RunCounts,
+    /// Why it failed or stopped.
+    pub message: Option<String>,
+    /// Process id.
+    pub pid: Option<u32>,
+    /// Host name.
+    pub host: Option<String>,
+    /// Where the run came from when copied from another bank.
+    pub origin: Option<String>,
 }

@@ -1,6 +1,7 @@
 //! Flag groups that several commands share, and the parsers that turn flag text into
 //! domain values at the edge (a bad value is a clap error: exit 2, naming the flag).
 
+use crate::bank::PuzzleFilter;
 use crate::config::{Settings, MAX_THREADS};
 use crate::grid::Geometry;
 use anyhow::Result;
@@ -51,6 +52,15 @@ impl SelectArgs {
             settings.tier(name)?;
         }
         Ok(())
+    }
+
+    /// The bank filter these flags select (all puzzles, id order, no limit otherwise).
+    pub fn filter(&self) -> PuzzleFilter {
+        PuzzleFilter {
+            tier: self.tier.clone(),
+            size: self.size.map(|g| g.n()),
+            ..PuzzleFilter::default()
+        }
     }
 }
 

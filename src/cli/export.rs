@@ -32,6 +32,9 @@ pub struct ExportArgs {
     /// At most this many (in id order).
     #[arg(long)]
     pub limit: Option<u64>,
+    /// Only puzzles not yet handed out (`served_at` empty).
+    #[arg(long)]
+    pub unserved: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "jsonl")]
     pub format: Format,
@@ -60,10 +63,9 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
         writeln!(out, "{CSV_COLUMNS}")?;
     }
     let filter = PuzzleFilter {
-        tier: args.select.tier.clone(),
-        size: args.select.size.map(|g| g.n()),
         limit: args.limit,
-        random_order: false,
+        unserved: args.unserved,
+        ..args.select.filter()
     };
     let mut n = 0u64;
     bank.scan(&filter, &mut |p| {

@@ -62,9 +62,11 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     let mut request = plan(args, &settings, run_seed)?;
     request.max_duration = args.opts.max_duration;
     let bank = bank::open(&args.opts.common.db)?;
+    let mut refills = Vec::new();
     if args.quota {
-        request = deficit(request, &bank)?;
+        (request, refills) = deficit(request, &bank)?;
         if request.total() == 0 {
+            print_refills(&refills, None);
             note!(
                 "quota met: nothing to add to {}",
                 args.opts.common.db.display()
@@ -84,9 +86,10 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
         )
     })?;
     bars.finish();
+    print_refills(&refills, Some(&report));
     print_summary(&report, run_seed, &args.opts.common.db);
     if let Some(path) = &args.opts.summary_json {
-        write_summary(path, &report, run_seed)?;
+        write_summary(path, &report, &refills, run_seed)?;
     }
     if report.storage_failed {
         return Ok(super::EXIT_ERROR);
@@ -139,21 +142,74 @@ fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillReque
     )
 }
 
-/// Reduces each quota item to what the bank lacks.
-fn deficit(mut request: FillRequest, bank: &Bank) -> Result<FillRequest> {
-    let have = bank.tier_counts()?;
-    for item in &mut request.plan {
-        let held = have
-            .get(&(item.geometry.n(), item.tier.name.clone()))
-            .copied()
-            .unwrap_or(0);
-        item.count = item.count.saturating_sub(held);
-    }
-    request.plan.retain(|i| i.count > 0);
-    Ok(request)
+/// One quota against the bank's stock, before the run.
+#[derive(Clone, Debug, serde::Serialize)]
+struct Refill {
+    size: usize,
+    tier: String,
+    /// The quota: unserved puzzles the bank should hold.
+    wanted: u64,
+    /// Unserved puzzles before the run.
+    unserved_before: u64,
+    /// Puzzles handed out since the previous run started.
+    served_since_last_run: u64,
+    /// What the run is asked to add: `wanted - unserved_before`, at least 0.
+    to_add: u64,
 }
 
-fn write_summary(path: &std::path::Path, r: &FillReport, seed: u64) -> Result<()> {
+/// Reduces each quota item to what the stock lacks: a quota counts unserved puzzles.
+fn deficit(mut request: FillRequest, bank: &Bank) -> Result<(FillRequest, Vec<Refill>)> {
+    let since = bank.last_run_start()?;
+    let stock = bank.stock(since.as_deref())?;
+    let mut refills = Vec::new();
+    for item in &mut request.plan {
+        let level = stock
+            .iter()
+            .find(|l| l.size == item.geometry.n() && l.tier == item.tier.name);
+        let unserved = level.map_or(0, |l| l.unserved);
+        let to_add = item.count.saturating_sub(unserved);
+        refills.push(Refill {
+            size: item.geometry.n(),
+            tier: item.tier.name.clone(),
+            wanted: item.count,
+            unserved_before: unserved,
+            served_since_last_run: level.map_or(0, |l| l.served_since),
+            to_add,
+        });
+        item.count = to_add;
+    }
+    request.plan.retain(|i| i.count > 0);
+    Ok((request, refills))
+}
+
+/// Per quota: wanted, unserved before, served since the last run, added.
+fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
+    for r in refills {
+        let added = report.map_or(0, |rep| {
+            rep.items
+                .iter()
+                .find(|i| i.size == r.size && i.tier == r.tier)
+                .map_or(0, |i| i.accepted)
+        });
+        note!(
+            "{}x{} {}: wanted {}, unserved before {}, served since last run {}, added {}",
+            r.size,
+            r.size,
+            r.tier,
+            r.wanted,
+            r.unserved_before,
+            r.served_since_last_run,
+            added
+        );
+    }
+}
+
+fn write_summary(
+    path: &std::path::Path,
+    r: &FillReport,
+    refills: &[Refill],
+    seed: u64,
+) -> Result<()> {
     let secs = r.elapsed.as_secs_f64();
     let summary = serde_json::json!({
         "run_id": r.run_id,
@@ -164,6 +220,7 @@ fn write_summary(path: &std::path::Path, r: &FillReport, seed: u64) -> Result<()
         "rate_per_s": r.counts.accepted as f64 / secs.max(1e-9),
         "counts": r.counts,
         "items": r.items,
+        "stock": refills,
         "writer_busy_s": r.writer_busy.as_secs_f64(),
     });
     std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")

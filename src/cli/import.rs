@@ -94,7 +94,7 @@ fn store(
     let stored = Batch {
         puzzles: std::mem::take(batch),
         alarms: Vec::new(),
-        counts: *counts,
+        counts: Some(*counts),
     };
     let inserted = bank
         .insert_batch(run_id, &stored)?
@@ -148,5 +148,8 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(p),
         generation_us: started.elapsed().as_micros() as u64,
+        served_at: None,
+        served_to: None,
+        origin: None,
     })
 }

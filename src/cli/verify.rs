@@ -33,10 +33,9 @@ pub fn run(args: &VerifyArgs) -> Result<u8> {
     args.select.check(&settings)?;
     let bank = bank::open_existing(&args.common.db)?;
     let filter = PuzzleFilter {
-        tier: args.select.tier.clone(),
-        size: args.select.size.map(|g| g.n()),
         limit: args.sample,
         random_order: args.sample.is_some(),
+        ..args.select.filter()
     };
     let total = bank.count(&filter)?;
     let bar = if std::io::stderr().is_terminal() {

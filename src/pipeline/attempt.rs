@@ -223,6 +223,9 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(&puzzle),
         generation_us: started.elapsed().as_micros() as u64,
+        served_at: None,
+        served_to: None,
+        origin: None,
     }))
 }
 

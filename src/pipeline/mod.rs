@@ -1,10 +1,12 @@
 //! The fill: a rayon pool runs attempts, the main thread orders their results, watches
 //! timeouts, and hands accepted puzzles to the writer thread.
 //!
-//! Work goes in chunks of [`CHUNK`] attempts. A chunk's make-up depends only on earlier
-//! results, never on thread count or timing, and its results are read in job order, so a
-//! run seed makes the same puzzles on any number of threads (timeouts aside: an attempt
-//! cut by the deadline is retried with the next attempt seed).
+//! Work goes in rounds of [`CHUNK`] attempts shared by every tier still open, in
+//! proportion to the work each still needs ([`share`]), so the tiers fill side by side and
+//! a run stopped at any point leaves each about the same share done. A round's make-up
+//! depends only on earlier results, never on thread count or timing, and its results are
+//! read in order, so a run seed makes the same puzzles on any number of threads (timeouts
+//! aside: an attempt cut by the deadline is retried with the next attempt seed).
 
 pub mod attempt;
 pub mod monitor;
@@ -16,16 +18,17 @@ pub mod writer;
 
 pub use plan::{FillRequest, PlanItem};
 
-use crate::bank::{Bank, RunCounts, RunEnd, RunStatus};
+use crate::bank::{Bank, Batch, RunCounts, RunEnd, RunStatus};
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use anyhow::Result;
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use tier_fill::{Shared, TierEnd, TierFill};
+use tier_fill::TierFill;
 use writer::Writer;
 
-/// Attempts per chunk. A constant, so that results never depend on the thread count.
+/// Attempts per round. A constant, so that results never depend on the thread count.
 pub const CHUNK: usize = 64;
 
 /// Gives each attempt its deadline. Production uses [`WallClock`]; tests inject others.
@@ -43,9 +46,9 @@ impl Deadlines for WallClock {
     }
 }
 
-/// Told after each chunk how a tier is going.
+/// Told after each round how a tier is going.
 pub trait Progress {
-    /// `accepted` of `wanted` for `tier` of grid side `size`, with the run's counters.
+    /// `accepted` of `wanted` for `tier` of grid side `size`, with the tier's own counters.
     fn update(&self, size: usize, tier: &str, accepted: u64, wanted: u64, counts: &RunCounts);
 }
 
@@ -123,35 +126,33 @@ pub fn fill(
         ends_at: request.max_duration.and_then(|d| started.checked_add(d)),
     };
 
+    let mut tiers: Vec<TierFill> = request
+        .plan
+        .iter()
+        .map(|item| TierFill::new(request.run_seed, settings, item))
+        .collect();
+    let outcome = run_rounds(
+        &mut tiers, &mut known, &writer, deadlines, progress, &limits,
+    );
     let mut counts = RunCounts::default();
-    let mut items = Vec::new();
-    let mut outcome: Result<TierEnd> = Ok(TierEnd::Filled);
-    for item in &request.plan {
-        let mut filler = TierFill::new(request.run_seed, settings, item);
-        let mut shared = Shared {
-            writer: &writer,
-            known: &mut known,
-            counts: &mut counts,
-            deadlines,
-            progress,
-            limits: &limits,
-        };
-        outcome = filler.run(&mut shared);
-        items.push(ItemReport {
-            size: item.geometry.n(),
-            tier: item.tier.name.clone(),
-            wanted: item.count,
-            accepted: filler.accepted,
-        });
-        if !matches!(outcome, Ok(TierEnd::Filled)) {
-            break;
-        }
+    for t in &tiers {
+        counts.add(&t.counts);
     }
+    let items: Vec<ItemReport> = tiers
+        .iter()
+        .map(|t| ItemReport {
+            size: t.item().geometry.n(),
+            tier: t.item().tier.name.clone(),
+            wanted: t.item().count,
+            accepted: t.accepted,
+        })
+        .collect();
     let (bank, written) = writer.finish();
     // The counts of what is stored, not of what was handed to the writer: puzzles another
     // process stored first are duplicates, and a failed write stored nothing of its batch.
     counts.accepted = written.inserted;
     counts.duplicates += written.ignored;
+    let mut items = items;
     for item in &mut items {
         let key = (item.size, item.tier.clone());
         item.accepted = written.stored.get(&key).copied().unwrap_or(0);
@@ -164,9 +165,17 @@ pub fn fill(
                 "the bank refused a write, so the run stopped: {e:#}"
             )),
         ),
-        (None, Ok(TierEnd::Filled)) => (RunStatus::Completed, None),
-        (None, Ok(TierEnd::Interrupted(why))) => (RunStatus::Interrupted, Some(why)),
-        (None, Ok(TierEnd::Failed(why))) => (RunStatus::Failed, Some(why)),
+        (None, Ok(RoundsEnd::Filled)) => match failures(&tiers) {
+            None => (RunStatus::Completed, None),
+            Some(why) => (RunStatus::Failed, Some(why)),
+        },
+        (None, Ok(RoundsEnd::Interrupted(why))) => {
+            let why = match failures(&tiers) {
+                None => why.to_string(),
+                Some(failed) => format!("{why}; {failed}"),
+            };
+            (RunStatus::Interrupted, Some(why))
+        }
         (None, Err(e)) => (RunStatus::Failed, Some(format!("{e:#}"))),
     };
     let end = RunEnd {
@@ -197,6 +206,102 @@ pub fn fill(
         writer_busy: written.busy,
         storage_failed,
     })
+}
+
+/// How the rounds ended.
+enum RoundsEnd {
+    /// No tier is open: each is full or failed.
+    Filled,
+    /// Stopped early by a signal or the time limit (the reason).
+    Interrupted(&'static str),
+}
+
+/// Runs rounds until no tier is open or the run must stop.
+fn run_rounds(
+    tiers: &mut [TierFill],
+    known: &mut std::collections::HashSet<[u8; 16]>,
+    writer: &Writer,
+    deadlines: &dyn Deadlines,
+    progress: &dyn Progress,
+    limits: &Limits,
+) -> Result<RoundsEnd> {
+    loop {
+        let slots = share(tiers, CHUNK);
+        if slots.is_empty() {
+            return Ok(RoundsEnd::Filled);
+        }
+        if let Some(reason) = limits.reason() {
+            return Ok(RoundsEnd::Interrupted(reason));
+        }
+        let work: Vec<_> = slots
+            .iter()
+            .flat_map(|&(i, n)| {
+                tiers[i]
+                    .next_jobs(n)
+                    .into_iter()
+                    .map(move |(job, input)| (i, job, input))
+            })
+            .collect();
+        let plan: Vec<&crate::config::Tier> = tiers.iter().map(|t| &t.item().tier).collect();
+        let outcomes: Vec<_> = work
+            .par_iter()
+            .map(|(i, _, input)| {
+                let tier = plan[*i];
+                attempt::run(input, tier, deadlines.deadline(&tier.name, input.target))
+            })
+            .collect();
+        let mut chunk = Batch::default();
+        for ((i, job, input), outcome) in work.into_iter().zip(outcomes) {
+            tiers[i].take(job, &input, outcome, known, &mut chunk);
+        }
+        let mut counts = RunCounts::default();
+        for t in tiers.iter() {
+            counts.add(&t.counts);
+        }
+        chunk.counts = Some(counts);
+        writer.send(chunk)?;
+        for &(i, _) in &slots {
+            let t = &tiers[i];
+            let item = t.item();
+            progress.update(
+                item.geometry.n(),
+                &item.tier.name,
+                t.accepted,
+                item.count,
+                &t.counts,
+            );
+        }
+    }
+}
+
+/// How far ahead of the leading tier each round aims, as a share of every tier's count.
+const STEP: f64 = 0.02;
+
+/// How a round's `chunk` attempts are shared among the open tiers: `(tier index, slots)`,
+/// in plan order. Every tier aims at the same share of its count, a [`STEP`] past the
+/// leading tier's, and gets slots in proportion to the attempts it is expected to need to
+/// get there, so a tier that falls behind catches up and one that is ahead waits. Empty
+/// when no tier is open.
+fn share(tiers: &[TierFill], chunk: usize) -> Vec<(usize, usize)> {
+    let open: Vec<(usize, &TierFill)> = tiers
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.is_open())
+        .collect();
+    let lead = open.iter().map(|(_, t)| t.done()).fold(0.0, f64::max);
+    let aim = (lead + STEP).min(1.0);
+    let work: Vec<(usize, f64)> = open.iter().map(|&(i, t)| (i, t.work_to(aim))).collect();
+    let total: f64 = work.iter().map(|(_, w)| w).sum();
+    work.into_iter()
+        .filter(|&(_, w)| w > 0.0)
+        .map(|(i, w)| (i, ((w / total * chunk as f64).round() as usize).max(1)))
+        .collect()
+}
+
+/// The failed tiers' reasons, joined (`None`: no tier failed).
+fn failures(tiers: &[TierFill]) -> Option<String> {
+    let reasons: Vec<&str> = tiers.iter().filter_map(|t| t.failure.as_deref()).collect();
+    (!reasons.is_empty()).then(|| reasons.join("; "))
 }
 
 /// When a run must stop early.

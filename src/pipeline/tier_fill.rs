@@ -1,16 +1,12 @@
-//! Filling one tier of one size: hands out chunks of jobs, reads their results in job
-//! order, keeps the duplicate set, the monitor and the retries.
+//! Filling one tier of one size: hands out its jobs, reads their results in job order,
+//! keeps its counters, monitor and retries. The fill interleaves the tiers.
 
-use super::attempt::{self, AttemptInput, AttemptOutcome};
+use super::attempt::{AttemptInput, AttemptOutcome};
 use super::monitor::{Alarm, Decision, Monitor};
 use super::plan::PlanItem;
-use super::writer::Writer;
-use super::{Deadlines, Limits, Progress, CHUNK};
 use crate::bank::{fingerprint_prefix, AlarmRecord, Batch, RunCounts};
 use crate::config::Settings;
 use crate::rng::derive_seed;
-use anyhow::Result;
-use rayon::prelude::*;
 use std::collections::HashSet;
 
 /// Attempts of one job on the same base grid before it moves to another.
@@ -19,23 +15,12 @@ const ATTEMPTS_PER_GRID: u32 = 25;
 /// Open jobs kept even when fewer puzzles are wanted.
 const MIN_OPEN_JOBS: usize = 16;
 
-/// Consecutive jobs that may exhaust all their attempts before the run stops as failed.
+/// Consecutive jobs that may exhaust all their attempts before the tier stops as failed.
 const GIVE_UP_STREAK: u64 = 20;
 
-/// How a tier's fill ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TierEnd {
-    /// Every puzzle wanted was made.
-    Filled,
-    /// Stopped early by a signal or the time limit (the reason).
-    Interrupted(String),
-    /// The tier could not be made (the reason, naming the knob to change).
-    Failed(String),
-}
-
-/// One unit of parallel work.
+/// One unit of parallel work: a job makes attempts until it yields a puzzle.
 #[derive(Clone, Copy, Debug)]
-struct Job {
+pub struct Job {
     number: u64,
     attempt: u32,
 }
@@ -46,28 +31,16 @@ pub struct TierFill<'a> {
     item: &'a PlanItem,
     /// Seed of this tier's jobs within the run.
     seed: u64,
-    /// Puzzles stored so far.
+    /// Puzzles accepted so far.
     pub accepted: u64,
+    /// This tier's own counters.
+    pub counts: RunCounts,
+    /// Why the tier could not be made, naming the knob to change (`None`: not failed).
+    pub failure: Option<String>,
     next_job: u64,
     retries: Vec<Job>,
     monitor: Monitor,
     give_up_streak: u64,
-}
-
-/// What the fill shares between its tiers.
-pub struct Shared<'a> {
-    /// Takes accepted puzzles.
-    pub writer: &'a Writer,
-    /// 16-byte prefixes of every fingerprint stored or accepted so far.
-    pub known: &'a mut HashSet<[u8; 16]>,
-    /// The run's counters.
-    pub counts: &'a mut RunCounts,
-    /// Each attempt's deadline.
-    pub deadlines: &'a dyn Deadlines,
-    /// Told after each chunk.
-    pub progress: &'a dyn Progress,
-    /// When to stop early.
-    pub limits: &'a Limits<'a>,
 }
 
 impl<'a> TierFill<'a> {
@@ -82,6 +55,8 @@ impl<'a> TierFill<'a> {
             item,
             seed: derive_seed(&[run_seed, item.geometry.n() as u64, name_hash]),
             accepted: 0,
+            counts: RunCounts::default(),
+            failure: None,
             next_job: 0,
             retries: Vec::new(),
             monitor: Monitor::new(settings.alarm, item.tier.clue_range(item.geometry)),
@@ -111,68 +86,96 @@ impl<'a> TierFill<'a> {
         }
     }
 
-    /// Fills the tier, chunk by chunk, until it is full or must stop.
-    pub fn run(&mut self, shared: &mut Shared) -> Result<TierEnd> {
-        let wanted = self.item.count;
-        while self.accepted < wanted {
-            if let Some(reason) = shared.limits.reason() {
-                return Ok(TierEnd::Interrupted(reason.into()));
-            }
-            let jobs = self.next_chunk();
-            let inputs: Vec<AttemptInput> = jobs.iter().map(|&j| self.input(j)).collect();
-            let tier = &self.item.tier;
-            let deadlines = shared.deadlines;
-            let outcomes: Vec<AttemptOutcome> = inputs
-                .par_iter()
-                .map(|input| {
-                    attempt::run(input, tier, deadlines.deadline(&tier.name, input.target))
-                })
-                .collect();
-            let mut chunk = Batch::default();
-            let mut end = None;
-            for ((job, input), outcome) in jobs.into_iter().zip(&inputs).zip(outcomes) {
-                let timed_out = matches!(outcome, AttemptOutcome::TimedOut);
-                self.settle(job, outcome, shared, &mut chunk);
-                match self.monitor.record(timed_out, input.target) {
-                    Decision::Keep => {}
-                    Decision::Raise(alarm) => self.alarm(alarm, shared.counts, &mut chunk),
-                    Decision::GiveUp(alarm) => {
-                        self.alarm(alarm, shared.counts, &mut chunk);
-                        end = Some(TierEnd::Failed(format!(
-                            "tier '{}': more than {:.0}% of the last {} attempts timed out even \
-                             at {} clues, the top of its range: raise generation.deadline_ms or \
-                             the tier's clue range",
-                            tier.name,
-                            self.settings.alarm.threshold * 100.0,
-                            alarm.window,
-                            alarm.old_target
-                        )));
-                        break;
-                    }
-                }
-            }
-            chunk.counts = *shared.counts;
-            shared.writer.send(chunk)?;
-            if let Some(end) = end {
-                return Ok(end);
-            }
-            let n = self.item.geometry.n();
-            shared
-                .progress
-                .update(n, &tier.name, self.accepted, wanted, shared.counts);
-            if self.give_up_streak >= GIVE_UP_STREAK {
-                return Ok(TierEnd::Failed(format!(
-                    "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
-                     (score band {}, target {} clues): widen the tier's band or clue range",
-                    tier.name,
-                    self.give_up_streak,
-                    self.settings.generation.max_attempts,
-                    tier.band,
-                    self.monitor.target()
-                )));
+    /// The plan item this fills.
+    pub fn item(&self) -> &'a PlanItem {
+        self.item
+    }
+
+    /// Whether the tier still wants puzzles and has not failed.
+    pub fn is_open(&self) -> bool {
+        self.failure.is_none() && self.accepted < self.item.count
+    }
+
+    /// Share of the wanted puzzles made so far (1 when none are wanted).
+    pub fn done(&self) -> f64 {
+        if self.item.count == 0 {
+            1.0
+        } else {
+            self.accepted as f64 / self.item.count as f64
+        }
+    }
+
+    /// Attempts the tier is expected to need to reach `share` of its wanted puzzles: the
+    /// puzzles it lacks for that times its attempts per accepted puzzle so far (smoothed,
+    /// so a new tier counts one attempt a puzzle). 0 when it is there already.
+    pub fn work_to(&self, share: f64) -> f64 {
+        let per_puzzle = (self.counts.attempts + 1) as f64 / (self.accepted + 1) as f64;
+        (share * self.item.count as f64 - self.accepted as f64).max(0.0) * per_puzzle
+    }
+
+    /// Up to `slots` jobs to run next with their inputs: retries first (in job order),
+    /// then new jobs, never more open jobs than puzzles wanted.
+    pub fn next_jobs(&mut self, slots: usize) -> Vec<(Job, AttemptInput)> {
+        let mut jobs: Vec<Job> = std::mem::take(&mut self.retries);
+        jobs.sort_by_key(|j| j.number);
+        let mut overflow = jobs.split_off(jobs.len().min(slots));
+        // A few spare jobs keep both cores busy on the last puzzles of a tier; results
+        // beyond the tier's need are discarded, in job order.
+        let open_cap = ((self.item.count - self.accepted) as usize).max(MIN_OPEN_JOBS);
+        while jobs.len() < slots && jobs.len() + overflow.len() < open_cap {
+            jobs.push(Job {
+                number: self.next_job,
+                attempt: 0,
+            });
+            self.next_job += 1;
+        }
+        self.retries.append(&mut overflow);
+        jobs.into_iter().map(|j| (j, self.input(j))).collect()
+    }
+
+    /// Takes one attempt's outcome (in job order): counts it, keeps a new puzzle in
+    /// `chunk`, feeds the monitor, and ends the tier when it cannot be made. Outcomes that
+    /// arrive after the tier ended are dropped uncounted.
+    pub fn take(
+        &mut self,
+        job: Job,
+        input: &AttemptInput,
+        outcome: AttemptOutcome,
+        known: &mut HashSet<[u8; 16]>,
+        chunk: &mut Batch,
+    ) {
+        if self.failure.is_some() {
+            return;
+        }
+        let timed_out = matches!(outcome, AttemptOutcome::TimedOut);
+        self.settle(job, outcome, known, chunk);
+        match self.monitor.record(timed_out, input.target) {
+            Decision::Keep => {}
+            Decision::Raise(alarm) => self.alarm(alarm, chunk),
+            Decision::GiveUp(alarm) => {
+                self.alarm(alarm, chunk);
+                self.failure = Some(format!(
+                    "tier '{}': more than {:.0}% of the last {} attempts timed out even \
+                     at {} clues, the top of its range: raise generation.deadline_ms or \
+                     the tier's clue range",
+                    self.item.tier.name,
+                    self.settings.alarm.threshold * 100.0,
+                    alarm.window,
+                    alarm.old_target
+                ));
             }
         }
-        Ok(TierEnd::Filled)
+        if self.failure.is_none() && self.give_up_streak >= GIVE_UP_STREAK {
+            self.failure = Some(format!(
+                "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
+                 (score band {}, target {} clues): widen the tier's band or clue range",
+                self.item.tier.name,
+                self.give_up_streak,
+                self.settings.generation.max_attempts,
+                self.item.tier.band,
+                self.monitor.target()
+            ));
+        }
     }
 
     /// Counts one attempt's outcome, keeps a new puzzle, and queues the job's next attempt
@@ -181,17 +184,17 @@ impl<'a> TierFill<'a> {
         &mut self,
         job: Job,
         outcome: AttemptOutcome,
-        shared: &mut Shared,
+        known: &mut HashSet<[u8; 16]>,
         chunk: &mut Batch,
     ) {
-        let counts = &mut *shared.counts;
+        let counts = &mut self.counts;
         counts.attempts += 1;
         if job.attempt > 0 {
             counts.retries += 1;
         }
         let done = match outcome {
             AttemptOutcome::Accepted(p) if self.accepted < self.item.count => {
-                if shared.known.insert(fingerprint_prefix(&p.fingerprint)) {
+                if known.insert(fingerprint_prefix(&p.fingerprint)) {
                     self.accepted += 1;
                     counts.accepted += 1;
                     chunk.puzzles.push(*p);
@@ -225,8 +228,8 @@ impl<'a> TierFill<'a> {
     }
 
     /// Counts, logs and queues an alarm for the bank.
-    fn alarm(&self, alarm: Alarm, counts: &mut RunCounts, chunk: &mut Batch) {
-        counts.alarms += 1;
+    fn alarm(&mut self, alarm: Alarm, chunk: &mut Batch) {
+        self.counts.alarms += 1;
         let tier = &self.item.tier.name;
         tracing::warn!(tier = %tier, timeouts = alarm.timeouts, window = alarm.window,
             old_target = alarm.old_target, new_target = alarm.new_target,
@@ -239,24 +242,5 @@ impl<'a> TierFill<'a> {
             old_target: alarm.old_target,
             new_target: alarm.new_target,
         });
-    }
-
-    /// Retries first (in job order), then new jobs, never more open jobs than puzzles wanted.
-    fn next_chunk(&mut self) -> Vec<Job> {
-        let mut jobs: Vec<Job> = std::mem::take(&mut self.retries);
-        jobs.sort_by_key(|j| j.number);
-        let mut overflow = jobs.split_off(jobs.len().min(CHUNK));
-        // A few spare jobs keep both cores busy on the last puzzles of a tier; results
-        // beyond the tier's need are discarded, in job order.
-        let open_cap = ((self.item.count - self.accepted) as usize).max(MIN_OPEN_JOBS);
-        while jobs.len() < CHUNK && jobs.len() + overflow.len() < open_cap {
-            jobs.push(Job {
-                number: self.next_job,
-                attempt: 0,
-            });
-            self.next_job += 1;
-        }
-        self.retries.append(&mut overflow);
-        jobs
     }
 }

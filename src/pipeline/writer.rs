@@ -106,8 +106,10 @@ fn store_all(
             if done || due || pending.puzzles.len() >= batch_size || !pending.alarms.is_empty() {
                 // The run's counters as stored: puzzles another process stored first are
                 // duplicates, not accepted.
-                pending.counts.accepted -= report.ignored;
-                pending.counts.duplicates += report.ignored;
+                if let Some(counts) = &mut pending.counts {
+                    counts.accepted -= report.ignored;
+                    counts.duplicates += report.ignored;
+                }
                 let started = Instant::now();
                 let new = bank.insert_batch(run_id, &pending)?;
                 report.busy += started.elapsed();

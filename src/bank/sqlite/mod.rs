@@ -5,13 +5,15 @@ mod puzzles;
 mod runs;
 mod schema;
 mod stats;
+mod stock;
 
 pub use schema::SCHEMA_VERSION;
 
-use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, Store, StoredPuzzle};
+use super::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle};
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::Duration;
 
@@ -129,8 +131,40 @@ impl Store for SqliteBank {
         puzzles::fingerprint_prefixes(&self.conn)
     }
 
-    fn tier_counts(&self) -> Result<HashMap<(usize, String), u64>> {
-        puzzles::tier_counts(&self.conn)
+    fn stock(&self, since: Option<&str>) -> Result<Vec<StockLevel>> {
+        stock::levels(&self.conn, since)
+    }
+
+    fn last_run_start(&self) -> Result<Option<String>> {
+        stock::last_run_start(&self.conn)
+    }
+
+    fn take(&mut self, claim: &Claim) -> Result<Vec<StoredPuzzle>> {
+        stock::take(&mut self.conn, claim)
+    }
+
+    fn daily(&mut self, day: &Day) -> Result<Option<(StoredPuzzle, bool)>> {
+        stock::daily(&mut self.conn, day)
+    }
+
+    fn prune(&mut self, before: &str) -> Result<Pruned> {
+        stock::prune(&mut self.conn, before)
+    }
+
+    fn retired(&self) -> Result<Vec<Retired>> {
+        stock::retired(&self.conn)
+    }
+
+    fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
+        stock::retire(&mut self.conn, fingerprints)
+    }
+
+    fn runs(&self) -> Result<Vec<RunRecord>> {
+        runs::all(&self.conn)
+    }
+
+    fn copy_run(&self, run: &RunRecord) -> Result<i64> {
+        runs::copy(&self.conn, run)
     }
 
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {

@@ -10,12 +10,12 @@ use crate::grid::Geometry;
 use anyhow::Result;
 use rusqlite::types::{FromSql, FromSqlError, Type};
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
 /// A record's columns, in the order [`insert_batch`] binds and [`read`] reads them.
-const COLUMNS: [&str; 21] = [
+const COLUMNS: [&str; 24] = [
     "base_grid_id",
     "size",
     "box_rows",
@@ -37,6 +37,9 @@ const COLUMNS: [&str; 21] = [
     "hardest_technique",
     "rater_completed",
     "techniques",
+    "served_at",
+    "served_to",
+    "origin",
 ];
 
 /// The stored columns first, then the base grid's, joined.
@@ -49,7 +52,8 @@ static SELECT: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// Stores a batch of puzzles and alarms in one transaction, with the run's counters.
+/// Stores a batch of puzzles and alarms in one transaction, with the run's counters when
+/// the batch carries them.
 pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) -> Result<Vec<bool>> {
     // IMMEDIATE: take the write lock up front so two fills never deadlock on an upgrade.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -60,8 +64,14 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
         let slots: Vec<String> = (2..2 + COLUMNS.len()).map(|i| format!("?{i}")).collect();
+        // A fingerprint that `prune` retired counts as stored: the puzzle is not stored again.
+        let fingerprint_slot = 2 + COLUMNS
+            .iter()
+            .position(|c| *c == "fingerprint")
+            .expect("a column");
         let mut puzzle_stmt = tx.prepare_cached(&format!(
-            "INSERT OR IGNORE INTO puzzles (run_id, created_at, {}) VALUES (?1, {NOW}, {})",
+            "INSERT OR IGNORE INTO puzzles (run_id, created_at, {}) SELECT ?1, {NOW}, {}
+             WHERE NOT EXISTS (SELECT 1 FROM retired_fingerprints WHERE fingerprint = ?{fingerprint_slot})",
             COLUMNS.join(", "),
             slots.join(", ")
         ))?;
@@ -102,6 +112,9 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
                 rating.map(|r| &r.hardest_technique),
                 rating.map(|r| r.completed),
                 rating.map(|r| &r.techniques),
+                p.served_at,
+                p.served_to,
+                p.origin,
             ])?;
             inserted.push(rows == 1);
         }
@@ -121,7 +134,9 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
             ])?;
         }
     }
-    runs::update_counts(&tx, run_id, &batch.counts)?;
+    if let Some(counts) = &batch.counts {
+        runs::update_counts(&tx, run_id, counts)?;
+    }
     tx.commit()?;
     Ok(inserted)
 }
@@ -188,6 +203,9 @@ fn read(r: &Row) -> rusqlite::Result<StoredPuzzle> {
             generator_version: r.get(col("generator_version"))?,
             fingerprint: r.get(col("fingerprint"))?,
             generation_us: r.get(col("generation_us"))?,
+            served_at: r.get(col("served_at"))?,
+            served_to: r.get(col("served_to"))?,
+            origin: r.get(col("origin"))?,
         },
     })
 }
@@ -234,12 +252,13 @@ pub(super) fn scan(
         "p.id"
     };
     let sql = format!(
-        "{} WHERE (?1 IS NULL OR p.tier = ?1) AND (?2 IS NULL OR p.size = ?2) ORDER BY {order} LIMIT ?3",
+        "{} WHERE (?1 IS NULL OR p.tier = ?1) AND (?2 IS NULL OR p.size = ?2)
+              AND (NOT ?4 OR p.served_at IS NULL) ORDER BY {order} LIMIT ?3",
         *SELECT
     );
     let mut stmt = conn.prepare(&sql)?;
     let limit = filter.limit.map_or(-1, |l| l as i64);
-    let mut rows = stmt.query(params![filter.tier, filter.size, limit])?;
+    let mut rows = stmt.query(params![filter.tier, filter.size, limit, filter.unserved])?;
     while let Some(row) = rows.next()? {
         visit(read(row)?)?;
     }
@@ -249,8 +268,9 @@ pub(super) fn scan(
 /// How many puzzles `filter` selects.
 pub(super) fn count(conn: &Connection, filter: &PuzzleFilter) -> Result<u64> {
     let n: u64 = conn.query_row(
-        "SELECT count(*) FROM puzzles WHERE (?1 IS NULL OR tier = ?1) AND (?2 IS NULL OR size = ?2)",
-        params![filter.tier, filter.size],
+        "SELECT count(*) FROM puzzles WHERE (?1 IS NULL OR tier = ?1) AND (?2 IS NULL OR size = ?2)
+         AND (NOT ?3 OR served_at IS NULL)",
+        params![filter.tier, filter.size, filter.unserved],
         |r| r.get(0),
     )?;
     Ok(filter.limit.map_or(n, |l| l.min(n)))
@@ -258,18 +278,13 @@ pub(super) fn count(conn: &Connection, filter: &PuzzleFilter) -> Result<u64> {
 
 /// The 16-byte prefixes of every stored fingerprint.
 pub(super) fn fingerprint_prefixes(conn: &Connection) -> Result<HashSet<[u8; 16]>> {
-    let mut stmt = conn.prepare("SELECT fingerprint FROM puzzles")?;
+    let mut stmt = conn.prepare(
+        "SELECT fingerprint FROM puzzles UNION ALL SELECT fingerprint FROM retired_fingerprints",
+    )?;
     let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
     let mut set = HashSet::new();
     for fp in rows {
         set.insert(fingerprint_prefix(&fp?));
     }
     Ok(set)
-}
-
-/// Stored puzzles per (size, tier).
-pub(super) fn tier_counts(conn: &Connection) -> Result<HashMap<(usize, String), u64>> {
-    let mut stmt = conn.prepare("SELECT size, tier, count(*) FROM puzzles GROUP BY size, tier")?;
-    let rows = stmt.query_map([], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

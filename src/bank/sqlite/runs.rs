@@ -1,7 +1,7 @@
 //! The `runs` table: a row per fill or import, its counters kept close to what is stored.
 
 use super::NOW;
-use crate::bank::{RunCounts, RunEnd};
+use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
 use rusqlite::{params, Connection};
 use std::path::Path;
@@ -103,4 +103,70 @@ fn host_name() -> String {
 fn process_alive(pid: u32) -> bool {
     let proc_root = Path::new("/proc");
     !proc_root.is_dir() || proc_root.join(pid.to_string()).exists()
+}
+
+/// Every run, in id order.
+pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, started_at, finished_at, status, run_seed, config_json, generator_version,
+                attempts, accepted, duplicates, rejected, timeouts, retries, alarms,
+                message, pid, host, origin
+         FROM runs ORDER BY id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(RunRecord {
+            id: r.get(0)?,
+            started_at: r.get(1)?,
+            finished_at: r.get(2)?,
+            status: r.get(3)?,
+            run_seed: r.get(4)?,
+            config_json: r.get(5)?,
+            generator_version: r.get(6)?,
+            counts: RunCounts {
+                attempts: r.get(7)?,
+                accepted: r.get(8)?,
+                duplicates: r.get(9)?,
+                rejected: r.get(10)?,
+                timeouts: r.get(11)?,
+                retries: r.get(12)?,
+                alarms: r.get(13)?,
+            },
+            message: r.get(14)?,
+            pid: r.get(15)?,
+            host: r.get(16)?,
+            origin: r.get(17)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Inserts a copy of another bank's run (every column but the id) and returns its new id.
+pub(super) fn copy(conn: &Connection, run: &RunRecord) -> Result<i64> {
+    let c = &run.counts;
+    conn.execute(
+        "INSERT INTO runs (started_at, finished_at, status, run_seed, config_json,
+                generator_version, attempts, accepted, duplicates, rejected, timeouts, retries,
+                alarms, message, pid, host, origin)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        params![
+            run.started_at,
+            run.finished_at,
+            run.status,
+            run.run_seed,
+            run.config_json,
+            run.generator_version,
+            c.attempts,
+            c.accepted,
+            c.duplicates,
+            c.rejected,
+            c.timeouts,
+            c.retries,
+            c.alarms,
+            run.message,
+            run.pid,
+            run.host,
+            run.origin
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
 }

@@ -8,6 +8,7 @@ use rusqlite::Connection;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0001_initial.sql"),
     include_str!("../../../migrations/0002_rating.sql"),
+    include_str!("../../../migrations/0003_stock.sql"),
 ];
 
 /// Schema version this binary writes.

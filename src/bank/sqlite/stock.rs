@@ -1,0 +1,187 @@
+//! Handing puzzles out (`take`, `daily`), stock levels, and `prune`. Every claim runs in
+//! an IMMEDIATE transaction: the write lock is taken before the unserved rows are read,
+//! so two processes never claim the same row.
+
+use super::{puzzles, NOW};
+use crate::bank::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use crate::bank::StoredPuzzle;
+use anyhow::Result;
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+
+/// Stored and unserved puzzles per size and tier, with those served at or after `since`.
+pub(super) fn levels(conn: &Connection, since: Option<&str>) -> Result<Vec<StockLevel>> {
+    let mut stmt = conn.prepare(
+        "SELECT size, tier, count(*), count(*) - count(served_at),
+                coalesce(sum(?1 IS NOT NULL AND served_at >= ?1), 0)
+         FROM puzzles GROUP BY size, tier ORDER BY size, min(id)",
+    )?;
+    let rows = stmt.query_map([since], |r| {
+        Ok(StockLevel {
+            size: r.get(0)?,
+            tier: r.get(1)?,
+            puzzles: r.get(2)?,
+            unserved: r.get(3)?,
+            served_since: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// When the newest run started, if any.
+pub(super) fn last_run_start(conn: &Connection) -> Result<Option<String>> {
+    Ok(conn.query_row("SELECT max(started_at) FROM runs", [], |r| r.get(0))?)
+}
+
+/// Marks up to `claim.count` unserved puzzles served and returns them, in id order.
+pub(super) fn take(conn: &mut Connection, claim: &Claim) -> Result<Vec<StoredPuzzle>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut ids: Vec<i64> = tx
+        .prepare(&format!(
+            "UPDATE puzzles SET served_at = {NOW}, served_to = ?4
+             WHERE id IN (SELECT id FROM puzzles
+                          WHERE size = ?1 AND tier = ?2 AND served_at IS NULL
+                          ORDER BY id LIMIT ?3)
+             RETURNING id"
+        ))?
+        .query_map(
+            params![
+                claim.size,
+                claim.tier,
+                i64::try_from(claim.count).unwrap_or(i64::MAX),
+                claim.client
+            ],
+            |r| r.get(0),
+        )?
+        .collect::<rusqlite::Result<_>>()?;
+    ids.sort_unstable();
+    let taken = read_all(&tx, &ids)?;
+    tx.commit()?;
+    Ok(taken)
+}
+
+/// The puzzle of `day`: the one recorded, or (first time asked) the lowest-id unserved
+/// puzzle, marked served and recorded. `None` when there is none to give.
+pub(super) fn daily(conn: &mut Connection, day: &Day) -> Result<Option<(StoredPuzzle, bool)>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let key = params![day.date, day.size, day.tier];
+    let recorded: Option<i64> = tx
+        .query_row(
+            "SELECT puzzle_id FROM daily WHERE day = ?1 AND size = ?2 AND tier = ?3",
+            key,
+            |r| r.get(0),
+        )
+        .optional()?;
+    let (id, new) = match recorded {
+        Some(id) => (id, false),
+        None => {
+            let Some(id) = tx
+                .query_row(
+                    "SELECT id FROM puzzles WHERE size = ?1 AND tier = ?2 AND served_at IS NULL
+                     ORDER BY id LIMIT 1",
+                    params![day.size, day.tier],
+                    |r| r.get::<_, i64>(0),
+                )
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            tx.execute(
+                &format!("UPDATE puzzles SET served_at = {NOW}, served_to = ?2 WHERE id = ?1"),
+                params![id, day.served_to()],
+            )?;
+            tx.execute(
+                "INSERT INTO daily (day, size, tier, puzzle_id) VALUES (?1, ?2, ?3, ?4)",
+                params![day.date, day.size, day.tier, id],
+            )?;
+            (id, true)
+        }
+    };
+    let puzzle = puzzles::by_id(&tx, id)?;
+    tx.commit()?;
+    Ok(puzzle.map(|p| (p, new)))
+}
+
+/// Deletes puzzles served before `before` (a date or an RFC 3339 time, compared as UTC
+/// text), retiring their fingerprints; days' puzzles are kept.
+pub(super) fn prune(conn: &mut Connection, before: &str) -> Result<Pruned> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    const OLD: &str = "served_at IS NOT NULL AND served_at < ?1";
+    const NOT_DAILY: &str = "id NOT IN (SELECT puzzle_id FROM daily)";
+    tx.execute(
+        &format!(
+            "INSERT OR IGNORE INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
+             SELECT fingerprint, size, tier, served_at, {NOW} FROM puzzles WHERE {OLD} AND {NOT_DAILY}"
+        ),
+        [before],
+    )?;
+    let deleted = tx.execute(
+        &format!("DELETE FROM puzzles WHERE {OLD} AND {NOT_DAILY}"),
+        [before],
+    )? as u64;
+    let kept_daily = tx.query_row(
+        &format!("SELECT count(*) FROM puzzles WHERE {OLD}"),
+        [before],
+        |r| r.get(0),
+    )?;
+    let base_grids = tx.execute(
+        "DELETE FROM base_grids WHERE NOT EXISTS
+             (SELECT 1 FROM puzzles WHERE puzzles.base_grid_id = base_grids.id)",
+        [],
+    )? as u64;
+    tx.commit()?;
+    Ok(Pruned {
+        deleted,
+        kept_daily,
+        base_grids,
+    })
+}
+
+/// Every retired fingerprint, oldest first.
+pub(super) fn retired(conn: &Connection) -> Result<Vec<Retired>> {
+    let mut stmt = conn.prepare(
+        "SELECT fingerprint, size, tier, served_at, retired_at FROM retired_fingerprints
+         ORDER BY retired_at, fingerprint",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(Retired {
+            fingerprint: r.get(0)?,
+            size: r.get(1)?,
+            tier: r.get(2)?,
+            served_at: r.get(3)?,
+            retired_at: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Adds retired fingerprints (from another bank); returns how many were new.
+pub(super) fn retire(conn: &mut Connection, fingerprints: &[Retired]) -> Result<u64> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut added = 0;
+    {
+        let mut stmt = tx.prepare(
+            "INSERT OR IGNORE INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for r in fingerprints {
+            added += stmt.execute(params![
+                r.fingerprint,
+                r.size,
+                r.tier,
+                r.served_at,
+                r.retired_at
+            ])? as u64;
+        }
+    }
+    tx.commit()?;
+    Ok(added)
+}
+
+fn read_all(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredPuzzle>> {
+    ids.iter()
+        .map(|&id| {
+            puzzles::by_id(conn, id)?
+                .ok_or_else(|| anyhow::anyhow!("puzzle {id} vanished while it was taken"))
+        })
+        .collect()
+}
