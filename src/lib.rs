@@ -7,6 +7,7 @@ pub mod bank;
 pub mod canon;
 pub mod cli;
 pub mod config;
+pub mod date;
 pub mod fuzz;
 pub mod generate;
 pub mod grid;

@@ -35,7 +35,7 @@ pub struct Claim {
 #[derive(Clone, Debug)]
 pub struct Day {
     /// `YYYY-MM-DD`.
-    pub date: String,
+    pub date: crate::date::Date,
     /// Grid side.
     pub size: usize,
     /// Tier name.

@@ -23,6 +23,7 @@ mod inspect;
 mod rate;
 mod solve;
 mod stats;
+mod stock;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -88,6 +89,12 @@ enum Command {
     Export(export::ExportArgs),
     /// Import external puzzles: validated, solved, rated, deduplicated.
     Import(import::ImportArgs),
+    /// Hand out unserved puzzles of a tier, marking them served (exit 1: stock too small).
+    Take(stock::TakeArgs),
+    /// The puzzle of the day: the same one for the same date, tier and size.
+    Daily(stock::DailyArgs),
+    /// Delete puzzles served before a date; their fingerprints are never made again.
+    Prune(stock::PruneArgs),
 }
 
 /// Log output format.
@@ -130,6 +137,9 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Verify(args) => verify::run(args),
         Command::Export(args) => export::run(args),
         Command::Import(args) => import::run(args),
+        Command::Take(args) => stock::run_take(args),
+        Command::Daily(args) => stock::run_daily(args),
+        Command::Prune(args) => stock::run_prune(args),
     }
 }
 

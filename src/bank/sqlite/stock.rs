@@ -63,7 +63,8 @@ pub(super) fn take(conn: &mut Connection, claim: &Claim) -> Result<Vec<StoredPuz
 /// puzzle, marked served and recorded. `None` when there is none to give.
 pub(super) fn daily(conn: &mut Connection, day: &Day) -> Result<Option<(StoredPuzzle, bool)>> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let key = params![day.date, day.size, day.tier];
+    let date = day.date.to_string();
+    let key = params![date, day.size, day.tier];
     let recorded: Option<i64> = tx
         .query_row(
             "SELECT puzzle_id FROM daily WHERE day = ?1 AND size = ?2 AND tier = ?3",
@@ -91,7 +92,7 @@ pub(super) fn daily(conn: &mut Connection, day: &Day) -> Result<Option<(StoredPu
             )?;
             tx.execute(
                 "INSERT INTO daily (day, size, tier, puzzle_id) VALUES (?1, ?2, ?3, ?4)",
-                params![day.date, day.size, day.tier, id],
+                params![date, day.size, day.tier, id],
             )?;
             (id, true)
         }

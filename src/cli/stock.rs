@@ -1,0 +1,175 @@
+//! `bank take`, `bank daily` and `bank prune`: drawing puzzles from the stock and
+//! cleaning out what was served long ago.
+
+use super::args::{BankArgs, ConfigArgs};
+use crate::bank::stock::{Claim, Day};
+use crate::bank::{self, StoredPuzzle};
+use crate::config::Settings;
+use crate::date::Date;
+use crate::grid::Geometry;
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use std::io::Write;
+
+/// How taken puzzles are printed.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum TakeFormat {
+    /// `id<TAB>puzzle<TAB>solution`, one puzzle a line.
+    Txt,
+    /// One JSON object a line: id, puzzle, solution, size, tier, score, clues.
+    Jsonl,
+}
+
+/// Which stock: tier (required) and size (default: the config's default size).
+#[derive(Args, Debug, Clone)]
+pub struct StockArgs {
+    /// The tier to draw from.
+    #[arg(long)]
+    pub tier: String,
+    /// Grid side: 4, 6, 9, 12 or 16 (default: the config's generation.default_size).
+    #[arg(long, value_parser = super::args::geometry)]
+    pub size: Option<Geometry>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "txt")]
+    pub format: TakeFormat,
+    #[command(flatten)]
+    pub common: BankArgs,
+    /// Whose tier names `--tier` is checked against.
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+impl StockArgs {
+    /// The size and the checked tier name.
+    fn resolve(&self) -> Result<(usize, String)> {
+        let settings: Settings = self.config.settings()?;
+        let tier = settings.tier(&self.tier)?.name.clone();
+        let size = self
+            .size
+            .unwrap_or(settings.generation.default_geometry)
+            .n();
+        Ok((size, tier))
+    }
+}
+
+/// Hand out unserved puzzles and mark them served.
+#[derive(Args, Debug)]
+pub struct TakeArgs {
+    #[command(flatten)]
+    pub stock: StockArgs,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+    /// Who takes them: written to `served_to`.
+    #[arg(long)]
+    pub client: Option<String>,
+}
+
+/// `take`: exit 0 when all were taken, 1 when the stock had fewer.
+pub fn run_take(args: &TakeArgs) -> Result<u8> {
+    let (size, tier) = args.stock.resolve()?;
+    let mut bank = bank::open(&args.stock.common.db)?;
+    let taken = bank.take(&Claim {
+        size,
+        tier: tier.clone(),
+        count: args.count,
+        client: args.client.clone(),
+    })?;
+    print_all(&taken, args.stock.format)?;
+    let missing = args.count - taken.len() as u64;
+    if missing > 0 {
+        note!(
+            "took {} of {} {size}x{size} {tier} puzzles: the stock is {missing} short \
+             (run `bank nightly` to refill it)",
+            taken.len(),
+            args.count
+        );
+        return Ok(super::EXIT_NEGATIVE);
+    }
+    Ok(super::EXIT_OK)
+}
+
+/// The puzzle of the day.
+#[derive(Args, Debug)]
+pub struct DailyArgs {
+    #[command(flatten)]
+    pub stock: StockArgs,
+    /// The day (UTC), YYYY-MM-DD (default: today).
+    #[arg(long)]
+    pub date: Option<Date>,
+}
+
+/// `daily`: the day's puzzle (chosen and taken out of the stock the first time).
+pub fn run_daily(args: &DailyArgs) -> Result<u8> {
+    let (size, tier) = args.stock.resolve()?;
+    let mut bank = bank::open(&args.stock.common.db)?;
+    let day = Day {
+        date: args.date.unwrap_or_else(Date::today),
+        size,
+        tier,
+    };
+    match bank.daily(&day)? {
+        Some((puzzle, _)) => {
+            print_all(&[puzzle], args.stock.format)?;
+            Ok(super::EXIT_OK)
+        }
+        None => {
+            note!(
+                "no puzzle of the day for {} ({size}x{size} {}): the stock is empty \
+                 (run `bank nightly` to refill it)",
+                day.date,
+                day.tier
+            );
+            Ok(super::EXIT_NEGATIVE)
+        }
+    }
+}
+
+/// Delete puzzles served before a date, keeping their fingerprints.
+#[derive(Args, Debug)]
+pub struct PruneArgs {
+    /// Delete puzzles served before this day (UTC midnight), YYYY-MM-DD.
+    #[arg(long)]
+    pub served_before: Date,
+    #[command(flatten)]
+    pub common: BankArgs,
+}
+
+/// `prune`: prints what it deleted.
+pub fn run_prune(args: &PruneArgs) -> Result<u8> {
+    let mut bank = bank::open(&args.common.db)?;
+    let pruned = bank.prune(&args.served_before.to_string())?;
+    note!(
+        "pruned {} puzzles served before {} and {} base grids no puzzle uses; their \
+         fingerprints stay retired, so they are never made again{}",
+        pruned.deleted,
+        args.served_before,
+        pruned.base_grids,
+        if pruned.kept_daily > 0 {
+            format!("; kept {} that are some day's puzzle", pruned.kept_daily)
+        } else {
+            String::new()
+        }
+    );
+    Ok(super::EXIT_OK)
+}
+
+fn print_all(puzzles: &[StoredPuzzle], format: TakeFormat) -> Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for p in puzzles {
+        match format {
+            TakeFormat::Txt => writeln!(out, "{}\t{}\t{}", p.id, p.puzzle, p.solution)?,
+            TakeFormat::Jsonl => writeln!(
+                out,
+                "{}",
+                serde_json::json!({
+                    "id": p.id, "puzzle": p.puzzle, "solution": p.solution,
+                    "size": p.geometry.n(), "tier": p.tier,
+                    "score": p.rating.as_ref().map(|r| r.score), "clues": p.clues,
+                })
+            )?,
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,121 @@
+//! Calendar dates in UTC, as the bank writes them (`YYYY-MM-DD`): the key of the puzzle
+//! of the day and the bound of `prune`. Days are counted from 1970-01-01 with the
+//! proleptic Gregorian calendar (Howard Hinnant's civil-date algorithms).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A calendar date (UTC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    year: i32,
+    month: u8,
+    day: u8,
+}
+
+impl Date {
+    /// Today in UTC.
+    pub fn today() -> Date {
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Date::from_days((secs / 86_400) as i64)
+    }
+
+    /// The date `days` after 1970-01-01.
+    fn from_days(days: i64) -> Date {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+        let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+        Date { year, month, day }
+    }
+
+    fn days_in_month(year: i32, month: u8) -> u8 {
+        match month {
+            2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        }
+    }
+}
+
+impl FromStr for Date {
+    type Err = String;
+
+    /// `YYYY-MM-DD`, a real date of the years 1000–9999.
+    fn from_str(text: &str) -> Result<Date, String> {
+        let bad = || format!("'{text}' is not a date: write it as YYYY-MM-DD, e.g. 2026-12-01");
+        let b = text.as_bytes();
+        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+            return Err(bad());
+        }
+        let number = |r: std::ops::Range<usize>| -> Result<u32, String> {
+            let part = &text[r];
+            if part.bytes().all(|c| c.is_ascii_digit()) {
+                part.parse().map_err(|_| bad())
+            } else {
+                Err(bad())
+            }
+        };
+        let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+        if year < 1000 || !(1..=12).contains(&month) {
+            return Err(bad());
+        }
+        let (year, month) = (year as i32, month as u8);
+        if day == 0 || day > u32::from(Date::days_in_month(year, month)) {
+            return Err(format!(
+                "'{text}': {year}-{month:02} has no day {day}: give a real date"
+            ));
+        }
+        Ok(Date {
+            year,
+            month,
+            day: day as u8,
+        })
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_map_to_dates() {
+        assert_eq!(Date::from_days(0).to_string(), "1970-01-01");
+        assert_eq!(Date::from_days(11_016).to_string(), "2000-02-29");
+        assert_eq!(Date::from_days(20_788).to_string(), "2026-12-01");
+    }
+
+    #[test]
+    fn parses_real_dates_only() {
+        assert_eq!(
+            "2024-02-29".parse::<Date>().unwrap().to_string(),
+            "2024-02-29"
+        );
+        for bad in [
+            "2023-02-29",
+            "2026-13-01",
+            "2026-1-01",
+            "26-12-01",
+            "2026-12-00",
+            "2026/12/01",
+            "+026-12-01",
+            "2026-04-31",
+        ] {
+            assert!(bad.parse::<Date>().is_err(), "{bad}");
+        }
+    }
+}
