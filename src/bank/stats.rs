@@ -20,6 +20,8 @@ pub struct TierCount {
     pub tier: String,
     pub puzzles: u64,
     pub unserved: u64,
+    /// The config's quota for it (unserved puzzles wanted), filled in by the caller.
+    pub quota: Option<u64>,
 }
 
 /// Puzzles of one size, tier and clue count.

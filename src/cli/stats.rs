@@ -1,6 +1,6 @@
 //! `bank stats`: what the bank holds and how the last runs went.
 
-use super::args::BankArgs;
+use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank;
 use anyhow::Result;
 use clap::Args;
@@ -10,6 +10,12 @@ use clap::Args;
 pub struct StatsArgs {
     #[command(flatten)]
     pub common: BankArgs,
+    /// Only this tier and/or size.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Whose tiers (and their order) and quotas to show beside the counts.
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -20,17 +26,45 @@ pub struct StatsArgs {
 
 /// Prints the statistics.
 pub fn run(args: &StatsArgs) -> Result<u8> {
-    let s = bank::open_existing(&args.common.db)?.stats(args.runs)?;
+    let settings = args.config.settings()?;
+    args.select.check(&settings)?;
+    let mut s = bank::open_existing(&args.common.db)?.stats(args.runs)?;
+    // Config order (easiest first), tiers the config does not know last; only the
+    // selected size and tier.
+    let rank = |tier: &str| {
+        settings
+            .tiers()
+            .iter()
+            .position(|t| t.name == tier)
+            .unwrap_or(usize::MAX)
+    };
+    let keep = |size: u32, tier: &str| {
+        args.select.size.is_none_or(|g| g.n() == size as usize)
+            && args.select.tier.as_deref().is_none_or(|t| t == tier)
+    };
+    s.by_tier.retain(|t| keep(t.size, &t.tier));
+    s.by_tier.sort_by_key(|t| (t.size, rank(&t.tier)));
+    s.clue_histogram.retain(|h| keep(h.size, &h.tier));
+    s.clue_histogram
+        .sort_by_key(|h| (h.size, rank(&h.tier), h.clues));
+    for t in &mut s.by_tier {
+        t.quota = settings
+            .quotas()
+            .iter()
+            .find(|q| q.geometry.n() == t.size as usize && q.tier.name == t.tier)
+            .map(|q| q.count);
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(super::EXIT_OK);
     }
     println!("{} puzzles in {}", s.total, args.common.db.display());
-    println!("\nsize  tier        puzzles  unserved");
+    println!("\nsize  tier        puzzles  unserved     quota");
     for t in &s.by_tier {
+        let quota = t.quota.map_or("-".into(), |q| q.to_string());
         println!(
-            "{:>4}  {:<10} {:>8} {:>9}",
-            t.size, t.tier, t.puzzles, t.unserved
+            "{:>4}  {:<10} {:>8} {:>9} {:>9}",
+            t.size, t.tier, t.puzzles, t.unserved, quota
         );
     }
     println!("\nclue histogram (size tier: clues=count ...)");

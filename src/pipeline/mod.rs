@@ -132,7 +132,13 @@ pub fn fill(
         .map(|item| TierFill::new(request.run_seed, settings, item))
         .collect();
     let outcome = run_rounds(
-        &mut tiers, &mut known, &writer, deadlines, progress, &limits,
+        &mut tiers,
+        &mut known,
+        &writer,
+        deadlines,
+        progress,
+        &limits,
+        request.skip_unreachable,
     );
     let mut counts = RunCounts::default();
     for t in &tiers {
@@ -143,7 +149,7 @@ pub fn fill(
         .map(|t| ItemReport {
             size: t.item().geometry.n(),
             tier: t.item().tier.name.clone(),
-            wanted: t.item().count,
+            wanted: t.wanted,
             accepted: t.accepted,
         })
         .collect();
@@ -178,6 +184,14 @@ pub fn fill(
         }
         (None, Err(e)) => (RunStatus::Failed, Some(format!("{e:#}"))),
     };
+    let skipped: Vec<String> = tiers.iter().filter_map(|t| t.skipped.clone()).collect();
+    if !skipped.is_empty() {
+        let notes = skipped.join("; ");
+        message = Some(match message {
+            Some(m) => format!("{m}; {notes}"),
+            None => notes,
+        });
+    }
     let end = RunEnd {
         status,
         counts,
@@ -224,6 +238,7 @@ fn run_rounds(
     deadlines: &dyn Deadlines,
     progress: &dyn Progress,
     limits: &Limits,
+    skip_unreachable: bool,
 ) -> Result<RoundsEnd> {
     loop {
         let slots = share(tiers, CHUNK);
@@ -254,6 +269,9 @@ fn run_rounds(
         for ((i, job, input), outcome) in work.into_iter().zip(outcomes) {
             tiers[i].take(job, &input, outcome, known, &mut chunk);
         }
+        if skip_unreachable {
+            skip(tiers);
+        }
         let mut counts = RunCounts::default();
         for t in tiers.iter() {
             counts.add(&t.counts);
@@ -267,7 +285,7 @@ fn run_rounds(
                 item.geometry.n(),
                 &item.tier.name,
                 t.accepted,
-                item.count,
+                t.wanted,
                 &t.counts,
             );
         }
@@ -296,6 +314,49 @@ fn share(tiers: &[TierFill], chunk: usize) -> Vec<(usize, usize)> {
         .filter(|&(_, w)| w > 0.0)
         .map(|(i, w)| (i, ((w / total * chunk as f64).round() as usize).max(1)))
         .collect()
+}
+
+/// Moves what tiers that proved unreachable still lack to the other tiers of the same size
+/// (evenly, the first taking the remainder), and clears their failure: a size that never
+/// rates into a tier is skipped, with a note, rather than failing the run. Without another
+/// working tier of that size, the failures stay.
+fn skip(tiers: &mut [TierFill]) {
+    for i in 0..tiers.len() {
+        if !tiers[i].unreachable || tiers[i].failure.is_none() {
+            continue;
+        }
+        let geometry = tiers[i].item().geometry;
+        let heirs: Vec<usize> = (0..tiers.len())
+            .filter(|&j| {
+                let t = &tiers[j];
+                t.failure.is_none() && t.skipped.is_none() && t.item().geometry == geometry
+            })
+            .collect();
+        if heirs.is_empty() {
+            continue;
+        }
+        let lacking = tiers[i].wanted - tiers[i].accepted;
+        let names: Vec<&str> = heirs
+            .iter()
+            .map(|&j| tiers[j].item().tier.name.as_str())
+            .collect();
+        let t = &mut tiers[i];
+        t.failure = None;
+        t.skipped = Some(format!(
+            "skipped tier '{}' on {}x{}: no attempt rated into its band {}; its {lacking} \
+             puzzles went to {} (ask for those with --tier)",
+            t.item().tier.name,
+            geometry.n(),
+            geometry.n(),
+            t.item().tier.band,
+            names.join(", ")
+        ));
+        tiers[i].wanted = tiers[i].accepted;
+        let n = heirs.len() as u64;
+        for (k, &j) in heirs.iter().enumerate() {
+            tiers[j].wanted += lacking / n + u64::from((k as u64) < lacking % n);
+        }
+    }
 }
 
 /// The failed tiers' reasons, joined (`None`: no tier failed).

@@ -43,6 +43,9 @@ pub struct FillRequest {
     pub run_seed: u64,
     /// Stop cleanly (status interrupted) once this much time has passed.
     pub max_duration: Option<Duration>,
+    /// Whether a tier that its size never rates into is skipped (its share going to the
+    /// size's other tiers) rather than failing the run: `fill --count` over every tier.
+    pub skip_unreachable: bool,
 }
 
 impl FillRequest {
@@ -67,6 +70,7 @@ impl FillRequest {
             plan,
             run_seed,
             max_duration: None,
+            skip_unreachable: tiers.len() > 1,
         })
     }
 
@@ -86,6 +90,7 @@ impl FillRequest {
             plan,
             run_seed,
             max_duration: None,
+            skip_unreachable: false,
         })
     }
 

@@ -31,12 +31,19 @@ pub struct TierFill<'a> {
     item: &'a PlanItem,
     /// Seed of this tier's jobs within the run.
     seed: u64,
+    /// Puzzles wanted: the plan's count, changed when a skipped tier's share moves here.
+    pub wanted: u64,
     /// Puzzles accepted so far.
     pub accepted: u64,
     /// This tier's own counters.
     pub counts: RunCounts,
     /// Why the tier could not be made, naming the knob to change (`None`: not failed).
     pub failure: Option<String>,
+    /// Whether it failed because no attempt found a puzzle of its band (not by timeouts):
+    /// a tier the size may never reach.
+    pub unreachable: bool,
+    /// Why the tier was skipped and where its share went.
+    pub skipped: Option<String>,
     next_job: u64,
     retries: Vec<Job>,
     monitor: Monitor,
@@ -54,9 +61,12 @@ impl<'a> TierFill<'a> {
             settings,
             item,
             seed: derive_seed(&[run_seed, item.geometry.n() as u64, name_hash]),
+            wanted: item.count,
             accepted: 0,
             counts: RunCounts::default(),
             failure: None,
+            unreachable: false,
+            skipped: None,
             next_job: 0,
             retries: Vec::new(),
             monitor: Monitor::new(settings.alarm, item.tier.clue_range(item.geometry)),
@@ -93,15 +103,15 @@ impl<'a> TierFill<'a> {
 
     /// Whether the tier still wants puzzles and has not failed.
     pub fn is_open(&self) -> bool {
-        self.failure.is_none() && self.accepted < self.item.count
+        self.failure.is_none() && self.accepted < self.wanted
     }
 
     /// Share of the wanted puzzles made so far (1 when none are wanted).
     pub fn done(&self) -> f64 {
-        if self.item.count == 0 {
+        if self.wanted == 0 {
             1.0
         } else {
-            self.accepted as f64 / self.item.count as f64
+            self.accepted as f64 / self.wanted as f64
         }
     }
 
@@ -110,7 +120,7 @@ impl<'a> TierFill<'a> {
     /// so a new tier counts one attempt a puzzle). 0 when it is there already.
     pub fn work_to(&self, share: f64) -> f64 {
         let per_puzzle = (self.counts.attempts + 1) as f64 / (self.accepted + 1) as f64;
-        (share * self.item.count as f64 - self.accepted as f64).max(0.0) * per_puzzle
+        (share * self.wanted as f64 - self.accepted as f64).max(0.0) * per_puzzle
     }
 
     /// Up to `slots` jobs to run next with their inputs: retries first (in job order),
@@ -121,7 +131,7 @@ impl<'a> TierFill<'a> {
         let mut overflow = jobs.split_off(jobs.len().min(slots));
         // A few spare jobs keep both cores busy on the last puzzles of a tier; results
         // beyond the tier's need are discarded, in job order.
-        let open_cap = ((self.item.count - self.accepted) as usize).max(MIN_OPEN_JOBS);
+        let open_cap = ((self.wanted - self.accepted) as usize).max(MIN_OPEN_JOBS);
         while jobs.len() < slots && jobs.len() + overflow.len() < open_cap {
             jobs.push(Job {
                 number: self.next_job,
@@ -166,6 +176,7 @@ impl<'a> TierFill<'a> {
             }
         }
         if self.failure.is_none() && self.give_up_streak >= GIVE_UP_STREAK {
+            self.unreachable = true;
             self.failure = Some(format!(
                 "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
                  (score band {}, target {} clues): widen the tier's band or clue range",
@@ -193,7 +204,7 @@ impl<'a> TierFill<'a> {
             counts.retries += 1;
         }
         let done = match outcome {
-            AttemptOutcome::Accepted(p) if self.accepted < self.item.count => {
+            AttemptOutcome::Accepted(p) if self.accepted < self.wanted => {
                 if known.insert(fingerprint_prefix(&p.fingerprint)) {
                     self.accepted += 1;
                     counts.accepted += 1;

@@ -10,7 +10,7 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
     let total = c.query_row("SELECT count(*) FROM puzzles", [], |r| r.get(0))?;
     let by_tier = c
         .prepare("SELECT size, tier, count(*), count(*) - count(served_at) FROM puzzles GROUP BY size, tier ORDER BY size, min(id)")?
-        .query_map([], |r| Ok(TierCount { size: r.get(0)?, tier: r.get(1)?, puzzles: r.get(2)?, unserved: r.get(3)? }))?
+        .query_map([], |r| Ok(TierCount { size: r.get(0)?, tier: r.get(1)?, puzzles: r.get(2)?, unserved: r.get(3)?, quota: None }))?
         .collect::<rusqlite::Result<_>>()?;
     let clue_histogram = c
         .prepare("SELECT size, tier, clues, count(*) FROM puzzles GROUP BY size, tier, clues ORDER BY size, tier, clues")?
