@@ -5,6 +5,7 @@
 //! Only the writer thread of a fill holds a store for writing; readers (`show`, `stats`,
 //! `reproduce`) open their own.
 
+pub mod merge;
 mod record;
 pub mod sqlite;
 pub mod stats;

@@ -129,11 +129,19 @@ pub struct RatingRecord {
     pub hardest_technique: String,
     /// Whether the rater solved the whole grid.
     pub completed: bool,
-    /// JSON object: steps per technique.
+    /// JSON object: steps per technique (printed as an object, not as text).
+    #[serde(serialize_with = "json_text")]
     pub techniques: String,
 }
 
 impl RatingRecord {
+    /// The technique counts as a JSON value (the column text parsed; text that is not
+    /// JSON stays a string).
+    pub fn techniques_json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.techniques)
+            .unwrap_or_else(|_| serde_json::Value::String(self.techniques.clone()))
+    }
+
     /// The columns for a rating.
     pub fn from_rating(r: &crate::rate::Rating) -> RatingRecord {
         RatingRecord {
@@ -268,6 +276,13 @@ fn optional_seed_text<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, 
     match seed {
         Some(v) => s.collect_str(v),
         None => s.serialize_none(),
+    }
+}
+
+fn json_text<S: Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v) => v.serialize(s),
+        Err(_) => s.serialize_str(text),
     }
 }
 

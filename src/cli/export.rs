@@ -1,6 +1,7 @@
 //! `bank export`: puzzles out as JSON lines, CSV, .sdk grids or plain lines, streaming.
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
+use super::exchange;
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
 use crate::grid::parse_line;
 use anyhow::{Context, Result};
@@ -45,8 +46,6 @@ pub struct ExportArgs {
     pub common: BankArgs,
 }
 
-const CSV_COLUMNS: &str = "id,size,box_rows,box_cols,puzzle,solution,tier,score,hardest_technique,clues,guesses,backtracks,source,run_id,seed,dig_strategy,target_clues,generator_version,fingerprint,created_at";
-
 /// Writes the selected puzzles; prints how many to stderr.
 pub fn run(args: &ExportArgs) -> Result<u8> {
     args.select.check(&args.config.settings()?)?;
@@ -60,7 +59,7 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
     };
     let mut out = std::io::BufWriter::new(sink);
     if matches!(args.format, Format::Csv) {
-        writeln!(out, "{CSV_COLUMNS}")?;
+        writeln!(out, "{}", exchange::csv_header())?;
     }
     let filter = PuzzleFilter {
         limit: args.limit,
@@ -79,7 +78,7 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
 
 fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<()> {
     match format {
-        Format::Jsonl => writeln!(out, "{}", serde_json::to_string(&export_record(p))?)?,
+        Format::Jsonl => writeln!(out, "{}", exchange::json_object(p))?,
         Format::Txt => writeln!(out, "{}", p.puzzle)?,
         Format::Sdk => {
             let grid =
@@ -91,55 +90,7 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
             }
             writeln!(out)?;
         }
-        Format::Csv => {
-            let opt = |v: Option<String>| v.unwrap_or_default();
-            let (score, hardest) = p
-                .rating
-                .as_ref()
-                .map_or((String::new(), String::new()), |r| {
-                    (format!("{:.1}", r.score), r.hardest_technique.clone())
-                });
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                p.id,
-                p.geometry.n(),
-                p.geometry.box_rows(),
-                p.geometry.box_cols(),
-                p.puzzle,
-                p.solution,
-                p.tier,
-                score,
-                hardest,
-                p.clues,
-                p.guesses,
-                p.backtracks,
-                p.source.name(),
-                p.run_id,
-                opt(p.seed.map(|s| s.to_string())),
-                opt(p.dig_strategy.map(|s| s.name().to_string())),
-                p.target_clues.map(|t| t.to_string()).unwrap_or_default(),
-                p.generator_version,
-                p.fingerprint,
-                p.created_at
-            )?;
-        }
+        Format::Csv => writeln!(out, "{}", exchange::csv_line(p))?,
     }
     Ok(())
-}
-
-fn export_record(p: &StoredPuzzle) -> serde_json::Value {
-    serde_json::json!({
-        "id": p.id, "size": p.geometry.n(), "box_rows": p.geometry.box_rows(),
-        "box_cols": p.geometry.box_cols(),
-        "puzzle": p.puzzle, "solution": p.solution, "tier": p.tier, "clues": p.clues,
-        "score": p.rating.as_ref().map(|r| r.score),
-        "hardest_technique": p.rating.as_ref().map(|r| &r.hardest_technique),
-        "rater_completed": p.rating.as_ref().map(|r| r.completed),
-        "guesses": p.guesses, "backtracks": p.backtracks, "source": p.source.name(),
-        "run_id": p.run_id, "seed": p.seed.map(|s| s.to_string()),
-        "dig_strategy": p.dig_strategy.map(|s| s.name()), "target_clues": p.target_clues,
-        "generator_version": p.generator_version, "fingerprint": p.fingerprint,
-        "created_at": p.created_at,
-    })
 }

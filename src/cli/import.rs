@@ -1,24 +1,45 @@
 //! `bank import`: external puzzles, validated, solved, rated, deduplicated, stored.
 
 use super::args::{BankArgs, ConfigArgs};
-use super::input;
+use super::exchange::{csv_split, Row};
+use super::input::{self, RawLine};
 use crate::bank::{
-    self, Bank, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus, Source,
+    self, Bank, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
+    Source,
 };
 use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::Grid;
+use crate::grid::{parse_line, parse_line_with, Grid};
+use crate::pipeline::attempt::grid_id;
 use crate::solver::Solver;
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, ValueEnum};
+use std::collections::HashMap;
 use std::time::Instant;
 
-/// Import puzzles from a file (one a line; `.` or `0` empty; trailing fields ignored).
+/// What an import file holds.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportFormat {
+    /// Decided by the first line: `{` is jsonl, a header naming `puzzle` is csv, else txt.
+    Auto,
+    /// One puzzle a line (`.` or `0` empty; trailing fields ignored).
+    Txt,
+    /// `bank export --format jsonl` lines (or any objects with a `puzzle` field).
+    Jsonl,
+    /// `bank export --format csv` (or any CSV with a header naming a `puzzle` column).
+    Csv,
+}
+
+/// Import puzzles: plain lines, or the project's own jsonl/csv exports with their
+/// metadata (seed, strategy, target, base grid, served state), which stay reproducible.
 #[derive(Args, Debug)]
 pub struct ImportArgs {
     /// The file (`-` for standard input).
     pub file: String,
+    /// What the file holds.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: ImportFormat,
     #[command(flatten)]
     pub common: BankArgs,
     /// Whose tiers place the puzzles.
@@ -43,11 +64,34 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     let mut counts = RunCounts::default();
     let mut bad = 0u64;
     let mut batch = Vec::with_capacity(BATCH);
+    let mut format = args.format;
+    let mut header: Option<Vec<String>> = None;
     let read = (|| -> Result<()> {
-        for line in input::puzzles(reader, None) {
+        for line in input::lines(reader) {
             let line = line?;
+            if format == ImportFormat::Auto {
+                format = detect(&line.text);
+            }
+            if format == ImportFormat::Csv && header.is_none() {
+                header = Some(
+                    csv_header(&line)
+                        .map_err(|e| anyhow::anyhow!("{name}: line {}: {e}", line.number))?,
+                );
+                continue;
+            }
             counts.attempts += 1;
-            match line.puzzle.and_then(|p| rate(&p, &settings)) {
+            let origin = format!("import {name} line {}", line.number);
+            let record = match format {
+                ImportFormat::Csv => csv_row(&line, header.as_deref().unwrap_or_default())
+                    .and_then(|row| from_row(&row, &settings, origin)),
+                ImportFormat::Jsonl => {
+                    json_row(&line).and_then(|row| from_row(&row, &settings, origin))
+                }
+                _ => parse_line(&line.text)
+                    .map_err(|e| line.explain(e.to_string()))
+                    .and_then(|p| rate(&p, &settings)),
+            };
+            match record {
                 Ok(p) => batch.push(p),
                 Err(e) => {
                     note!("{name}: line {}: {e}", line.number);
@@ -152,4 +196,122 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
         served_to: None,
         origin: None,
     })
+}
+
+/// The format of a file whose first content line is `first`.
+fn detect(first: &str) -> ImportFormat {
+    if first.starts_with('{') {
+        ImportFormat::Jsonl
+    } else if first.contains(',') && first.split(',').any(|c| c.trim_matches('"') == "puzzle") {
+        ImportFormat::Csv
+    } else {
+        ImportFormat::Txt
+    }
+}
+
+/// A CSV header: its column names, which must include `puzzle`.
+fn csv_header(line: &RawLine) -> Result<Vec<String>, String> {
+    let names = csv_split(&line.text)?;
+    if !names.iter().any(|n| n == "puzzle") {
+        return Err(format!(
+            "the CSV header has no 'puzzle' column (it has {}): give the header of \
+             `bank export --format csv`",
+            names.join(", ")
+        ));
+    }
+    Ok(names)
+}
+
+fn csv_row(line: &RawLine, header: &[String]) -> Result<Row, String> {
+    let cells = csv_split(&line.text).map_err(|e| line.explain(e))?;
+    if cells.len() != header.len() {
+        return Err(format!(
+            "{} cells, the header has {} columns",
+            cells.len(),
+            header.len()
+        ));
+    }
+    Ok(Row::Csv(
+        header.iter().cloned().zip(cells).collect::<HashMap<_, _>>(),
+    ))
+}
+
+fn json_row(line: &RawLine) -> Result<Row, String> {
+    match serde_json::from_str(&line.text) {
+        Ok(serde_json::Value::Object(map)) => Ok(Row::Json(map)),
+        Ok(_) => Err("not a JSON object: give one object a line, as `bank export` writes".into()),
+        Err(e) => Err(line.explain(format!("not JSON: {e}"))),
+    }
+}
+
+/// A puzzle of an export row: solved, rated and fingerprinted here like any import (the
+/// tier is this config's), with the row's metadata kept when it is consistent: the
+/// solution must be the puzzle's, the base grid must be that solution.
+fn from_row(row: &Row, settings: &Settings, origin: String) -> Result<PuzzleRecord, String> {
+    let text = row.text("puzzle").ok_or("no 'puzzle' field")?;
+    let size: Option<usize> = row.parsed("size")?;
+    let puzzle = match size {
+        Some(n) => {
+            let g = crate::grid::Geometry::for_size(n)
+                .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))?;
+            parse_line_with(&text, g)
+        }
+        None => parse_line(&text),
+    }
+    .map_err(|e| format!("field 'puzzle': {e}"))?;
+    let mut record = rate(&puzzle, settings)?;
+    if let Some(solution) = row.text("solution") {
+        if solution != record.solution {
+            return Err("field 'solution' is not the puzzle's solution".into());
+        }
+    }
+    let base =
+        match (
+            row.text("base_grid"),
+            row.parsed("route")?,
+            row.parsed("grid_seed")?,
+        ) {
+            (Some(grid), Some(route), Some(seed)) => {
+                if grid != record.solution {
+                    return Err("field 'base_grid' is not the puzzle's solution".into());
+                }
+                let parsed = parse_line_with(&grid, puzzle.geometry())
+                    .map_err(|e| format!("field 'base_grid': {e}"))?;
+                Some(BaseGridRecord {
+                    id: grid_id(&parsed),
+                    route,
+                    seed,
+                    grid,
+                })
+            }
+            (None, None, None) => None,
+            _ => return Err(
+                "fields 'base_grid', 'route' and 'grid_seed' go together: give all three or none"
+                    .into(),
+            ),
+        };
+    if base.is_some() {
+        record.source = match row.text("source").as_deref() {
+            Some("generated") => Source::Generated,
+            _ => Source::Import,
+        };
+    }
+    record.base = base;
+    record.seed = row.parsed("seed")?;
+    record.dig_strategy = row.parsed("dig_strategy")?;
+    record.target_clues = row.parsed("target_clues")?;
+    if let Some(v) = row.parsed("generator_version")? {
+        record.generator_version = v;
+    }
+    if let Some(us) = row.parsed("generation_us")? {
+        record.generation_us = us;
+    }
+    record.served_at = row.text("served_at");
+    record.served_to = row.text("served_to");
+    record.origin = Some(match (row.text("origin"), row.text("id")) {
+        (Some(first), _) => first,
+        (None, Some(id)) => format!("{origin} (id {id})"),
+        (None, None) => origin,
+    });
+    Ok(record)
 }

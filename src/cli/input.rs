@@ -37,25 +37,41 @@ pub struct Line {
 /// Where line-by-line commands read puzzles, and their size.
 #[derive(Args, Debug)]
 pub struct PuzzleInput {
-    /// File with one puzzle a line (`-` or nothing: standard input).
-    pub file: Option<String>,
+    /// Files with one puzzle a line, `-` for standard input, or puzzles themselves in
+    /// one-line form (an argument that is no file's path); nothing: standard input.
+    pub inputs: Vec<String>,
     /// Grid side every line must have (default: taken from each line's length).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
 }
 
-/// Puzzles of a source, skipping blank lines and `#` comments; with `geometry`, every line
-/// must be of that size. A line that is not UTF-8 is read as far as it is (bytes that are
-/// not text become U+FFFD): in a trailing field they are ignored like the rest of it, in
-/// the cells the line is reported as malformed. I/O errors end the stream with an error.
-pub fn puzzles(
-    reader: Box<dyn BufRead>,
-    geometry: Option<Geometry>,
-) -> impl Iterator<Item = Result<Line>> {
+/// A line of text input that is not blank or a `#` comment: its number, its text
+/// (trimmed; bytes that are not UTF-8 become U+FFFD), and where it stops being UTF-8.
+pub struct RawLine {
+    /// 1-based line number.
+    pub number: usize,
+    /// The trimmed text.
+    pub text: String,
+    /// `None` for UTF-8 text, else where the first bad byte is, for messages.
+    pub not_utf8: Option<String>,
+}
+
+impl RawLine {
+    /// An error message about the line, saying when it is not text.
+    pub fn explain(&self, problem: String) -> String {
+        match &self.not_utf8 {
+            None => problem,
+            Some(why) => format!("{problem} ({why})"),
+        }
+    }
+}
+
+/// The content lines of a source; I/O errors end the stream with an error.
+pub fn lines(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<RawLine>> {
     reader
         .split(b'\n')
         .enumerate()
-        .filter_map(move |(i, line)| match line {
+        .filter_map(|(i, line)| match line {
             Err(e) => Some(Err(
                 anyhow::Error::new(e).context(format!("reading line {}", i + 1))
             )),
@@ -65,24 +81,45 @@ pub fn puzzles(
                 if trimmed.is_empty() || trimmed.starts_with('#') {
                     return None;
                 }
-                let parsed = match geometry {
-                    Some(g) => parse_line_with(trimmed, g),
-                    None => parse_line(trimmed),
-                };
-                let not_text = |e: String| match std::str::from_utf8(&bytes) {
-                    Ok(_) => e,
-                    Err(bad) => format!(
-                        "{e} (the line is not UTF-8 text: byte {} is 0x{:02x})",
+                let not_utf8 = std::str::from_utf8(&bytes).err().map(|bad| {
+                    format!(
+                        "the line is not UTF-8 text: byte {} is 0x{:02x}",
                         bad.valid_up_to() + 1,
                         bytes[bad.valid_up_to()]
-                    ),
-                };
-                Some(Ok(Line {
+                    )
+                });
+                Some(Ok(RawLine {
                     number: i + 1,
-                    puzzle: parsed.map_err(|e| not_text(e.to_string())),
+                    text: trimmed.to_string(),
+                    not_utf8,
                 }))
             }
         })
+}
+
+/// Puzzles of a source, skipping blank lines and `#` comments; with `geometry`, every line
+/// must be of that size. A line that is not UTF-8 is read as far as it is: in a trailing
+/// field bad bytes are ignored like the rest of it, in the cells the line is reported as
+/// malformed.
+pub fn puzzles(
+    reader: Box<dyn BufRead>,
+    geometry: Option<Geometry>,
+) -> impl Iterator<Item = Result<Line>> {
+    lines(reader).map(move |line| {
+        let line = line?;
+        Ok(Line {
+            number: line.number,
+            puzzle: parse(&line.text, geometry).map_err(|e| line.explain(e)),
+        })
+    })
+}
+
+fn parse(text: &str, geometry: Option<Geometry>) -> Result<Grid, String> {
+    match geometry {
+        Some(g) => parse_line_with(text, g),
+        None => parse_line(text),
+    }
+    .map_err(|e| e.to_string())
 }
 
 /// Runs `answer` on every well-formed puzzle of the input, writing to buffered
@@ -93,15 +130,13 @@ pub fn for_each_puzzle(
     mut answer: impl FnMut(&Grid, &mut dyn std::io::Write) -> Result<()>,
 ) -> Result<usize> {
     let geometry = input.size;
-    let (name, reader) = open(input.file.as_deref())?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut bad = 0;
     // Answers go out at least every FLUSH_EVERY, so slow ones (exact counts) stream.
     let mut flushed = Instant::now();
-    for line in puzzles(reader, geometry) {
-        let line = line?;
-        match line.puzzle {
+    let mut take = |puzzle: Result<Grid, String>, place: &dyn std::fmt::Display| -> Result<()> {
+        match puzzle {
             Ok(p) => {
                 answer(&p, &mut out)?;
                 if flushed.elapsed() >= FLUSH_EVERY {
@@ -110,11 +145,42 @@ pub fn for_each_puzzle(
                 }
             }
             Err(e) => {
-                note!("{name}: line {}: {e}", line.number);
+                note!("{place}: {e}");
                 bad += 1;
             }
+        }
+        Ok(())
+    };
+    let stdin = ["-".to_string()];
+    let sources = if input.inputs.is_empty() {
+        &stdin[..]
+    } else {
+        &input.inputs[..]
+    };
+    for (i, source) in sources.iter().enumerate() {
+        if source != "-" && !std::path::Path::new(source).exists() && looks_like_puzzle(source) {
+            take(
+                parse(source.trim(), geometry),
+                &format_args!("argument {}", i + 1),
+            )?;
+            continue;
+        }
+        let (name, reader) = open(Some(source))?;
+        for line in puzzles(reader, geometry) {
+            let line = line?;
+            take(line.puzzle, &format_args!("{name}: line {}", line.number))?;
         }
     }
     io::Write::flush(&mut out)?;
     Ok(bad)
+}
+
+/// Whether a command-line argument is meant as a puzzle rather than a file name: only
+/// puzzle characters, at least a 4x4's worth.
+fn looks_like_puzzle(arg: &str) -> bool {
+    let arg = arg.trim();
+    arg.len() >= 16
+        && arg
+            .chars()
+            .all(|c| c == '.' || c == '0' || c.is_ascii_digit() || ('A'..='G').contains(&c))
 }

@@ -13,6 +13,7 @@ mod args;
 mod bench;
 mod calibrate;
 mod canon;
+mod exchange;
 mod explain;
 mod export;
 mod fill;
@@ -20,6 +21,7 @@ mod generate;
 mod import;
 pub mod input;
 mod inspect;
+mod merge;
 mod rate;
 mod solve;
 mod stats;
@@ -89,6 +91,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Import external puzzles: validated, solved, rated, deduplicated.
     Import(import::ImportArgs),
+    /// Copy another bank's puzzles, runs and retired fingerprints into this one.
+    Merge(merge::MergeArgs),
     /// Hand out unserved puzzles of a tier, marking them served (exit 1: stock too small).
     Take(stock::TakeArgs),
     /// The puzzle of the day: the same one for the same date, tier and size.
@@ -137,6 +141,7 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Verify(args) => verify::run(args),
         Command::Export(args) => export::run(args),
         Command::Import(args) => import::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Take(args) => stock::run_take(args),
         Command::Daily(args) => stock::run_daily(args),
         Command::Prune(args) => stock::run_prune(args),
