@@ -1,8 +1,9 @@
 //! `bank explain`: the step-by-step solution a person can follow.
 
 use super::args::BankArgs;
+use super::notation;
 use crate::bank;
-use crate::grid::{digit_char, parse_line, Grid};
+use crate::grid::{parse_line, Grid};
 use crate::rate::{apply, rate, Board, Technique};
 use crate::solver::count_solutions;
 use anyhow::{bail, Context, Result};
@@ -15,10 +16,6 @@ pub struct ExplainArgs {
     pub what: String,
     #[command(flatten)]
     pub common: BankArgs,
-}
-
-fn cell_name(n: usize, cell: usize) -> String {
-    format!("r{}c{}", cell / n + 1, cell % n + 1)
 }
 
 /// Prints each step (technique, cells, placements, eliminations) and the grid after every
@@ -42,7 +39,7 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     println!("{}", puzzle.to_pretty());
     let mut board = Board::new(&puzzle);
     for (i, step) in rating.steps.iter().enumerate() {
-        let cells: Vec<String> = step.cells.iter().map(|&c| cell_name(n, c)).collect();
+        let cells: Vec<String> = step.cells.iter().map(|&c| notation::cell(n, c)).collect();
         let mut line = format!(
             "step {}: {} ({:.1})",
             i + 1,
@@ -58,29 +55,22 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
         ) {
             line.push_str(&format!(" on {}", cells.join(" ")));
         }
-        let list = |pairs: &[(usize, u8)], sep: &str| -> String {
+        let list = |pairs: &[(usize, u8)], placed: bool| -> String {
             let items: Vec<String> = pairs
                 .iter()
-                .map(|&(c, d)| format!("{}{sep}{}", cell_name(n, c), digit_char(d)))
+                .map(|&(c, d)| notation::candidate(n, c, d, placed))
                 .collect();
             items.join(" ")
         };
         if !step.placements.is_empty() {
-            line.push_str(&format!(": place {}", list(&step.placements, "=")));
+            line.push_str(&format!(": place {}", list(&step.placements, true)));
         }
         if !step.eliminations.is_empty() {
-            line.push_str(&format!(": remove {}", list(&step.eliminations, "<>")));
+            line.push_str(&format!(": remove {}", list(&step.eliminations, false)));
         }
         println!("{line}");
         for chain in &step.chains {
-            let links: Vec<String> = chain
-                .iter()
-                .map(|l| {
-                    let sign = if l.on { "=" } else { "<>" };
-                    format!("{}{sign}{}", cell_name(n, l.cell), digit_char(l.digit))
-                })
-                .collect();
-            println!("    {}", links.join(" -> "));
+            println!("    {}", notation::chain(n, chain).join(" -> "));
         }
         apply(&mut board, step);
         // Show the grid after every step beyond singles: those are the ones to follow closely.

@@ -87,9 +87,10 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     })?;
     bars.finish();
     print_refills(&refills, Some(&report));
-    print_summary(&report, run_seed, &args.opts.common.db);
+    let summary = summary(&report, &refills, run_seed);
+    print_summary(&report, run_seed, &args.opts.common.db, &summary);
     if let Some(path) = &args.opts.summary_json {
-        write_summary(path, &report, &refills, run_seed)?;
+        write_summary(path, &summary)?;
     }
     if report.storage_failed {
         return Ok(super::EXIT_ERROR);
@@ -204,14 +205,10 @@ fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
     }
 }
 
-fn write_summary(
-    path: &std::path::Path,
-    r: &FillReport,
-    refills: &[Refill],
-    seed: u64,
-) -> Result<()> {
+/// The run summary as JSON: `--summary-json` writes it, `--log-format json` logs it.
+fn summary(r: &FillReport, refills: &[Refill], seed: u64) -> serde_json::Value {
     let secs = r.elapsed.as_secs_f64();
-    let summary = serde_json::json!({
+    serde_json::json!({
         "run_id": r.run_id,
         "status": r.status.name(),
         "message": r.message,
@@ -222,8 +219,11 @@ fn write_summary(
         "items": r.items,
         "stock": refills,
         "writer_busy_s": r.writer_busy.as_secs_f64(),
-    });
-    std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")
+    })
+}
+
+fn write_summary(path: &std::path::Path, summary: &serde_json::Value) -> Result<()> {
+    std::fs::write(path, serde_json::to_string_pretty(summary)? + "\n")
         .with_context(|| format!("cannot write summary '{}'", path.display()))
 }
 
@@ -235,7 +235,7 @@ fn clock_seed() -> u64 {
     crate::rng::derive_seed(&[nanos, u64::from(std::process::id())])
 }
 
-fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
+fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path, summary: &serde_json::Value) {
     let c = &r.counts;
     let secs = r.elapsed.as_secs_f64();
     let tiers: Vec<String> = r
@@ -248,7 +248,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
             )
         })
         .collect();
-    note!(
+    let line = format!(
         "run {} {}: {} stored ({}) in {:.1}s, {:.0}/s; attempts {}, duplicates {}, rejected {}, \
          timeouts {}, retries {}, alarms {}; seed {seed}; bank {}",
         r.run_id,
@@ -265,6 +265,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path) {
         c.alarms,
         db.display()
     );
+    super::log::note_with(&line, summary.clone());
     tracing::info!(
         writer_busy_s = r.writer_busy.as_secs_f64(),
         share_of_run = r.writer_busy.as_secs_f64() / secs.max(1e-9),
@@ -282,18 +283,25 @@ fn bar_key(size: usize, tier: &str) -> String {
 /// One progress bar per tier when stderr is a terminal; nothing otherwise.
 struct Bars {
     bars: Vec<(String, ProgressBar)>,
+    started: std::time::Instant,
 }
 
 impl Bars {
     fn new(request: &FillRequest) -> Bars {
-        if !std::io::stderr().is_terminal() {
-            return Bars { bars: Vec::new() };
+        // Bars are for a person at a terminal; JSON logs keep every line an object.
+        if !std::io::stderr().is_terminal() || super::log::json() {
+            return Bars {
+                bars: Vec::new(),
+                started: std::time::Instant::now(),
+            };
         }
         let multi = indicatif::MultiProgress::new();
-        let style =
-            ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {per_sec} {msg}")
-                .expect("valid template")
-                .progress_chars("=> ");
+        // Fits 80 columns: the message is cut to what the terminal leaves.
+        let style = ProgressStyle::with_template(
+            "{prefix:>10} [{bar:12}] {pos:>6}/{len:<6} {elapsed:>4} eta {eta:>4} {wide_msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> ");
         let bars = request
             .plan
             .iter()
@@ -305,7 +313,10 @@ impl Bars {
                 (key, bar)
             })
             .collect();
-        Bars { bars }
+        Bars {
+            bars,
+            started: std::time::Instant::now(),
+        }
     }
 
     fn finish(&self) {
@@ -320,9 +331,16 @@ impl Progress for Bars {
         let key = bar_key(size, tier);
         if let Some((_, bar)) = self.bars.iter().find(|(k, _)| *k == key) {
             bar.set_position(accepted);
+            // The tier's own counters; its rate over the run so far (tiers run side by side).
+            let rate = accepted as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+            let alarms = if c.alarms > 0 {
+                format!(" alarms {}", c.alarms)
+            } else {
+                String::new()
+            };
             bar.set_message(format!(
-                "dup {} timeouts {} rejected {} alarms {}",
-                c.duplicates, c.timeouts, c.rejected, c.alarms
+                "{rate:.0}/s rej {} dup {} t/o {}{alarms}",
+                c.rejected, c.duplicates, c.timeouts
             ));
         }
     }

@@ -1,12 +1,12 @@
 //! The `bank` command line: parsing, dispatch, exit codes.
 
-/// Writes a line to stderr like `eprintln!`, but never panics: a run whose stderr cannot
-/// be written (a full disk, a closed pipe) still ends with its real exit status.
+/// Writes a line to stderr like `eprintln!` (a JSON object under `--log-format json`),
+/// but never panics: a run whose stderr cannot be written (a full disk, a closed pipe)
+/// still ends with its real exit status.
 macro_rules! note {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        $crate::cli::log::note(&format!($($arg)*))
+    };
 }
 
 mod args;
@@ -21,7 +21,9 @@ mod generate;
 mod import;
 pub mod input;
 mod inspect;
+pub mod log;
 mod merge;
+mod notation;
 mod rate;
 mod solve;
 mod stats;
@@ -52,7 +54,7 @@ pub struct Cli {
     command: Command,
     /// Log format on stderr (level from RUST_LOG, default warn).
     #[arg(long, global = true, value_enum, default_value = "text")]
-    log_format: LogFormat,
+    log_format: log::LogFormat,
 }
 
 #[derive(Subcommand, Debug)]
@@ -101,24 +103,18 @@ enum Command {
     Prune(stock::PruneArgs),
 }
 
-/// Log output format.
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum LogFormat {
-    /// Human-readable lines.
-    Text,
-    /// One JSON object per line (for the nightly job's log collector).
-    Json,
-}
-
 /// Runs the command line and returns the process exit status.
 pub fn main() -> ExitCode {
     restore_default_sigpipe();
-    let cli = Cli::parse();
-    init_logging(cli.log_format);
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return log::usage_error(e),
+    };
+    log::init(cli.log_format);
     match dispatch(&cli.command) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            note!("error: {e:#}");
+            log::error(&format!("error: {e:#}"));
             ExitCode::from(EXIT_ERROR)
         }
     }
@@ -156,20 +152,6 @@ fn restore_default_sigpipe() {
     // thread exists, has no memory-safety preconditions.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
-fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    // Colour only for a person at a terminal: log collectors and files get plain text.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().init(),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::args::ConfigArgs;
 use super::input;
+use super::notation;
 use crate::rate::rate;
 use crate::solver::count_solutions;
 use anyhow::Result;
@@ -35,10 +36,9 @@ pub fn run(args: &RateArgs) -> Result<usize> {
             .tier_for_score(r.score)
             .map_or("-", |t| t.name.as_str());
         if args.json {
-            let v = serde_json::json!({
-                "puzzle": p.to_line(), "score": r.score, "tier": tier, "hardest": r.hardest_name(),
-                "completed": r.completed, "techniques": r.technique_counts(), "steps": r.steps,
-            });
+            let mut v = notation::rating_json(p.geometry().n(), &r);
+            v["puzzle"] = p.to_line().into();
+            v["tier"] = tier.into();
             writeln!(out, "{v}")?;
         } else {
             writeln!(out, "{:.1}\t{tier}\t{}", r.score, r.hardest_name())?;

@@ -116,7 +116,7 @@ pub fn fill(
     let run_id = bank.start_run(request.run_seed, &config_json, GENERATOR_VERSION)?;
     tracing::info!(
         run_id,
-        seed = request.run_seed,
+        seed = %request.run_seed,
         count = request.total(),
         "fill started"
     );

@@ -18,7 +18,7 @@ pub mod step;
 pub mod techniques;
 
 pub use board::Board;
-pub use step::Step;
+pub use step::{Link, Step};
 pub use techniques::Technique;
 
 use crate::grid::Grid;
