@@ -88,6 +88,23 @@ impl fmt::Display for Date {
     }
 }
 
+/// The current UTC time as RFC 3339 with microseconds, e.g. `2026-12-01T00:12:03.123456Z`.
+pub fn now_rfc3339() -> String {
+    let since = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = since.as_secs();
+    let day = Date::from_days((secs / 86_400) as i64);
+    let s = secs % 86_400;
+    format!(
+        "{day}T{:02}:{:02}:{:02}.{:06}Z",
+        s / 3600,
+        s % 3600 / 60,
+        s % 60,
+        since.subsec_micros()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,21 +135,4 @@ mod tests {
             assert!(bad.parse::<Date>().is_err(), "{bad}");
         }
     }
-}
-
-/// The current UTC time as RFC 3339 with microseconds, e.g. `2026-12-01T00:12:03.123456Z`.
-pub fn now_rfc3339() -> String {
-    let since = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = since.as_secs();
-    let day = Date::from_days((secs / 86_400) as i64);
-    let s = secs % 86_400;
-    format!(
-        "{day}T{:02}:{:02}:{:02}.{:06}Z",
-        s / 3600,
-        s % 3600 / 60,
-        s % 60,
-        since.subsec_micros()
-    )
 }
