@@ -387,11 +387,15 @@ fn unknown_names_are_errors_in_every_command() {
     let o = fill_cli(db, &["--count", "2", "--size", "4", "--tier", "easy"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let before = std::fs::read(db).unwrap();
-    let commands: [&[&str]; 4] = [
+    let commands: [&[&str]; 8] = [
         &["export", "--tier", "Hard"],
         &["verify", "--tier", "Hard"],
         &["nightly", "--tier", "Hard"],
         &["fill", "--count", "1", "--tier", "Hard"],
+        &["take", "--tier", "Hard"],
+        &["daily", "--tier", "Hard"],
+        &["stats", "--tier", "Hard"],
+        &["export", "--unserved", "--tier", "Hard"],
     ];
     for args in commands {
         let o = bank(&[args, &["--db", db]].concat(), None);
@@ -399,6 +403,20 @@ fn unknown_names_are_errors_in_every_command() {
         assert!(
             stderr(&o)
                 .contains("unknown tier 'Hard': the config defines easy, medium, hard, expert"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    for args in [
+        &["take", "--tier", "easy", "--size", "10"][..],
+        &["daily", "--tier", "easy", "--size", "8"],
+        &["stats", "--size", "7"],
+        &["export", "--size", "0"],
+    ] {
+        let o = bank(&[args, &["--db", db]].concat(), None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("use 4, 6, 9, 12 or 16"),
             "{args:?}: {}",
             stderr(&o)
         );
