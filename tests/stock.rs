@@ -105,6 +105,11 @@ fn concurrent_takes_hand_out_disjoint_puzzles() {
         "{at}"
     );
     assert!(to.starts_with("app"), "{to}");
+    let shown = ok(&["show", &all[0].to_string(), "--db", db]);
+    assert!(
+        shown.contains(&format!("served            {at} to {to}")),
+        "{shown}"
+    );
 }
 
 #[test]

@@ -74,6 +74,14 @@ pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
     println!("puzzle            {}", p.puzzle);
     println!("solution          {}", p.solution);
     println!("tier              {}", p.tier);
+    if let Some(r) = &p.rating {
+        println!(
+            "score             {:.1}{}",
+            r.score,
+            if r.completed { "" } else { " (a lower bound)" }
+        );
+        println!("hardest technique {}", r.hardest_technique);
+    }
     println!("guesses           {}", p.guesses);
     println!("backtracks        {}", p.backtracks);
     println!("run               {}", p.run_id);
@@ -99,5 +107,18 @@ pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
     println!("fingerprint       {}", p.fingerprint);
     println!("generation time   {} us", p.generation_us);
     println!("created           {}", p.created_at);
+    match &p.served_at {
+        Some(at) => println!(
+            "served            {at}{}",
+            p.served_to
+                .as_deref()
+                .map(|to| format!(" to {to}"))
+                .unwrap_or_default()
+        ),
+        None => println!("served            no (in stock)"),
+    }
+    if let Some(origin) = &p.origin {
+        println!("origin            {origin}");
+    }
     Ok(super::EXIT_OK)
 }
