@@ -95,8 +95,8 @@ fn concurrent_takes_hand_out_disjoint_puzzles() {
     let conn = Connection::open(db).unwrap();
     let (at, to): (String, String) = conn
         .query_row(
-            "SELECT served_at, served_to FROM puzzles LIMIT 1",
-            [],
+            "SELECT served_at, served_to FROM puzzles WHERE id = ?1",
+            [all[0]],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .unwrap();

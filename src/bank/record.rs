@@ -47,9 +47,31 @@ pub struct BaseGridRecord {
     /// Seed of the route's stream.
     #[serde(rename = "grid_seed", serialize_with = "seed_text")]
     pub seed: u64,
+    /// Seed of the mother grid (transform route only).
+    #[serde(serialize_with = "optional_seed_text")]
+    pub mother_seed: Option<u64>,
     /// One-line grid.
     #[serde(rename = "base_grid")]
     pub grid: String,
+}
+
+impl BaseGridRecord {
+    /// The `route` column: the pattern route is stored as `transform` without a mother
+    /// seed (the column's CHECK predates the name; see migration 4).
+    pub fn route_column(&self) -> &'static str {
+        match self.route {
+            Route::Pattern => Route::Transform.name(),
+            other => other.name(),
+        }
+    }
+
+    /// The route of a `route` column and the mother seed beside it.
+    pub fn route_of_columns(column: &str, mother_seed: Option<u64>) -> Result<Route, String> {
+        match (column.parse::<Route>()?, mother_seed) {
+            (Route::Transform, None) => Ok(Route::Pattern),
+            (route, _) => Ok(route),
+        }
+    }
 }
 
 /// One puzzle's columns. Field order is the order `show --json` prints.

@@ -281,6 +281,7 @@ fn from_row(row: &Row, settings: &Settings, origin: String) -> Result<PuzzleReco
                     id: grid_id(&parsed),
                     route,
                     seed,
+                    mother_seed: row.parsed("mother_seed")?,
                     grid,
                 })
             }

@@ -34,6 +34,9 @@ pub struct GenerationTable {
     pub threads: usize,
     /// Puzzles dug from one base grid.
     pub puzzles_per_grid: u32,
+    /// Base grids the transform route makes from one mother grid before a new one.
+    #[serde(default = "default_mother_grid_uses")]
+    pub mother_grid_uses: u32,
     /// Grid side when none is given.
     pub default_size: usize,
     /// Route name → weight.
@@ -73,4 +76,9 @@ pub struct TierTable {
     pub clues: Vec<usize>,
     /// Band of SE-scale scores `[min, max]`.
     pub score: Vec<f64>,
+}
+
+/// `mother_grid_uses` for configs written before it existed.
+fn default_mother_grid_uses() -> u32 {
+    8
 }

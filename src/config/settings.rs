@@ -46,6 +46,8 @@ pub struct Generation {
     pub threads: Option<usize>,
     /// Puzzles dug from one base grid (at least 1).
     pub puzzles_per_grid: u32,
+    /// Base grids the transform route makes from one mother grid (at least 1).
+    pub mother_grid_uses: u32,
     /// Grid used when no size is given.
     pub default_geometry: Geometry,
     /// Solution-grid routes by weight, in name order.
@@ -277,6 +279,9 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
     if g.puzzles_per_grid == 0 {
         bail!("generation.puzzles_per_grid must be at least 1");
     }
+    if g.mother_grid_uses == 0 {
+        bail!("generation.mother_grid_uses must be at least 1");
+    }
     if g.threads > MAX_THREADS {
         bail!(
             "generation.threads = {} is more than {MAX_THREADS}: use 0 for one per core",
@@ -299,6 +304,7 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
         max_attempts: g.max_attempts,
         threads: (g.threads > 0).then_some(g.threads),
         puzzles_per_grid: g.puzzles_per_grid,
+        mother_grid_uses: g.mother_grid_uses,
         default_geometry,
         routes,
         strategies,

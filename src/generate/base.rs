@@ -1,5 +1,5 @@
-//! Solution grids by three routes: pattern + transforms, randomized backtracking,
-//! solver enumeration.
+//! Solution grids by the design's three routes: transforms (of a random *mother* grid,
+//! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
 use crate::grid::CellPlace;
 use crate::grid::{Geometry, Grid};
@@ -11,8 +11,13 @@ use std::time::Instant;
 /// How a solution grid is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Route {
-    /// The pattern grid under a random validity-preserving transformation.
+    /// A random mother grid (built by backtracking from its own seed, shared by a few base
+    /// grids) under a random validity-preserving transformation.
     Transform,
+    /// The pattern grid under a random validity-preserving transformation: the textbook
+    /// construction. Every grid it makes is one grid up to the sudoku group (the most
+    /// symmetric one), so it gives no variety; weight 0 by default.
+    Pattern,
     /// Randomized backtracking from an empty grid, most-constrained cell first.
     Backtrack,
     /// The solver run on an empty grid with randomized branch order.
@@ -21,14 +26,32 @@ pub enum Route {
 
 impl Route {
     /// Every route, in CLI order.
-    pub const ALL: [Route; 3] = [Route::Transform, Route::Backtrack, Route::Enumerate];
+    pub const ALL: [Route; 4] = [
+        Route::Transform,
+        Route::Pattern,
+        Route::Backtrack,
+        Route::Enumerate,
+    ];
 
     /// The CLI and database name.
     pub fn name(self) -> &'static str {
         match self {
             Route::Transform => "transform",
+            Route::Pattern => "pattern",
             Route::Backtrack => "backtrack",
             Route::Enumerate => "enumerate",
+        }
+    }
+
+    /// A number of the route's own, mixed into its stream seed, so that two routes never
+    /// draw from the same stream (backtracking and enumeration both fill
+    /// fewest-options-first, and from one stream they often make the same grid).
+    pub fn stream(self) -> u64 {
+        match self {
+            Route::Transform => 0x7472_616e,
+            Route::Pattern => 0x7061_7474,
+            Route::Backtrack => 0x6261_636b,
+            Route::Enumerate => 0x656e_756d,
         }
     }
 }
@@ -40,15 +63,24 @@ impl FromStr for Route {
     }
 }
 
-/// Builds a solution grid of `geometry` by `route` from `rng`.
+/// Builds a solution grid of `geometry` by `route` from `rng`. `mother_seed` seeds the
+/// mother grid of the transform route, so that several base grids share one mother (the
+/// fill); without one, the mother's seed is the stream's first draw (ignored by the other
+/// routes).
 pub fn solution_grid(
     geometry: Geometry,
     route: Route,
     rng: &mut Rand,
+    mother_seed: Option<u64>,
     deadline: Option<Instant>,
 ) -> Result<Grid, Aborted> {
     match route {
-        Route::Transform => Ok(transformed_pattern(geometry, rng)),
+        Route::Transform => {
+            let seed = mother_seed.unwrap_or_else(|| rng.next_u64());
+            let mother = mother_grid(geometry, seed, deadline)?;
+            Ok(transformed(&mother, rng))
+        }
+        Route::Pattern => Ok(transformed(&pattern_grid(geometry), rng)),
         Route::Backtrack => backtrack_fill(geometry, rng, deadline),
         Route::Enumerate => Ok(Solver::with_deadline(deadline)
             .random_solution(&Grid::empty(geometry), rng)?
@@ -68,12 +100,17 @@ pub fn pattern_grid(g: Geometry) -> Grid {
     Grid::from_cells(g, cells)
 }
 
-/// The pattern grid under a random element of the validity-preserving group: digit
-/// relabelling, rows within bands, bands, columns within stacks, stacks, and
-/// transposition when boxes are square.
-fn transformed_pattern(g: Geometry, rng: &mut Rand) -> Grid {
+/// The mother grid of a seed: a backtracking fill from its own stream.
+pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<Grid, Aborted> {
+    backtrack_fill(g, &mut Rand::new(seed), deadline)
+}
+
+/// A grid under a random element of the validity-preserving group: digit relabelling,
+/// rows within bands, bands, columns within stacks, stacks, and transposition when boxes
+/// are square.
+fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
+    let g = source.geometry();
     let n = g.n();
-    let pattern = pattern_grid(g);
     let mut digits: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut digits);
     let rows = line_permutation(g.box_rows(), n / g.box_rows(), rng);
@@ -83,7 +120,7 @@ fn transformed_pattern(g: Geometry, rng: &mut Rand) -> Grid {
         .map(|i| {
             let (r, c) = (rows[i / n], cols[i % n]);
             let (r, c) = if transpose { (c, r) } else { (r, c) };
-            digits[pattern.get(r * n + c) as usize - 1]
+            digits[source.get(r * n + c) as usize - 1]
         })
         .collect();
     Grid::from_cells(g, cells)
@@ -214,7 +251,7 @@ mod tests {
             let g = Geometry::for_size(n).unwrap();
             for route in Route::ALL {
                 for seed in 0..3 {
-                    let grid = solution_grid(g, route, &mut Rand::new(seed), None).unwrap();
+                    let grid = solution_grid(g, route, &mut Rand::new(seed), None, None).unwrap();
                     assert_solution(&grid);
                 }
             }
@@ -225,12 +262,41 @@ mod tests {
     fn routes_are_deterministic_and_vary_with_seed() {
         let g = Geometry::CLASSIC;
         for route in Route::ALL {
-            let a = solution_grid(g, route, &mut Rand::new(5), None).unwrap();
-            let b = solution_grid(g, route, &mut Rand::new(5), None).unwrap();
-            let c = solution_grid(g, route, &mut Rand::new(6), None).unwrap();
+            let a = solution_grid(g, route, &mut Rand::new(5), None, None).unwrap();
+            let b = solution_grid(g, route, &mut Rand::new(5), None, None).unwrap();
+            let c = solution_grid(g, route, &mut Rand::new(6), None, None).unwrap();
             assert_eq!(a, b);
             assert_ne!(a, c);
         }
+    }
+
+    #[test]
+    fn backtrack_and_enumerate_never_meet_on_a_seed() {
+        // Both fill fewest-options-first; from one stream they often made one grid.
+        let g = Geometry::CLASSIC;
+        let grid = |route: Route, seed: u64| {
+            let stream = crate::rng::derive_seed(&[seed, route.stream()]);
+            solution_grid(g, route, &mut Rand::new(stream), None, None).unwrap()
+        };
+        for seed in 0..1000 {
+            assert_ne!(
+                grid(Route::Backtrack, seed),
+                grid(Route::Enumerate, seed),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn transform_keeps_its_mother_and_pattern_its_pattern() {
+        let g = Geometry::CLASSIC;
+        let mother = mother_grid(g, 42, None).unwrap();
+        let a = solution_grid(g, Route::Transform, &mut Rand::new(1), Some(42), None).unwrap();
+        let b = solution_grid(g, Route::Transform, &mut Rand::new(2), Some(42), None).unwrap();
+        assert_ne!(a, b, "two transforms of one mother");
+        assert_ne!(a, mother);
+        let p = solution_grid(g, Route::Pattern, &mut Rand::new(1), None, None).unwrap();
+        assert_ne!(p, a);
     }
 
     #[test]
@@ -238,7 +304,7 @@ mod tests {
         for r in Route::ALL {
             assert_eq!(r.name().parse::<Route>().unwrap(), r);
         }
-        assert!("pattern"
+        assert!("patern"
             .parse::<Route>()
             .unwrap_err()
             .contains("unknown route"));

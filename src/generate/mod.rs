@@ -37,7 +37,12 @@ fn parse_named<T: Copy>(
 }
 
 /// Bumped whenever a change to the engine could change the puzzle made from a seed.
-pub const GENERATOR_VERSION: u32 = 2;
+/// Version 3: the transform route transforms a random mother grid; version 2's transform
+/// is the pattern route, which `reproduce` replays for version 2 rows.
+pub const GENERATOR_VERSION: u32 = 3;
+
+/// The oldest generator version whose stored puzzles this binary reproduces.
+pub const OLDEST_REPRODUCIBLE: u32 = 2;
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,10 +80,12 @@ pub fn dig_seed(seed: u64) -> u64 {
 
 /// Generates one puzzle from `seed`. The deadline may abort, never change, the result.
 pub fn generate(spec: &Spec, seed: u64, deadline: Option<Instant>) -> Result<Generated, DigError> {
+    let stream = derive_seed(&[grid_seed(seed), spec.route.stream()]);
     let solution = solution_grid(
         spec.geometry,
         spec.route,
-        &mut Rand::new(grid_seed(seed)),
+        &mut Rand::new(stream),
+        None,
         deadline,
     )?;
     let puzzle = dig_grid(spec, &solution, dig_seed(seed), deadline)?;

@@ -164,7 +164,8 @@ mod tests {
         let g = Geometry::CLASSIC;
         let mut rectangles = 0;
         for seed in 0..40 {
-            let grid = solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None).unwrap();
+            let grid =
+                solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None).unwrap();
             let ua = Unavoidable::two_digit(&grid);
             let at = |r: usize, c: usize| grid.get(r * 9 + c);
             for (r1, r2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {

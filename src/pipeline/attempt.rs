@@ -25,6 +25,8 @@ pub struct AttemptInput {
     pub route: Route,
     /// Seed of the base grid's stream.
     pub grid_seed: u64,
+    /// Seed of the mother grid of a transform-route base grid (`None` for the others).
+    pub mother_seed: Option<u64>,
     /// Digging strategy.
     pub strategy: Strategy,
     /// Clue target.
@@ -50,6 +52,7 @@ pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid
         input.geometry,
         input.route,
         &mut Rand::new(input.grid_seed),
+        input.mother_seed,
         deadline,
     )?)
 }
@@ -62,11 +65,16 @@ const KEPT_GRIDS: usize = 32;
 /// grids when it built the same one lately (a pure function of the input, so keeping it
 /// changes nothing but time).
 fn shared_base(input: &AttemptInput, deadline: Option<Instant>) -> Result<Rc<BaseGrid>, DigError> {
-    type Key = (usize, Route, u64);
+    type Key = (usize, Route, u64, Option<u64>);
     thread_local! {
         static KEPT: RefCell<VecDeque<(Key, Rc<BaseGrid>)>> = const { RefCell::new(VecDeque::new()) };
     }
-    let key = (input.geometry.n(), input.route, input.grid_seed);
+    let key = (
+        input.geometry.n(),
+        input.route,
+        input.grid_seed,
+        input.mother_seed,
+    );
     if let Some(base) = KEPT.with_borrow(|kept| {
         kept.iter()
             .find(|(k, _)| *k == key)
@@ -207,6 +215,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
             id: grid_id(&solution),
             route: input.route,
             seed: input.grid_seed,
+            mother_seed: input.mother_seed,
             grid: grid_line.clone(),
         }),
         geometry: input.geometry,

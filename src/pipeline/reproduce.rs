@@ -2,7 +2,7 @@
 
 use super::attempt::{self, AttemptInput};
 use crate::bank::StoredPuzzle;
-use crate::generate::GENERATOR_VERSION;
+use crate::generate::{GENERATOR_VERSION, OLDEST_REPRODUCIBLE};
 use crate::grid::{parse_line_with, Grid};
 use anyhow::{bail, Context, Result};
 
@@ -29,7 +29,7 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     let (Some(strategy), Some(dig_seed)) = (stored.dig_strategy, stored.seed) else {
         bail!(imported());
     };
-    if stored.generator_version != GENERATOR_VERSION {
+    if !(OLDEST_REPRODUCIBLE..=GENERATOR_VERSION).contains(&stored.generator_version) {
         bail!(
             "puzzle {} was made by generator version {}, this binary is version {}: \
              reproduce it with a `bank` of version {}",
@@ -46,6 +46,7 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
         geometry: stored.geometry,
         route: base.route,
         grid_seed: base.seed,
+        mother_seed: base.mother_seed,
         strategy,
         target,
         dig_seed,

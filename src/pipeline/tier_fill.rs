@@ -6,11 +6,15 @@ use super::monitor::{Alarm, Decision, Monitor};
 use super::plan::PlanItem;
 use crate::bank::{fingerprint_prefix, AlarmRecord, Batch, RunCounts};
 use crate::config::Settings;
+use crate::generate::Route;
 use crate::rng::derive_seed;
 use std::collections::HashSet;
 
 /// Attempts of one job on the same base grid before it moves to another.
 const ATTEMPTS_PER_GRID: u32 = 25;
+
+/// Job numbers between two jobs that share a base or mother grid.
+const SPREAD: u64 = 128;
 
 /// Open jobs kept even when fewer puzzles are wanted.
 const MIN_OPEN_JOBS: usize = 16;
@@ -76,17 +80,30 @@ impl<'a> TierFill<'a> {
 
     /// The inputs of a job's attempt: route per base grid; strategy and dig seed per attempt
     /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
+    ///
+    /// Jobs that share a base grid (`puzzles_per_grid` of them) or a mother grid
+    /// (`mother_grid_uses` base grids) are [`SPREAD`] job numbers apart, so siblings are
+    /// not stored next to each other.
     fn input(&self, job: Job) -> AttemptInput {
-        let grid_number = job.number / u64::from(self.settings.generation.puzzles_per_grid);
+        let generation = &self.settings.generation;
+        let per_grid = u64::from(generation.puzzles_per_grid);
+        let (slot, round) = (job.number % SPREAD, job.number / SPREAD);
+        let grid_number = round / per_grid * SPREAD + slot;
+        let mother_number =
+            round / (per_grid * u64::from(generation.mother_grid_uses)) * SPREAD + slot;
         // A job that keeps failing moves on to a fresh grid: some grids rarely dig into a
         // rare tier, however the cells are chosen.
         let grid_round = u64::from(job.attempt / ATTEMPTS_PER_GRID);
-        let grid_seed = derive_seed(&[self.seed, 1, grid_number, grid_round]);
+        let pick = derive_seed(&[self.seed, 1, grid_number, grid_round]);
+        let route = generation.routes.pick(pick);
         let attempt = u64::from(job.attempt);
         AttemptInput {
             geometry: self.item.geometry,
-            route: self.settings.generation.routes.pick(grid_seed),
-            grid_seed,
+            route,
+            // Each route its own stream: two routes never build from one seed.
+            grid_seed: derive_seed(&[pick, route.stream()]),
+            mother_seed: (route == Route::Transform)
+                .then(|| derive_seed(&[self.seed, 4, mother_number, grid_round])),
             strategy: self
                 .item
                 .strategies

@@ -46,7 +46,7 @@ const COLUMNS: [&str; 24] = [
 static SELECT: LazyLock<String> = LazyLock::new(|| {
     let own: Vec<String> = COLUMNS.iter().map(|c| format!("p.{c}")).collect();
     format!(
-        "SELECT p.id, p.run_id, p.created_at, {}, g.route, g.seed, g.grid
+        "SELECT p.id, p.run_id, p.created_at, {}, g.route, g.seed, g.grid, g.mother_seed
          FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id",
         own.join(", ")
     )
@@ -60,8 +60,8 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
     let mut inserted = Vec::with_capacity(batch.puzzles.len());
     {
         let mut grid_stmt = tx.prepare_cached(
-            "INSERT OR IGNORE INTO base_grids (id, size, box_rows, box_cols, route, grid, seed)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT OR IGNORE INTO base_grids (id, size, box_rows, box_cols, route, grid, seed, mother_seed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?;
         let slots: Vec<String> = (2..2 + COLUMNS.len()).map(|i| format!("?{i}")).collect();
         // A fingerprint that `prune` retired counts as stored: the puzzle is not stored again.
@@ -83,9 +83,10 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
                     g.n(),
                     g.box_rows(),
                     g.box_cols(),
-                    b.route.name(),
+                    b.route_column(),
                     b.grid,
-                    b.seed.to_string()
+                    b.seed.to_string(),
+                    b.mother_seed.map(|s| s.to_string())
                 ])?;
             }
             let rating = p.rating.as_ref();
@@ -160,12 +161,21 @@ fn read(r: &Row) -> rusqlite::Result<StoredPuzzle> {
         })?
     };
     let base = match r.get::<_, Option<String>>(col("base_grid_id"))? {
-        Some(id) => Some(BaseGridRecord {
-            id,
-            route: parsed(r, joined)?,
-            seed: parsed(r, joined + 1)?,
-            grid: r.get(joined + 2)?,
-        }),
+        Some(id) => {
+            let mother_seed = r
+                .get::<_, Option<String>>(joined + 3)?
+                .map(|t| parse_text(joined + 3, &t))
+                .transpose()?;
+            let route = BaseGridRecord::route_of_columns(&r.get::<_, String>(joined)?, mother_seed)
+                .map_err(|e| invalid(joined, e))?;
+            Some(BaseGridRecord {
+                id,
+                route,
+                seed: parsed(r, joined + 1)?,
+                mother_seed,
+                grid: r.get(joined + 2)?,
+            })
+        }
         None => None,
     };
     let rating = match r.get::<_, Option<f64>>(col("score"))? {

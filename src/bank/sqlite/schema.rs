@@ -9,6 +9,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0001_initial.sql"),
     include_str!("../../../migrations/0002_rating.sql"),
     include_str!("../../../migrations/0003_stock.sql"),
+    include_str!("../../../migrations/0004_variety.sql"),
 ];
 
 /// Schema version this binary writes.
