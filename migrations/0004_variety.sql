@@ -6,3 +6,10 @@
 -- was): the route column's CHECK predates the name 'pattern', and SQLite cannot change a
 -- CHECK without rebuilding a table that puzzles reference.
 ALTER TABLE base_grids ADD COLUMN mother_seed TEXT;
+
+-- The solution class: blake3 of the full-group minlex form of the solution grid (rows
+-- within bands, bands, columns within stacks, stacks, transposition for square boxes,
+-- relabelling). Puzzles of one class are one solution grid in disguise. Rows stored
+-- before version 4 get it when the migration runs (computed by the program).
+ALTER TABLE puzzles ADD COLUMN solution_class TEXT;
+CREATE INDEX puzzles_by_class ON puzzles (solution_class);

@@ -111,6 +111,9 @@ pub struct PuzzleRecord {
     pub generator_version: u32,
     /// Canonical fingerprint (hex).
     pub fingerprint: String,
+    /// Hash of the full-group minlex form of the solution grid: puzzles with one solution
+    /// class are one solution grid in disguise (`None` only before it is computed).
+    pub solution_class: Option<String>,
     /// Time of the successful attempt, µs.
     pub generation_us: u64,
     /// When it was handed out (UTC, RFC 3339; `None`: still in stock).

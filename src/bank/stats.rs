@@ -8,6 +8,7 @@ use serde::Serialize;
 pub struct Stats {
     pub total: u64,
     pub by_tier: Vec<TierCount>,
+    pub variety: Vec<Variety>,
     pub clue_histogram: Vec<ClueCount>,
     pub runs: Vec<RunRow>,
     pub alarms: Vec<AlarmRow>,
@@ -22,6 +23,21 @@ pub struct TierCount {
     pub unserved: u64,
     /// The config's quota for it (unserved puzzles wanted), filled in by the caller.
     pub quota: Option<u64>,
+}
+
+/// What is different among the puzzles of one size and tier.
+#[derive(Serialize)]
+pub struct Variety {
+    pub size: u32,
+    pub tier: String,
+    /// Distinct solution grids up to the sudoku group.
+    pub solution_classes: u64,
+    /// Puzzles of the most common class.
+    pub largest_class: u64,
+    /// Distinct digging strategies.
+    pub dig_strategies: u64,
+    /// Distinct solution-grid routes.
+    pub routes: u64,
 }
 
 /// Puzzles of one size, tier and clue count.

@@ -1,7 +1,9 @@
-//! `bank canon`: canonical form and fingerprint of each puzzle.
+//! `bank canon`: canonical form and fingerprint of each puzzle, or (`--full`) the
+//! full-group form of its solution grid and the solution class.
 
 use super::input;
-use crate::canon::{canonical, fingerprint_of_canonical};
+use crate::canon::{canonical, fingerprint_of_canonical, minlex_solution, solution_class};
+use crate::solver::count_solutions;
 use anyhow::Result;
 use clap::Args;
 
@@ -10,13 +12,36 @@ use clap::Args;
 pub struct CanonArgs {
     #[command(flatten)]
     pub input: input::PuzzleInput,
+    /// The full-group minlex form of the solution grid (a solved grid as it is, a puzzle
+    /// solved first) and its hash, the bank's `solution_class`; `none`/`multiple` for a
+    /// puzzle without exactly one solution.
+    #[arg(long)]
+    pub full: bool,
 }
 
-/// Prints `<canonical form>\t<fingerprint>` per puzzle; returns the number of bad lines.
+/// Prints `<canonical form>\t<fingerprint>` per puzzle (`--full`: `<form>\t<class>`);
+/// returns the number of bad lines.
 pub fn run(args: &CanonArgs) -> Result<usize> {
     input::for_each_puzzle(&args.input, |p, out| {
-        let c = canonical(p);
-        writeln!(out, "{}\t{}", c.to_line(), fingerprint_of_canonical(&c))?;
+        if !args.full {
+            let c = canonical(p);
+            writeln!(out, "{}\t{}", c.to_line(), fingerprint_of_canonical(&c))?;
+            return Ok(());
+        }
+        let solution = if p.is_full() {
+            p.clone()
+        } else {
+            let counted = count_solutions(p, 2);
+            match (counted.count, counted.first) {
+                (1, Some(s)) => s,
+                (0, _) => return Ok(writeln!(out, "none")?),
+                _ => return Ok(writeln!(out, "multiple")?),
+            }
+        };
+        match (minlex_solution(&solution), solution_class(&solution)) {
+            (Some(form), Some(class)) => writeln!(out, "{}\t{class}", form.to_line())?,
+            _ => writeln!(out, "none")?,
+        }
         Ok(())
     })
 }

@@ -191,6 +191,7 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
         target_clues: None,
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(p),
+        solution_class: crate::canon::solution_class(&solution),
         generation_us: started.elapsed().as_micros() as u64,
         served_at: None,
         served_to: None,

@@ -45,6 +45,8 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     s.by_tier.retain(|t| keep(t.size, &t.tier));
     s.by_tier.sort_by_key(|t| (t.size, rank(&t.tier)));
     s.clue_histogram.retain(|h| keep(h.size, &h.tier));
+    s.variety.retain(|v| keep(v.size, &v.tier));
+    s.variety.sort_by_key(|v| (v.size, rank(&v.tier)));
     s.clue_histogram
         .sort_by_key(|h| (h.size, rank(&h.tier), h.clues));
     for t in &mut s.by_tier {
@@ -65,6 +67,14 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
         println!(
             "{:>4}  {:<10} {:>8} {:>9} {:>9}",
             t.size, t.tier, t.puzzles, t.unserved, quota
+        );
+    }
+    println!("\nvariety  (solution classes: solution grids up to the sudoku group)");
+    println!("size  tier        classes  largest  strategies  routes");
+    for v in &s.variety {
+        println!(
+            "{:>4}  {:<10} {:>8} {:>8} {:>11} {:>7}",
+            v.size, v.tier, v.solution_classes, v.largest_class, v.dig_strategies, v.routes
         );
     }
     println!("\nclue histogram (size tier: clues=count ...)");

@@ -192,6 +192,8 @@ pub struct BaseGrid {
     places: Vec<Vec<usize>>,
     /// Sets of cells that must keep a clue.
     unavoidable: Unavoidable,
+    /// The solution class, computed the first time a puzzle of this grid is kept.
+    class: std::cell::OnceCell<String>,
 }
 
 impl BaseGrid {
@@ -201,12 +203,20 @@ impl BaseGrid {
             places: digit_places(&grid),
             unavoidable: Unavoidable::two_digit(&grid),
             grid,
+            class: std::cell::OnceCell::new(),
         }
     }
 
     /// The solution grid.
     pub fn grid(&self) -> &Grid {
         &self.grid
+    }
+
+    /// The grid's solution class (the hash of its full-group minlex form), computed once:
+    /// a base grid serves several puzzles.
+    pub fn solution_class(&self) -> &str {
+        self.class
+            .get_or_init(|| crate::canon::solution_class(&self.grid).expect("a base grid is full"))
     }
 }
 

@@ -7,7 +7,7 @@ pub mod base;
 pub mod dig;
 pub mod unavoidable;
 
-pub use base::{pattern_grid, solution_grid, Route};
+pub use base::{mother_grid, pattern_grid, solution_grid, Route};
 pub use dig::{dig, is_minimal, BaseGrid, DigError, DigStop, Digger, Strategy};
 
 use crate::grid::{Geometry, Grid};

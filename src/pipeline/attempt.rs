@@ -201,9 +201,10 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         };
         let solution = base.grid().clone();
         let effort = search_effort(&puzzle, &Solver::with_deadline(deadline))?;
-        Ok::<_, DigError>(Some((solution, puzzle, effort, rating)))
+        let class = base.solution_class().to_string();
+        Ok::<_, DigError>(Some((solution, puzzle, effort, rating, class)))
     })();
-    let (solution, puzzle, effort, rating) = match result {
+    let (solution, puzzle, effort, rating, class) = match result {
         Ok(Some(r)) => r,
         Ok(None) | Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
@@ -232,6 +233,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(&puzzle),
         generation_us: started.elapsed().as_micros() as u64,
+        solution_class: Some(class),
         served_at: None,
         served_to: None,
         origin: None,

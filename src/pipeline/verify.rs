@@ -46,6 +46,15 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
             "fingerprint does not match the puzzle".into(),
         ));
     }
+    if let (true, Some(solution)) = (unique, &counted.first) {
+        let class = crate::canon::solution_class(solution);
+        if class != p.solution_class {
+            found.push(Finding::Corrupt(match &p.solution_class {
+                Some(_) => "solution_class does not match the solution grid".into(),
+                None => "solution_class is missing".into(),
+            }));
+        }
+    }
     if !unique {
         // Effort and rating mean nothing for a puzzle without one solution: it is corrupt,
         // not drifted.

@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 /// A record's columns, in the order [`insert_batch`] binds and [`read`] reads them.
-const COLUMNS: [&str; 24] = [
+const COLUMNS: [&str; 25] = [
     "base_grid_id",
     "size",
     "box_rows",
@@ -40,6 +40,7 @@ const COLUMNS: [&str; 24] = [
     "served_at",
     "served_to",
     "origin",
+    "solution_class",
 ];
 
 /// The stored columns first, then the base grid's, joined.
@@ -116,6 +117,7 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
                 p.served_at,
                 p.served_to,
                 p.origin,
+                p.solution_class,
             ])?;
             inserted.push(rows == 1);
         }
@@ -216,6 +218,7 @@ fn read(r: &Row) -> rusqlite::Result<StoredPuzzle> {
             served_at: r.get(col("served_at"))?,
             served_to: r.get(col("served_to"))?,
             origin: r.get(col("origin"))?,
+            solution_class: r.get(col("solution_class"))?,
         },
     })
 }

@@ -49,7 +49,36 @@ pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
         tx.execute_batch(sql)
             .with_context(|| format!("applying migration {} to '{origin}'", i + 1))?;
     }
+    if current < 4 {
+        backfill_solution_classes(&tx)
+            .with_context(|| format!("computing solution classes in '{origin}'"))?;
+    }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Migration 4: the solution class of every puzzle stored before it (computed once per
+/// distinct solution; a row whose solution does not parse keeps NULL, which `verify`
+/// reports).
+fn backfill_solution_classes(conn: &Connection) -> Result<()> {
+    use crate::grid::{parse_line_with, Geometry};
+    use std::collections::HashMap;
+    let rows: Vec<(i64, String, usize, usize, usize)> = conn
+        .prepare("SELECT id, solution, size, box_rows, box_cols FROM puzzles WHERE solution_class IS NULL")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut classes: HashMap<String, Option<String>> = HashMap::new();
+    let mut update = conn.prepare("UPDATE puzzles SET solution_class = ?2 WHERE id = ?1")?;
+    for (id, solution, size, rows_, cols) in rows {
+        let class = classes
+            .entry(solution.clone())
+            .or_insert_with(|| {
+                let g = Geometry::from_columns(size, rows_, cols)?;
+                crate::canon::solution_class(&parse_line_with(&solution, g).ok()?)
+            })
+            .clone();
+        update.execute(rusqlite::params![id, class])?;
+    }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The SQL behind `bank stats`.
 
-use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount};
+use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount, Variety};
 use crate::bank::RunCounts;
 use anyhow::Result;
 use rusqlite::Connection;
@@ -11,6 +11,28 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
     let by_tier = c
         .prepare("SELECT size, tier, count(*), count(*) - count(served_at) FROM puzzles GROUP BY size, tier ORDER BY size, min(id)")?
         .query_map([], |r| Ok(TierCount { size: r.get(0)?, tier: r.get(1)?, puzzles: r.get(2)?, unserved: r.get(3)?, quota: None }))?
+        .collect::<rusqlite::Result<_>>()?;
+    // A 'transform' base grid without a mother seed is the pattern route (migration 4).
+    let variety = c
+        .prepare(
+            "SELECT p.size, p.tier, count(DISTINCT p.solution_class),
+                    (SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles q
+                      WHERE q.size = p.size AND q.tier = p.tier GROUP BY q.solution_class)),
+                    count(DISTINCT p.dig_strategy),
+                    count(DISTINCT g.route || (g.mother_seed IS NULL))
+             FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id
+             GROUP BY p.size, p.tier ORDER BY p.size, min(p.id)",
+        )?
+        .query_map([], |r| {
+            Ok(Variety {
+                size: r.get(0)?,
+                tier: r.get(1)?,
+                solution_classes: r.get(2)?,
+                largest_class: r.get::<_, Option<u64>>(3)?.unwrap_or(0),
+                dig_strategies: r.get(4)?,
+                routes: r.get(5)?,
+            })
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let clue_histogram = c
         .prepare("SELECT size, tier, clues, count(*) FROM puzzles GROUP BY size, tier, clues ORDER BY size, tier, clues")?
@@ -41,6 +63,7 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
     Ok(Stats {
         total,
         by_tier,
+        variety,
         clue_histogram,
         runs,
         alarms,

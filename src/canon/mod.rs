@@ -1,6 +1,9 @@
 //! Canonical form and fingerprint: puzzles equal up to a symmetry of the square (those
 //! that keep the box shape) and a relabelling of digits share one fingerprint.
 
+mod full;
+pub use full::{minlex_solution, solution_class};
+
 use crate::grid::{Grid, Symmetry};
 
 /// The canonical form: over every box-keeping symmetry, the image with digits relabelled
