@@ -148,7 +148,7 @@ impl Search<'_> {
         if self.inv[y] == NONE {
             let stack = y / bc;
             if self.slot_of_stack[stack] == NONE {
-                let used = |s: u8| self.slot_of_stack.iter().any(|&t| t == s);
+                let used = |s: u8| self.slot_of_stack.contains(&s);
                 let slot = (0..(self.g.n() / bc) as u8)
                     .find(|&s| !used(s))
                     .expect("a free stack slot");
