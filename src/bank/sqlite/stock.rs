@@ -32,28 +32,44 @@ pub(super) fn last_run_start(conn: &Connection) -> Result<Option<String>> {
     Ok(conn.query_row("SELECT max(started_at) FROM runs", [], |r| r.get(0))?)
 }
 
-/// Marks up to `claim.count` unserved puzzles served and returns them, in id order.
+/// Marks up to `claim.count` unserved puzzles served and returns them, in id order:
+/// the lowest ids, skipping any that would give the client two puzzles of one solution
+/// class in a row (counting the last one it was given before).
 pub(super) fn take(conn: &mut Connection, claim: &Claim) -> Result<Vec<StoredPuzzle>> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let mut ids: Vec<i64> = tx
-        .prepare(&format!(
-            "UPDATE puzzles SET served_at = {NOW}, served_to = ?4
-             WHERE id IN (SELECT id FROM puzzles
-                          WHERE size = ?1 AND tier = ?2 AND served_at IS NULL
-                          ORDER BY id LIMIT ?3)
-             RETURNING id"
-        ))?
-        .query_map(
-            params![
-                claim.size,
-                claim.tier,
-                i64::try_from(claim.count).unwrap_or(i64::MAX),
-                claim.client
-            ],
+    let mut previous: Option<String> = tx
+        .query_row(
+            "SELECT solution_class FROM puzzles WHERE served_to IS ?1 AND served_at IS NOT NULL
+             ORDER BY served_at DESC, id DESC LIMIT 1",
+            [&claim.client],
             |r| r.get(0),
-        )?
-        .collect::<rusqlite::Result<_>>()?;
-    ids.sort_unstable();
+        )
+        .optional()?
+        .flatten();
+    let mut ids = Vec::new();
+    {
+        let mut stmt = tx.prepare(
+            "SELECT id, solution_class FROM puzzles
+             WHERE size = ?1 AND tier = ?2 AND served_at IS NULL ORDER BY id",
+        )?;
+        let mut rows = stmt.query(params![claim.size, claim.tier])?;
+        while (ids.len() as u64) < claim.count {
+            let Some(row) = rows.next()? else { break };
+            let class: Option<String> = row.get(1)?;
+            if class.is_some() && class == previous {
+                continue;
+            }
+            ids.push(row.get::<_, i64>(0)?);
+            previous = class;
+        }
+    }
+    let mut mark = tx.prepare(&format!(
+        "UPDATE puzzles SET served_at = {NOW}, served_to = ?2 WHERE id = ?1"
+    ))?;
+    for id in &ids {
+        mark.execute(params![id, claim.client])?;
+    }
+    drop(mark);
     let taken = read_all(&tx, &ids)?;
     tx.commit()?;
     Ok(taken)

@@ -1,0 +1,148 @@
+//! Variety: routes that give different grids, solution classes kept apart, the full
+//! canonical form, and the migration that adds classes to old banks.
+
+mod common;
+
+use common::{bank, stderr, stdout};
+use rusqlite::Connection;
+
+fn ok(args: &[&str]) -> String {
+    let o = bank(args, None);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn one(conn: &Connection, sql: &str) -> i64 {
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn a_default_fill_is_many_solution_grids_kept_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    ok(&["fill", "--count", "4000", "--seed", "5", "--db", db]);
+    let conn = Connection::open(db).unwrap();
+    // puzzles_per_grid 4 x mother_grid_uses 8.
+    let largest = one(
+        &conn,
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles GROUP BY solution_class)",
+    );
+    assert!(largest <= 32, "largest class {largest}");
+    let classes = one(&conn, "SELECT count(DISTINCT solution_class) FROM puzzles");
+    // What the routes promise: a class per mother grid, a class per other base grid.
+    let promised = one(
+        &conn,
+        "SELECT count(DISTINCT CASE WHEN g.mother_seed IS NOT NULL THEN 'm' || g.mother_seed
+                                    ELSE 'g' || g.id END)
+         FROM puzzles p JOIN base_grids g ON g.id = p.base_grid_id",
+    );
+    assert!(
+        classes * 10 >= promised * 9,
+        "{classes} classes of {promised} promised"
+    );
+    let close = one(
+        &conn,
+        "SELECT count(*) FROM puzzles a JOIN puzzles b
+           ON a.solution_class = b.solution_class AND b.id > a.id AND b.id - a.id < 100",
+    );
+    assert_eq!(
+        close, 0,
+        "puzzles of one solution grid fewer than 100 ids apart"
+    );
+    // take never gives a client two puzzles of one class in a row.
+    ok(&[
+        "take", "--tier", "hard", "--count", "400", "--client", "c", "--db", db,
+    ]);
+    ok(&[
+        "take", "--tier", "hard", "--count", "400", "--client", "c", "--db", db,
+    ]);
+    let repeats = one(
+        &conn,
+        "SELECT count(*) FROM (SELECT solution_class AS k,
+                lag(solution_class) OVER (ORDER BY served_at, id) AS prev
+                FROM puzzles WHERE served_to = 'c') WHERE k = prev",
+    );
+    assert_eq!(repeats, 0);
+    let o = bank(&["verify", "--sample", "200", "--db", db], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let stats = ok(&["stats", "--db", db]);
+    assert!(
+        stats.contains("classes  largest  strategies  routes"),
+        "{stats}"
+    );
+}
+
+#[test]
+fn canon_full_gives_one_form_to_a_grid_its_images_and_its_puzzles() {
+    let solution =
+        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+    // The same grid with digits 1 and 2 swapped and bands 1 and 3 swapped.
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| match c {
+                '1' => '2',
+                '2' => '1',
+                c => c,
+            })
+            .collect()
+    };
+    let image = {
+        let rows: Vec<&str> = (0..9).map(|r| &solution[r * 9..r * 9 + 9]).collect();
+        let order = [6, 7, 8, 3, 4, 5, 0, 1, 2];
+        swap(&order.iter().map(|&r| rows[r]).collect::<String>())
+    };
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let out = ok(&["canon", "--full", solution, &image, puzzle]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], lines[1]);
+    assert_eq!(lines[0], lines[2], "a puzzle has its solution's class");
+    assert!(lines[0].starts_with("123456789"), "{}", lines[0]);
+    let other = ok(&[
+        "canon",
+        "--full",
+        "123456789456789123789123456234567891567891234891234567345678912678912345912345678",
+    ]);
+    assert_ne!(other, lines[0]);
+}
+
+#[test]
+fn the_migration_adds_solution_classes_to_an_old_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    ok(&["fill", "--count", "60", "--seed", "2", "--db", db]);
+    let before: Vec<String> = {
+        let conn = Connection::open(db).unwrap();
+        let classes = conn
+            .prepare("SELECT solution_class FROM puzzles ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|c| c.unwrap())
+            .collect();
+        // Back to schema 3: no classes, no mother seeds.
+        conn.execute_batch(
+            "DROP INDEX puzzles_by_class;
+             ALTER TABLE puzzles DROP COLUMN solution_class;
+             ALTER TABLE base_grids DROP COLUMN mother_seed;
+             PRAGMA user_version = 3;",
+        )
+        .unwrap();
+        classes
+    };
+    ok(&["fill", "--count", "0", "--db", db]);
+    let conn = Connection::open(db).unwrap();
+    let after: Vec<String> = conn
+        .prepare("SELECT solution_class FROM puzzles ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|c| c.unwrap())
+        .collect();
+    assert_eq!(after, before, "the migration computes the same classes");
+    let o = bank(&["verify", "--db", db], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
