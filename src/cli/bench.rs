@@ -35,6 +35,16 @@ pub enum BenchWhat {
         /// Reference file (default: ../shared/data/rating/se_calibration.txt).
         file: Option<String>,
     },
+    /// Time per full-group canonical form of random solution grids (the solution class),
+    /// one thread: median, mean and 90th percentile.
+    Canon {
+        /// Grid side: 4, 6, 9, 12 or 16.
+        #[arg(long, default_value = "9", value_parser = super::args::geometry)]
+        size: crate::grid::Geometry,
+        /// Grids to time (random mother grids, seeds 1..).
+        #[arg(long, default_value_t = 2000)]
+        count: u64,
+    },
     /// Time per generated puzzle, one thread: median, mean and 90th percentile.
     Generate {
         #[command(flatten)]
@@ -72,6 +82,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             Ok(())
         }
         BenchWhat::Generate { spec, count, seed } => bench_generate(&spec.spec()?, *count, *seed),
+        BenchWhat::Canon { size, count } => bench_canon(*size, *count),
         BenchWhat::Rate { file } => super::calibrate::run(
             file.as_deref()
                 .unwrap_or("../shared/data/rating/se_calibration.txt"),
@@ -146,6 +157,34 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
         total.as_secs_f64() * 1e6 / count as f64,
         clues as f64 / made.max(1) as f64,
         count as f64 / total.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Times `minlex_solution` on `count` random grids of `geometry`.
+fn bench_canon(geometry: crate::grid::Geometry, count: u64) -> Result<()> {
+    let grids: Vec<Grid> = (1..=count)
+        .map(|seed| crate::generate::mother_grid(geometry, seed, None))
+        .collect::<Result<_, _>>()
+        .map_err(|_| anyhow::anyhow!("building grids was aborted"))?;
+    let mut times: Vec<Duration> = grids
+        .iter()
+        .map(|g| {
+            let started = Instant::now();
+            std::hint::black_box(crate::canon::minlex_solution(g));
+            started.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    let total: Duration = times.iter().sum();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+    println!(
+        "canon --full {}: {} grids, median {:.1} us, mean {:.1} us, p90 {:.1} us",
+        geometry.label(),
+        times.len(),
+        at(0.5).as_secs_f64() * 1e6,
+        total.as_secs_f64() * 1e6 / times.len().max(1) as f64,
+        at(0.9).as_secs_f64() * 1e6
     );
     Ok(())
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 /// How a solution grid is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Route {
-    /// A random mother grid (built by backtracking from its own seed, shared by a few base
+    /// A random mother grid (built by the solver from its own seed, shared by a few base
     /// grids) under a random validity-preserving transformation.
     Transform,
     /// The pattern grid under a random validity-preserving transformation: the textbook
@@ -82,9 +82,7 @@ pub fn solution_grid(
         }
         Route::Pattern => Ok(transformed(&pattern_grid(geometry), rng)),
         Route::Backtrack => backtrack_fill(geometry, rng, deadline),
-        Route::Enumerate => Ok(Solver::with_deadline(deadline)
-            .random_solution(&Grid::empty(geometry), rng)?
-            .expect("an empty grid has solutions")),
+        Route::Enumerate => enumerated(geometry, rng, deadline),
     }
 }
 
@@ -100,9 +98,18 @@ pub fn pattern_grid(g: Geometry) -> Grid {
     Grid::from_cells(g, cells)
 }
 
-/// The mother grid of a seed: a backtracking fill from its own stream.
+/// The mother grid of a seed: the solver on an empty grid with random branch order, from
+/// its own stream. (Randomized backtracking is as random but heavy-tailed on 16x16:
+/// 22 s for 40 grids against 0.01 s, measured with `generate --route`.)
 pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<Grid, Aborted> {
-    backtrack_fill(g, &mut Rand::new(seed), deadline)
+    enumerated(g, &mut Rand::new(seed), deadline)
+}
+
+/// The solver's first solution of an empty grid, branching in random order.
+fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
+    Ok(Solver::with_deadline(deadline)
+        .random_solution(&Grid::empty(g), rng)?
+        .expect("an empty grid has solutions"))
 }
 
 /// A grid under a random element of the validity-preserving group: digit relabelling,
