@@ -146,3 +146,41 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
     let o = bank(&["verify", "--db", db], None);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn the_class_cap_holds_across_runs_and_names_itself_when_it_binds() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("cap.toml");
+    std::fs::write(
+        &config,
+        sudoku_bank::config::DEFAULT_CONFIG
+            .replace("max_per_solution_class = 0", "max_per_solution_class = 2"),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    // 6x6 has few solution classes: two runs fill them to the cap and then stop.
+    let fill = |seed: &str| {
+        bank(
+            &[
+                "fill", "--size", "6", "--tier", "easy", "--count", "60", "--seed", seed,
+                "--config", config, "--db", db,
+            ],
+            None,
+        )
+    };
+    fill("1");
+    let o = fill("2");
+    let conn = Connection::open(db).unwrap();
+    let largest = one(
+        &conn,
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles GROUP BY solution_class)",
+    );
+    assert!(largest <= 2, "largest class {largest}");
+    let stored = one(&conn, "SELECT count(*) FROM puzzles");
+    if stored < 120 {
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains("raise that cap"), "{}", stderr(&o));
+    }
+}

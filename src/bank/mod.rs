@@ -18,7 +18,7 @@ pub use record::{
 pub use sqlite::SCHEMA_VERSION;
 
 use anyhow::Result;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use stock::{Claim, Day, Pruned, Retired, StockLevel};
 
@@ -45,6 +45,9 @@ pub trait Store: Send {
     /// The 16-byte prefixes of every stored or retired fingerprint, for duplicate checks
     /// in memory.
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>>;
+
+    /// Puzzles per solution class (16-byte prefixes of the class hashes), for a cap.
+    fn class_counts(&self) -> Result<HashMap<[u8; 16], u32>>;
 
     /// Per size and tier: stored, unserved, and served at or after `since` (UTC text).
     fn stock(&self, since: Option<&str>) -> Result<Vec<StockLevel>>;

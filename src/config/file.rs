@@ -37,6 +37,9 @@ pub struct GenerationTable {
     /// Base grids the transform route makes from one mother grid before a new one.
     #[serde(default = "default_mother_grid_uses")]
     pub mother_grid_uses: u32,
+    /// Most puzzles a bank may hold of one solution class (0: no cap).
+    #[serde(default)]
+    pub max_per_solution_class: u32,
     /// Grid side when none is given.
     pub default_size: usize,
     /// Route name → weight.

@@ -48,6 +48,8 @@ pub struct Generation {
     pub puzzles_per_grid: u32,
     /// Base grids the transform route makes from one mother grid (at least 1).
     pub mother_grid_uses: u32,
+    /// Most puzzles of one solution class in the bank (`None`: no cap).
+    pub max_per_solution_class: Option<u32>,
     /// Grid used when no size is given.
     pub default_geometry: Geometry,
     /// Solution-grid routes by weight, in name order.
@@ -305,6 +307,7 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
         threads: (g.threads > 0).then_some(g.threads),
         puzzles_per_grid: g.puzzles_per_grid,
         mother_grid_uses: g.mother_grid_uses,
+        max_per_solution_class: (g.max_per_solution_class > 0).then_some(g.max_per_solution_class),
         default_geometry,
         routes,
         strategies,

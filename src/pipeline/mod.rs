@@ -12,6 +12,7 @@ pub mod attempt;
 pub mod monitor;
 pub mod plan;
 pub mod reproduce;
+mod seen;
 mod tier_fill;
 pub mod verify;
 pub mod writer;
@@ -23,6 +24,7 @@ use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use anyhow::Result;
 use rayon::prelude::*;
+use seen::Seen;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tier_fill::TierFill;
@@ -105,7 +107,11 @@ pub fn fill(
 ) -> Result<FillReport> {
     let started = Instant::now();
     bank.close_stale_runs()?;
-    let mut known = bank.fingerprint_prefixes()?;
+    let cap = match settings.generation.max_per_solution_class {
+        Some(cap) => Some((cap, bank.class_counts()?)),
+        None => None,
+    };
+    let mut seen = Seen::new(bank.fingerprint_prefixes()?, cap);
     let config_json = serde_json::to_string(&serde_json::json!({
         "config": settings.file(),
         "plan": request.plan.iter().map(|p| serde_json::json!({
@@ -133,7 +139,7 @@ pub fn fill(
         .collect();
     let outcome = run_rounds(
         &mut tiers,
-        &mut known,
+        &mut seen,
         &writer,
         deadlines,
         progress,
@@ -233,7 +239,7 @@ enum RoundsEnd {
 /// Runs rounds until no tier is open or the run must stop.
 fn run_rounds(
     tiers: &mut [TierFill],
-    known: &mut std::collections::HashSet<[u8; 16]>,
+    seen: &mut Seen,
     writer: &Writer,
     deadlines: &dyn Deadlines,
     progress: &dyn Progress,
@@ -267,7 +273,7 @@ fn run_rounds(
             .collect();
         let mut chunk = Batch::default();
         for ((i, job, input), outcome) in work.into_iter().zip(outcomes) {
-            tiers[i].take(job, &input, outcome, known, &mut chunk);
+            tiers[i].take(job, &input, outcome, seen, &mut chunk);
         }
         if skip_unreachable {
             skip(tiers);

@@ -4,11 +4,11 @@
 use super::attempt::{AttemptInput, AttemptOutcome};
 use super::monitor::{Alarm, Decision, Monitor};
 use super::plan::PlanItem;
-use crate::bank::{fingerprint_prefix, AlarmRecord, Batch, RunCounts};
+use super::seen::{Admission, Seen};
+use crate::bank::{AlarmRecord, Batch, RunCounts};
 use crate::config::Settings;
 use crate::generate::Route;
 use crate::rng::derive_seed;
-use std::collections::HashSet;
 
 /// Attempts of one job on the same base grid before it moves to another.
 const ATTEMPTS_PER_GRID: u32 = 25;
@@ -48,6 +48,8 @@ pub struct TierFill<'a> {
     pub unreachable: bool,
     /// Why the tier was skipped and where its share went.
     pub skipped: Option<String>,
+    /// Puzzles refused because their solution class was full.
+    class_full: u64,
     next_job: u64,
     retries: Vec<Job>,
     monitor: Monitor,
@@ -71,6 +73,7 @@ impl<'a> TierFill<'a> {
             failure: None,
             unreachable: false,
             skipped: None,
+            class_full: 0,
             next_job: 0,
             retries: Vec::new(),
             monitor: Monitor::new(settings.alarm, item.tier.clue_range(item.geometry)),
@@ -168,14 +171,14 @@ impl<'a> TierFill<'a> {
         job: Job,
         input: &AttemptInput,
         outcome: AttemptOutcome,
-        known: &mut HashSet<[u8; 16]>,
+        seen: &mut Seen,
         chunk: &mut Batch,
     ) {
         if self.failure.is_some() {
             return;
         }
         let timed_out = matches!(outcome, AttemptOutcome::TimedOut);
-        self.settle(job, outcome, known, chunk);
+        self.settle(job, outcome, seen, chunk);
         match self.monitor.record(timed_out, input.target) {
             Decision::Keep => {}
             Decision::Raise(alarm) => self.alarm(alarm, chunk),
@@ -193,10 +196,21 @@ impl<'a> TierFill<'a> {
             }
         }
         if self.failure.is_none() && self.give_up_streak >= GIVE_UP_STREAK {
-            self.unreachable = true;
+            let fix = if self.class_full > 0 {
+                format!(
+                    "{} puzzles were refused because their solution class held \
+                     generation.max_per_solution_class already: raise that cap",
+                    self.class_full
+                )
+            } else {
+                "widen the tier's band or clue range".into()
+            };
+            // A size that never rates into the band may be skipped; one whose classes
+            // are full may not.
+            self.unreachable = self.class_full == 0;
             self.failure = Some(format!(
                 "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
-                 (score band {}, target {} clues): widen the tier's band or clue range",
+                 (score band {}, target {} clues): {fix}",
                 self.item.tier.name,
                 self.give_up_streak,
                 self.settings.generation.max_attempts,
@@ -208,30 +222,34 @@ impl<'a> TierFill<'a> {
 
     /// Counts one attempt's outcome, keeps a new puzzle, and queues the job's next attempt
     /// when this one did not end it.
-    fn settle(
-        &mut self,
-        job: Job,
-        outcome: AttemptOutcome,
-        known: &mut HashSet<[u8; 16]>,
-        chunk: &mut Batch,
-    ) {
+    fn settle(&mut self, job: Job, outcome: AttemptOutcome, seen: &mut Seen, chunk: &mut Batch) {
         let counts = &mut self.counts;
+        let mut next_attempt = job.attempt + 1;
         counts.attempts += 1;
         if job.attempt > 0 {
             counts.retries += 1;
         }
         let done = match outcome {
-            AttemptOutcome::Accepted(p) if self.accepted < self.wanted => {
-                if known.insert(fingerprint_prefix(&p.fingerprint)) {
+            AttemptOutcome::Accepted(p) if self.accepted < self.wanted => match seen.admit(&p) {
+                Admission::New => {
                     self.accepted += 1;
                     counts.accepted += 1;
                     chunk.puzzles.push(*p);
                     true
-                } else {
+                }
+                Admission::Duplicate => {
                     counts.duplicates += 1;
                     false
                 }
-            }
+                Admission::ClassFull => {
+                    // Counted with duplicates: the class has enough; the job moves on to
+                    // a fresh grid rather than dig this one again.
+                    counts.duplicates += 1;
+                    self.class_full += 1;
+                    next_attempt = (job.attempt / ATTEMPTS_PER_GRID + 1) * ATTEMPTS_PER_GRID;
+                    false
+                }
+            },
             AttemptOutcome::Accepted(_) => true, // tier already full: discarded
             AttemptOutcome::Rejected => {
                 counts.rejected += 1;
@@ -244,10 +262,10 @@ impl<'a> TierFill<'a> {
         };
         if done {
             self.give_up_streak = 0;
-        } else if job.attempt + 1 < self.settings.generation.max_attempts {
+        } else if next_attempt < self.settings.generation.max_attempts {
             self.retries.push(Job {
                 number: job.number,
-                attempt: job.attempt + 1,
+                attempt: next_attempt,
             });
         } else {
             self.give_up_streak += 1;

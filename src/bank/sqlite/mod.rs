@@ -13,7 +13,7 @@ use super::stock::{Claim, Day, Pruned, Retired, StockLevel};
 use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle};
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::Duration;
 
@@ -129,6 +129,10 @@ impl Store for SqliteBank {
 
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {
         puzzles::fingerprint_prefixes(&self.conn)
+    }
+
+    fn class_counts(&self) -> Result<HashMap<[u8; 16], u32>> {
+        puzzles::class_counts(&self.conn)
     }
 
     fn stock(&self, since: Option<&str>) -> Result<Vec<StockLevel>> {

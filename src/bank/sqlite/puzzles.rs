@@ -10,7 +10,7 @@ use crate::grid::Geometry;
 use anyhow::Result;
 use rusqlite::types::{FromSql, FromSqlError, Type};
 use rusqlite::{params, Connection, OptionalExtension, Row};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::str::FromStr;
 use std::sync::LazyLock;
 
@@ -300,4 +300,19 @@ pub(super) fn fingerprint_prefixes(conn: &Connection) -> Result<HashSet<[u8; 16]
         set.insert(fingerprint_prefix(&fp?));
     }
     Ok(set)
+}
+
+/// Puzzles per solution class, by the 16-byte prefix of the class hash.
+pub(super) fn class_counts(conn: &Connection) -> Result<HashMap<[u8; 16], u32>> {
+    let mut stmt = conn.prepare(
+        "SELECT solution_class, count(*) FROM puzzles
+         WHERE solution_class IS NOT NULL GROUP BY solution_class",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))?;
+    let mut counts = HashMap::new();
+    for row in rows {
+        let (class, n) = row?;
+        counts.insert(fingerprint_prefix(&class), n);
+    }
+    Ok(counts)
 }
