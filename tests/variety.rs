@@ -100,6 +100,22 @@ fn canon_full_gives_one_form_to_a_grid_its_images_and_its_puzzles() {
     assert_eq!(lines[0], lines[1]);
     assert_eq!(lines[0], lines[2], "a puzzle has its solution's class");
     assert!(lines[0].starts_with("123456789"), "{}", lines[0]);
+    // The puzzle's own full-group form: its image (bands swapped, digits swapped) agrees,
+    // the dihedral fingerprint does not.
+    let puzzle_image = {
+        let rows: Vec<&str> = (0..9).map(|r| &puzzle[r * 9..r * 9 + 9]).collect();
+        let order = [6, 7, 8, 3, 4, 5, 0, 1, 2];
+        swap(&order.iter().map(|&r| rows[r]).collect::<String>())
+    };
+    let forms = ok(&["canon", "--full-puzzle", puzzle, &puzzle_image]);
+    let forms: Vec<&str> = forms.lines().collect();
+    assert_eq!(forms[0], forms[1]);
+    let dihedral = ok(&["canon", puzzle, &puzzle_image]);
+    let dihedral: Vec<&str> = dihedral.lines().collect();
+    assert_ne!(
+        dihedral[0], dihedral[1],
+        "bands swapped are not a dihedral image"
+    );
     let other = ok(&[
         "canon",
         "--full",

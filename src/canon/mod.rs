@@ -2,7 +2,9 @@
 //! that keep the box shape) and a relabelling of digits share one fingerprint.
 
 mod full;
+mod puzzle;
 pub use full::{minlex_solution, solution_class};
+pub use puzzle::minlex_puzzle;
 
 use crate::grid::{Grid, Symmetry};
 

@@ -2,7 +2,9 @@
 //! full-group form of its solution grid and the solution class.
 
 use super::input;
-use crate::canon::{canonical, fingerprint_of_canonical, minlex_solution, solution_class};
+use crate::canon::{
+    canonical, fingerprint_of_canonical, minlex_puzzle, minlex_solution, solution_class,
+};
 use crate::solver::count_solutions;
 use anyhow::Result;
 use clap::Args;
@@ -15,14 +17,27 @@ pub struct CanonArgs {
     /// The full-group minlex form of the solution grid (a solved grid as it is, a puzzle
     /// solved first) and its hash, the bank's `solution_class`; `none`/`multiple` for a
     /// puzzle without exactly one solution.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "full_puzzle")]
     pub full: bool,
+    /// The full-group minlex form of the puzzle itself (clues and empty cells, relabelled
+    /// in order of first appearance) and its hash: two puzzles print the same line
+    /// exactly when one is the other in disguise. Sizes up to 12.
+    #[arg(long)]
+    pub full_puzzle: bool,
 }
 
 /// Prints `<canonical form>\t<fingerprint>` per puzzle (`--full`: `<form>\t<class>`);
 /// returns the number of bad lines.
 pub fn run(args: &CanonArgs) -> Result<usize> {
     input::for_each_puzzle(&args.input, |p, out| {
+        if args.full_puzzle {
+            let Some(form) = minlex_puzzle(p) else {
+                anyhow::bail!("--full-puzzle supports sizes up to 12x12");
+            };
+            let hash = blake3::hash(form.cells());
+            writeln!(out, "{}\t{}", form.to_line(), hash.to_hex())?;
+            return Ok(());
+        }
         if !args.full {
             let c = canonical(p);
             writeln!(out, "{}\t{}", c.to_line(), fingerprint_of_canonical(&c))?;
