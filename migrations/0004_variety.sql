@@ -13,3 +13,9 @@ ALTER TABLE base_grids ADD COLUMN mother_seed TEXT;
 -- before version 4 get it when the migration runs (computed by the program).
 ALTER TABLE puzzles ADD COLUMN solution_class TEXT;
 CREATE INDEX puzzles_by_class ON puzzles (solution_class);
+
+-- Under `generation.dedup = "full"`: blake3 of the puzzle's full-group minlex form (the
+-- whole sudoku group on the puzzle, not only the 8 symmetries of the fingerprint).
+ALTER TABLE puzzles ADD COLUMN full_fingerprint TEXT;
+CREATE UNIQUE INDEX puzzles_by_full_fingerprint ON puzzles (full_fingerprint)
+    WHERE full_fingerprint IS NOT NULL;

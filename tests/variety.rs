@@ -142,6 +142,8 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
         // Back to schema 3: no classes, no mother seeds.
         conn.execute_batch(
             "DROP INDEX puzzles_by_class;
+             DROP INDEX puzzles_by_full_fingerprint;
+             ALTER TABLE puzzles DROP COLUMN full_fingerprint;
              ALTER TABLE puzzles DROP COLUMN solution_class;
              ALTER TABLE base_grids DROP COLUMN mother_seed;
              PRAGMA user_version = 3;",
@@ -199,4 +201,59 @@ fn the_class_cap_holds_across_runs_and_names_itself_when_it_binds() {
         assert_eq!(o.status.code(), Some(1));
         assert!(stderr(&o).contains("raise that cap"), "{}", stderr(&o));
     }
+}
+
+#[test]
+fn dedup_full_refuses_a_puzzle_with_its_bands_swapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.toml");
+    std::fs::write(
+        &full,
+        sudoku_bank::config::DEFAULT_CONFIG.replace("dedup = \"dihedral\"", "dedup = \"full\""),
+    )
+    .unwrap();
+    let full = full.to_str().unwrap();
+    let db = dir.path().join("b.sqlite");
+    let db = db.to_str().unwrap();
+    ok(&[
+        "fill", "--count", "40", "--seed", "3", "--config", full, "--db", db,
+    ]);
+    let conn = Connection::open(db).unwrap();
+    assert_eq!(
+        one(
+            &conn,
+            "SELECT count(*) FROM puzzles WHERE full_fingerprint IS NULL"
+        ),
+        0
+    );
+    let puzzle: String = conn
+        .query_row("SELECT puzzle FROM puzzles WHERE id = 1", [], |r| r.get(0))
+        .unwrap();
+    let rows: Vec<&str> = (0..9).map(|r| &puzzle[r * 9..r * 9 + 9]).collect();
+    let image: String = [6, 7, 8, 3, 4, 5, 0, 1, 2]
+        .iter()
+        .map(|&r| rows[r])
+        .collect();
+    let file = dir.path().join("image.txt");
+    std::fs::write(&file, format!("{image}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let o = bank(&["import", file, "--config", full, "--db", db], None);
+    assert!(stderr(&o).contains("imported 0 puzzles"), "{}", stderr(&o));
+    // Under the dihedral rule the same line is a new puzzle.
+    let o = bank(&["import", file, "--db", db], None);
+    assert!(stderr(&o).contains("imported 1 puzzles"), "{}", stderr(&o));
+    let o = bank(&["verify", "--config", full, "--db", db], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bank(
+        &[
+            "fill", "--size", "16", "--tier", "easy", "--count", "1", "--config", full, "--db", db,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("supports sizes up to 12x12"),
+        "{}",
+        stderr(&o)
+    );
 }

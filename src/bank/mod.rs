@@ -46,6 +46,9 @@ pub trait Store: Send {
     /// in memory.
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>>;
 
+    /// The 16-byte prefixes of every stored full fingerprint (`dedup = "full"`).
+    fn full_fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>>;
+
     /// Puzzles per solution class (16-byte prefixes of the class hashes), for a cap.
     fn class_counts(&self) -> Result<HashMap<[u8; 16], u32>>;
 

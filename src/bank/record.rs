@@ -111,6 +111,8 @@ pub struct PuzzleRecord {
     pub generator_version: u32,
     /// Canonical fingerprint (hex).
     pub fingerprint: String,
+    /// Fingerprint under the whole sudoku group (`dedup = "full"`; `None` otherwise).
+    pub full_fingerprint: Option<String>,
     /// Hash of the full-group minlex form of the solution grid: puzzles with one solution
     /// class are one solution grid in disguise (`None` only before it is computed).
     pub solution_class: Option<String>,

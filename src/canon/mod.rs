@@ -4,7 +4,7 @@
 mod full;
 mod puzzle;
 pub use full::{minlex_solution, solution_class};
-pub use puzzle::minlex_puzzle;
+pub use puzzle::{full_fingerprint, minlex_puzzle};
 
 use crate::grid::{Grid, Symmetry};
 

@@ -53,6 +53,18 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
     Some(Grid::from_cells(g, best))
 }
 
+/// The full fingerprint: blake3 of (size, box shape, full-group minlex cells), hex;
+/// `None` for 16x16.
+pub fn full_fingerprint(grid: &Grid) -> Option<String> {
+    let form = minlex_puzzle(grid)?;
+    let g = form.geometry();
+    let mut h = blake3::Hasher::new();
+    h.update(b"full-fingerprint");
+    h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
+    h.update(form.cells());
+    Some(h.finalize().to_hex().to_string())
+}
+
 /// Every stack-preserving column permutation: stack order, then order inside each stack.
 fn arrangements(per: usize, groups: usize) -> Vec<Vec<usize>> {
     fn perms(k: usize) -> Vec<Vec<usize>> {

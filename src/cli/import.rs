@@ -192,6 +192,10 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
         generator_version: GENERATOR_VERSION,
         fingerprint: fingerprint(p),
         solution_class: crate::canon::solution_class(&solution),
+        full_fingerprint: match settings.generation.dedup {
+            crate::config::Dedup::Full => crate::canon::full_fingerprint(p),
+            crate::config::Dedup::Dihedral => None,
+        },
         generation_us: started.elapsed().as_micros() as u64,
         served_at: None,
         served_to: None,

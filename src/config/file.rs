@@ -40,6 +40,10 @@ pub struct GenerationTable {
     /// Most puzzles a bank may hold of one solution class (0: no cap).
     #[serde(default)]
     pub max_per_solution_class: u32,
+    /// `dihedral` (the 8 symmetries of the square and relabelling) or `full` (the whole
+    /// sudoku group applied to the puzzle).
+    #[serde(default = "default_dedup")]
+    pub dedup: String,
     /// Grid side when none is given.
     pub default_size: usize,
     /// Route name → weight.
@@ -84,4 +88,9 @@ pub struct TierTable {
 /// `mother_grid_uses` for configs written before it existed.
 fn default_mother_grid_uses() -> u32 {
     8
+}
+
+/// `dedup` for configs written before it existed.
+fn default_dedup() -> String {
+    "dihedral".into()
 }

@@ -6,7 +6,7 @@ mod file;
 mod settings;
 
 pub use file::ConfigFile;
-pub use settings::{AlarmPolicy, ClueRange, Generation, Quota, ScoreBand, Settings, Tier};
+pub use settings::{AlarmPolicy, ClueRange, Dedup, Generation, Quota, ScoreBand, Settings, Tier};
 
 /// The configuration checked into `config/bank.toml`, embedded in the binary.
 pub const DEFAULT_CONFIG: &str = include_str!("../../config/bank.toml");

@@ -33,6 +33,8 @@ pub struct AttemptInput {
     pub target: usize,
     /// Seed of the digging stream.
     pub dig_seed: u64,
+    /// Whether to compute the full-group fingerprint of an accepted puzzle.
+    pub full_fingerprint: bool,
 }
 
 /// What an attempt produced.
@@ -205,9 +207,14 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         let solution = base.grid().clone();
         let effort = search_effort(&puzzle, &Solver::with_deadline(deadline))?;
         let class = base.solution_class().to_string();
-        Ok::<_, DigError>(Some((solution, puzzle, effort, rating, class)))
+        let full = if input.full_fingerprint {
+            crate::canon::full_fingerprint(&puzzle)
+        } else {
+            None
+        };
+        Ok::<_, DigError>(Some((solution, puzzle, effort, rating, class, full)))
     })();
-    let (solution, puzzle, effort, rating, class) = match result {
+    let (solution, puzzle, effort, rating, class, full_fingerprint) = match result {
         Ok(Some(r)) => r,
         Ok(None) | Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
@@ -237,6 +244,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         fingerprint: fingerprint(&puzzle),
         generation_us: started.elapsed().as_micros() as u64,
         solution_class: Some(class),
+        full_fingerprint,
         served_at: None,
         served_to: None,
         origin: None,

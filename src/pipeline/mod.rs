@@ -111,7 +111,11 @@ pub fn fill(
         Some(cap) => Some((cap, bank.class_counts()?)),
         None => None,
     };
-    let mut seen = Seen::new(bank.fingerprint_prefixes()?, cap);
+    let full = match settings.generation.dedup {
+        crate::config::Dedup::Full => Some(bank.full_fingerprint_prefixes()?),
+        crate::config::Dedup::Dihedral => None,
+    };
+    let mut seen = Seen::new(bank.fingerprint_prefixes()?, full, cap);
     let config_json = serde_json::to_string(&serde_json::json!({
         "config": settings.file(),
         "plan": request.plan.iter().map(|p| serde_json::json!({

@@ -25,6 +25,7 @@ impl PlanItem {
     /// `count` puzzles of `tier` on `geometry`; an error when no configured strategy can
     /// dig that geometry.
     pub fn new(settings: &Settings, geometry: Geometry, tier: &Tier, count: u64) -> Result<Self> {
+        settings.generation.check_dedup(geometry)?;
         Ok(PlanItem {
             geometry,
             tier: tier.clone(),

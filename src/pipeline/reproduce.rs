@@ -47,6 +47,7 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
         route: base.route,
         grid_seed: base.seed,
         mother_seed: base.mother_seed,
+        full_fingerprint: false,
         strategy,
         target,
         dig_seed,

@@ -19,18 +19,23 @@ pub enum Admission {
 /// Fingerprints and class counts, as 16-byte prefixes of their hex hashes.
 pub struct Seen {
     fingerprints: HashSet<[u8; 16]>,
+    /// Full fingerprints, kept only under `dedup = "full"`.
+    full: Option<HashSet<[u8; 16]>>,
     /// Puzzles per class, kept only under a cap.
     classes: Option<(u32, HashMap<[u8; 16], u32>)>,
 }
 
 impl Seen {
-    /// From the bank's fingerprints and, with a cap, its class counts.
+    /// From the bank's fingerprints, its full fingerprints under `dedup = "full"`, and,
+    /// with a cap, its class counts.
     pub fn new(
         fingerprints: HashSet<[u8; 16]>,
+        full: Option<HashSet<[u8; 16]>>,
         cap: Option<(u32, HashMap<[u8; 16], u32>)>,
     ) -> Seen {
         Seen {
             fingerprints,
+            full,
             classes: cap,
         }
     }
@@ -41,6 +46,16 @@ impl Seen {
         if self.fingerprints.contains(&fingerprint) {
             return Admission::Duplicate;
         }
+        let full = match (&self.full, &p.full_fingerprint) {
+            (Some(seen), Some(full)) => {
+                let full = fingerprint_prefix(full);
+                if seen.contains(&full) {
+                    return Admission::Duplicate;
+                }
+                Some(full)
+            }
+            _ => None,
+        };
         if let (Some((cap, counts)), Some(class)) = (&mut self.classes, &p.solution_class) {
             let n = counts.entry(fingerprint_prefix(class)).or_default();
             if *n >= *cap {
@@ -49,6 +64,9 @@ impl Seen {
             *n += 1;
         }
         self.fingerprints.insert(fingerprint);
+        if let (Some(seen), Some(full)) = (&mut self.full, full) {
+            seen.insert(full);
+        }
         Admission::New
     }
 }

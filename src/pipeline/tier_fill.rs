@@ -6,7 +6,7 @@ use super::monitor::{Alarm, Decision, Monitor};
 use super::plan::PlanItem;
 use super::seen::{Admission, Seen};
 use crate::bank::{AlarmRecord, Batch, RunCounts};
-use crate::config::Settings;
+use crate::config::{Dedup, Settings};
 use crate::generate::Route;
 use crate::rng::derive_seed;
 
@@ -113,6 +113,7 @@ impl<'a> TierFill<'a> {
                 .pick(derive_seed(&[self.seed, 2, job.number, attempt])),
             target: self.monitor.target(),
             dig_seed: derive_seed(&[self.seed, 3, job.number, attempt]),
+            full_fingerprint: generation.dedup == Dedup::Full,
         }
     }
 

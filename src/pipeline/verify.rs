@@ -46,6 +46,13 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
             "fingerprint does not match the puzzle".into(),
         ));
     }
+    if let Some(stored) = &p.full_fingerprint {
+        if crate::canon::full_fingerprint(&puzzle).as_ref() != Some(stored) {
+            found.push(Finding::Corrupt(
+                "full_fingerprint does not match the puzzle".into(),
+            ));
+        }
+    }
     if let (true, Some(solution)) = (unique, &counted.first) {
         let class = crate::canon::solution_class(solution);
         if class != p.solution_class {

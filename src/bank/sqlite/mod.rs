@@ -131,6 +131,10 @@ impl Store for SqliteBank {
         puzzles::fingerprint_prefixes(&self.conn)
     }
 
+    fn full_fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {
+        puzzles::full_fingerprint_prefixes(&self.conn)
+    }
+
     fn class_counts(&self) -> Result<HashMap<[u8; 16], u32>> {
         puzzles::class_counts(&self.conn)
     }

@@ -15,7 +15,7 @@ use std::str::FromStr;
 use std::sync::LazyLock;
 
 /// A record's columns, in the order [`insert_batch`] binds and [`read`] reads them.
-const COLUMNS: [&str; 25] = [
+const COLUMNS: [&str; 26] = [
     "base_grid_id",
     "size",
     "box_rows",
@@ -41,6 +41,7 @@ const COLUMNS: [&str; 25] = [
     "served_to",
     "origin",
     "solution_class",
+    "full_fingerprint",
 ];
 
 /// The stored columns first, then the base grid's, joined.
@@ -118,6 +119,7 @@ pub(super) fn insert_batch(conn: &mut Connection, run_id: i64, batch: &Batch) ->
                 p.served_to,
                 p.origin,
                 p.solution_class,
+                p.full_fingerprint,
             ])?;
             inserted.push(rows == 1);
         }
@@ -219,6 +221,7 @@ fn read(r: &Row) -> rusqlite::Result<StoredPuzzle> {
             served_to: r.get(col("served_to"))?,
             origin: r.get(col("origin"))?,
             solution_class: r.get(col("solution_class"))?,
+            full_fingerprint: r.get(col("full_fingerprint"))?,
         },
     })
 }
@@ -315,4 +318,16 @@ pub(super) fn class_counts(conn: &Connection) -> Result<HashMap<[u8; 16], u32>> 
         counts.insert(fingerprint_prefix(&class), n);
     }
     Ok(counts)
+}
+
+/// The 16-byte prefixes of every stored full fingerprint.
+pub(super) fn full_fingerprint_prefixes(conn: &Connection) -> Result<HashSet<[u8; 16]>> {
+    let mut stmt =
+        conn.prepare("SELECT full_fingerprint FROM puzzles WHERE full_fingerprint IS NOT NULL")?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    let mut set = HashSet::new();
+    for fp in rows {
+        set.insert(fingerprint_prefix(&fp?));
+    }
+    Ok(set)
 }
