@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 seconds=${1:-60}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-for target in puzzle_line config_text import_lines; do
+for target in puzzle_line config_text import_lines export_rows; do
   mkdir -p "$scratch/$target"
   echo "== $target for ${seconds}s"
   cargo +nightly fuzz run "$target" "$scratch/$target" "seeds/$target" "regressions/$target" \

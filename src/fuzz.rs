@@ -70,3 +70,38 @@ pub fn import_lines(bytes: &[u8]) {
         }
     }
 }
+
+/// The export rows `bank import` reads: CSV lines split by RFC 4180 rules (a line without
+/// quotes splits at every comma and joins back the same) and JSON objects whose fields are
+/// read as text and parsed into their types, never panicking.
+pub fn export_rows(bytes: &[u8]) {
+    use crate::cli::exchange::{csv_split, Row};
+    let text = String::from_utf8_lossy(bytes);
+    for line in text.lines() {
+        if let Ok(cells) = csv_split(line) {
+            if !line.contains('"') {
+                assert_eq!(
+                    cells.join(","),
+                    line,
+                    "a plain CSV line splits at its commas"
+                );
+            }
+        }
+        if let Ok(serde_json::Value::Object(map)) = serde_json::from_str(line) {
+            let row = Row::Json(map);
+            for name in [
+                "puzzle",
+                "seed",
+                "grid_seed",
+                "route",
+                "dig_strategy",
+                "size",
+            ] {
+                let _ = row.text(name);
+                let _ = row.parsed::<u64>(name);
+                let _ = row.parsed::<crate::generate::Route>(name);
+                let _ = row.parsed::<crate::generate::Strategy>(name);
+            }
+        }
+    }
+}

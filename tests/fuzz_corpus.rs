@@ -36,3 +36,8 @@ fn config_texts_replay() {
 fn import_lines_replay() {
     assert!(replay("import_lines", sudoku_bank::fuzz::import_lines) >= 2);
 }
+
+#[test]
+fn export_rows_replay() {
+    assert!(replay("export_rows", sudoku_bank::fuzz::export_rows) >= 2);
+}

@@ -13,7 +13,7 @@ mod args;
 mod bench;
 mod calibrate;
 mod canon;
-mod exchange;
+pub mod exchange;
 mod explain;
 mod export;
 mod fill;
