@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{bank, stderr, stdout};
+use common::{bank, ok, scalar, stderr, stdout, temp_db};
 use rusqlite::Connection;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -25,30 +25,16 @@ fn small_config(dir: &Path, easy: u64, medium: u64) -> String {
     path.to_str().unwrap().to_string()
 }
 
-fn ok(args: &[&str]) -> String {
-    let o = bank(args, None);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
 fn ids(text: &str) -> Vec<i64> {
     text.lines()
         .map(|l| l.split('\t').next().unwrap().parse().unwrap())
         .collect()
 }
 
-fn query(db: &str, sql: &str) -> i64 {
-    Connection::open(db)
-        .unwrap()
-        .query_row(sql, [], |r| r.get(0))
-        .unwrap()
-}
-
 #[test]
 fn concurrent_takes_hand_out_disjoint_puzzles() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     ok(&[
         "fill", "--count", "120", "--tier", "easy", "--seed", "1", "--db", db,
     ]);
@@ -85,7 +71,7 @@ fn concurrent_takes_hand_out_disjoint_puzzles() {
     assert_eq!(unique.len(), all.len(), "a puzzle was handed out twice");
     assert_eq!(all.len(), 120, "every puzzle left the stock once");
     assert_eq!(
-        query(
+        scalar(
             db,
             "SELECT count(*) FROM puzzles WHERE served_at IS NOT NULL"
         ),
@@ -114,9 +100,8 @@ fn concurrent_takes_hand_out_disjoint_puzzles() {
 
 #[test]
 fn take_prints_jsonl_and_daily_is_stable_and_never_taken() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     ok(&[
         "fill", "--count", "10", "--tier", "easy", "--seed", "2", "--db", db,
     ]);
@@ -203,7 +188,7 @@ fn nightly_refills_exactly_what_was_taken() {
         stderr(&o)
     };
     nightly("1");
-    assert_eq!(query(db, "SELECT count(*) FROM puzzles"), 60);
+    assert_eq!(scalar(db, "SELECT count(*) FROM puzzles"), 60);
     assert!(nightly("2").contains("quota met: nothing to add"));
     ok(&[
         "take", "--tier", "easy", "--count", "7", "--config", &config, "--db", db,
@@ -218,20 +203,19 @@ fn nightly_refills_exactly_what_was_taken() {
         "{out}"
     );
     assert_eq!(
-        query(
+        scalar(
             db,
             "SELECT count(*) FROM puzzles WHERE tier = 'easy' AND served_at IS NULL"
         ),
         40
     );
-    assert_eq!(query(db, "SELECT count(*) FROM puzzles"), 67);
+    assert_eq!(scalar(db, "SELECT count(*) FROM puzzles"), 67);
 }
 
 #[test]
 fn pruned_puzzles_are_never_made_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     let fill = |seed: &str| {
         bank(
             &[
@@ -248,14 +232,14 @@ fn pruned_puzzles_are_never_made_again() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("pruned 30 puzzles"), "{}", stderr(&o));
-    assert_eq!(query(db, "SELECT count(*) FROM puzzles"), 0);
-    assert_eq!(query(db, "SELECT count(*) FROM retired_fingerprints"), 30);
+    assert_eq!(scalar(db, "SELECT count(*) FROM puzzles"), 0);
+    assert_eq!(scalar(db, "SELECT count(*) FROM retired_fingerprints"), 30);
     // The same seed makes the same puzzles first: each is now a duplicate.
     let o = fill("7");
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(query(db, "SELECT duplicates FROM runs ORDER BY id DESC LIMIT 1") >= 30);
+    assert!(scalar(db, "SELECT duplicates FROM runs ORDER BY id DESC LIMIT 1") >= 30);
     assert_eq!(
-        query(
+        scalar(
             db,
             "SELECT count(*) FROM puzzles WHERE fingerprint IN (SELECT fingerprint FROM retired_fingerprints)"
         ),
@@ -270,9 +254,8 @@ fn pruned_puzzles_are_never_made_again() {
 
 #[test]
 fn a_day_puzzle_survives_prune() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     ok(&[
         "fill", "--count", "5", "--tier", "easy", "--seed", "3", "--db", db,
     ]);
@@ -333,11 +316,11 @@ fn exports_import_into_a_new_bank_and_reproduce() {
         }
         // Metadata and served state came along.
         assert_eq!(
-            query(db, "SELECT count(*) FROM puzzles WHERE served_to = 'paper'"),
+            scalar(db, "SELECT count(*) FROM puzzles WHERE served_to = 'paper'"),
             2
         );
         assert_eq!(
-            query(
+            scalar(
                 db,
                 "SELECT count(*) FROM puzzles WHERE origin LIKE 'import %'"
             ),
@@ -370,10 +353,10 @@ fn merge_copies_runs_puzzles_and_retired_fingerprints_once() {
     let o = bank(&["merge", a, "--db", b], None);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("18 puzzles copied"), "{}", stderr(&o));
-    assert_eq!(query(b, "SELECT count(*) FROM puzzles"), 38);
-    assert_eq!(query(b, "SELECT count(*) FROM retired_fingerprints"), 2);
+    assert_eq!(scalar(b, "SELECT count(*) FROM puzzles"), 38);
+    assert_eq!(scalar(b, "SELECT count(*) FROM retired_fingerprints"), 2);
     assert_eq!(
-        query(b, "SELECT count(*) FROM runs WHERE origin IS NOT NULL"),
+        scalar(b, "SELECT count(*) FROM runs WHERE origin IS NOT NULL"),
         1
     );
     let o = bank(&["merge", a, "--db", b], None);
@@ -383,20 +366,19 @@ fn merge_copies_runs_puzzles_and_retired_fingerprints_once() {
         stderr(&o)
     );
     assert_eq!(
-        query(b, "SELECT count(*) FROM runs"),
+        scalar(b, "SELECT count(*) FROM runs"),
         2,
         "no run copied twice"
     );
-    let last = query(b, "SELECT max(id) FROM puzzles");
+    let last = scalar(b, "SELECT max(id) FROM puzzles");
     let o = bank(&["reproduce", &last.to_string(), "--db", b], None);
     assert!(stdout(&o).contains("identical"), "{}", stdout(&o));
 }
 
 #[test]
 fn an_interrupted_fill_leaves_every_tier_about_equally_done() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     let child = Command::new(env!("CARGO_BIN_EXE_bank"))
         .args(["fill", "--count", "8000", "--seed", "4", "--db", db])
         .stdout(Stdio::null())
@@ -446,9 +428,8 @@ fn an_interrupted_fill_leaves_every_tier_about_equally_done() {
 
 #[test]
 fn every_stderr_line_is_json_under_log_format_json() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     let runs: [&[&str]; 6] = [
         &[
             "fill", "--count", "8", "--size", "4", "--seed", "1", "--db", db,

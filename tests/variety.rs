@@ -3,36 +3,29 @@
 
 mod common;
 
-use common::{bank, stderr, stdout};
+use common::{bank, ok, scalar, stderr, temp_db};
 use rusqlite::Connection;
 
-fn ok(args: &[&str]) -> String {
-    let o = bank(args, None);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    stdout(&o)
-}
-
-fn one(conn: &Connection, sql: &str) -> i64 {
-    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+/// Puzzles in the bank's most common solution class.
+fn largest_class(db: &str) -> i64 {
+    scalar(
+        db,
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles GROUP BY solution_class)",
+    )
 }
 
 #[test]
 fn a_default_fill_is_many_solution_grids_kept_apart() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     ok(&["fill", "--count", "4000", "--seed", "5", "--db", db]);
-    let conn = Connection::open(db).unwrap();
     // puzzles_per_grid 4 x mother_grid_uses 8.
-    let largest = one(
-        &conn,
-        "SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles GROUP BY solution_class)",
-    );
+    let largest = largest_class(db);
     assert!(largest <= 32, "largest class {largest}");
-    let classes = one(&conn, "SELECT count(DISTINCT solution_class) FROM puzzles");
+    let classes = scalar(db, "SELECT count(DISTINCT solution_class) FROM puzzles");
     // What the routes promise: a class per mother grid, a class per other base grid.
-    let promised = one(
-        &conn,
+    let promised = scalar(
+        db,
         "SELECT count(DISTINCT CASE WHEN g.mother_seed IS NOT NULL THEN 'm' || g.mother_seed
                                     ELSE 'g' || g.id END)
          FROM puzzles p JOIN base_grids g ON g.id = p.base_grid_id",
@@ -41,8 +34,8 @@ fn a_default_fill_is_many_solution_grids_kept_apart() {
         classes * 10 >= promised * 9,
         "{classes} classes of {promised} promised"
     );
-    let close = one(
-        &conn,
+    let close = scalar(
+        db,
         "SELECT count(*) FROM puzzles a JOIN puzzles b
            ON a.solution_class = b.solution_class AND b.id > a.id AND b.id - a.id < 100",
     );
@@ -57,8 +50,8 @@ fn a_default_fill_is_many_solution_grids_kept_apart() {
     ok(&[
         "take", "--tier", "hard", "--count", "400", "--client", "c", "--db", db,
     ]);
-    let repeats = one(
-        &conn,
+    let repeats = scalar(
+        db,
         "SELECT count(*) FROM (SELECT solution_class AS k,
                 lag(solution_class) OVER (ORDER BY served_at, id) AS prev
                 FROM puzzles WHERE served_to = 'c') WHERE k = prev",
@@ -71,6 +64,33 @@ fn a_default_fill_is_many_solution_grids_kept_apart() {
         stats.contains("classes  largest  strategies  routes"),
         "{stats}"
     );
+    // The variety `stats` reports is what the bank holds.
+    let stats: serde_json::Value =
+        serde_json::from_str(&ok(&["stats", "--json", "--db", db])).unwrap();
+    let hard = stats["variety"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["tier"] == "hard")
+        .unwrap();
+    let of_hard = |sql: &str| scalar(db, &format!("{sql} FROM puzzles WHERE tier = 'hard'"));
+    assert_eq!(
+        hard["solution_classes"],
+        of_hard("SELECT count(DISTINCT solution_class)")
+    );
+    assert_eq!(
+        hard["dig_strategies"],
+        of_hard("SELECT count(DISTINCT dig_strategy)")
+    );
+    assert_eq!(
+        hard["largest_class"],
+        scalar(
+            db,
+            "SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles WHERE tier = 'hard' \
+             GROUP BY solution_class)"
+        )
+    );
+    assert_eq!(hard["routes"], 3, "transform, backtrack and enumerate");
 }
 
 #[test]
@@ -126,9 +146,8 @@ fn canon_full_gives_one_form_to_a_grid_its_images_and_its_puzzles() {
 
 #[test]
 fn the_migration_adds_solution_classes_to_an_old_bank() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    let (_dir, db) = temp_db();
+    let db = db.as_str();
     ok(&["fill", "--count", "60", "--seed", "2", "--db", db]);
     let before: Vec<String> = {
         let conn = Connection::open(db).unwrap();
@@ -190,13 +209,9 @@ fn the_class_cap_holds_across_runs_and_names_itself_when_it_binds() {
     };
     fill("1");
     let o = fill("2");
-    let conn = Connection::open(db).unwrap();
-    let largest = one(
-        &conn,
-        "SELECT max(n) FROM (SELECT count(*) AS n FROM puzzles GROUP BY solution_class)",
-    );
+    let largest = largest_class(db);
     assert!(largest <= 2, "largest class {largest}");
-    let stored = one(&conn, "SELECT count(*) FROM puzzles");
+    let stored = scalar(db, "SELECT count(*) FROM puzzles");
     if stored < 120 {
         assert_eq!(o.status.code(), Some(1));
         assert!(stderr(&o).contains("raise that cap"), "{}", stderr(&o));
@@ -220,8 +235,8 @@ fn dedup_full_refuses_a_puzzle_with_its_bands_swapped() {
     ]);
     let conn = Connection::open(db).unwrap();
     assert_eq!(
-        one(
-            &conn,
+        scalar(
+            db,
             "SELECT count(*) FROM puzzles WHERE full_fingerprint IS NULL"
         ),
         0

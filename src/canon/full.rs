@@ -195,14 +195,10 @@ impl Search<'_> {
         };
         // Rows as fixed arrays (unused tail zero), so sorting and comparing allocate nothing.
         let mut rows = [[0u8; 16]; 16];
-        let top = self.r0 / br;
-        for (i, row) in rows.iter_mut().enumerate().take(n) {
-            if i == 0 {
-                for (c, v) in row.iter_mut().enumerate().take(n) {
-                    *v = c as u8 + 1;
-                }
-            }
+        for (c, v) in rows[0].iter_mut().enumerate().take(n) {
+            *v = c as u8 + 1;
         }
+        let top = self.r0 / br;
         let mut at = 1;
         for k in (top * br..(top + 1) * br).filter(|&k| k != self.r0) {
             rows[at] = relabelled(k);
@@ -244,101 +240,16 @@ impl Search<'_> {
 
 /// The solution class: blake3 of (size, box shape, full-group minlex cells), hex.
 pub fn solution_class(grid: &Grid) -> Option<String> {
-    let form = minlex_solution(grid)?;
-    let g = form.geometry();
-    let mut h = blake3::Hasher::new();
-    h.update(b"solution-class");
-    h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
-    h.update(form.cells());
-    Some(h.finalize().to_hex().to_string())
+    Some(super::hash_form(b"solution-class", &minlex_solution(grid)?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canon::brute;
     use crate::generate::{mother_grid, solution_grid, Route};
     use crate::grid::SUPPORTED_SIZES;
     use crate::rng::Rand;
-
-    /// Every permutation of `0..k`.
-    fn permutations(k: usize) -> Vec<Vec<usize>> {
-        if k == 0 {
-            return vec![vec![]];
-        }
-        let mut out = Vec::new();
-        for p in permutations(k - 1) {
-            for i in 0..=p.len() {
-                let mut q = p.clone();
-                q.insert(i, k - 1);
-                out.push(q);
-            }
-        }
-        out
-    }
-
-    /// Line orders that keep groups of `per` lines: group order, then order inside each.
-    fn line_orders(per: usize, groups: usize) -> Vec<Vec<usize>> {
-        let mut out = Vec::new();
-        let inner = permutations(per);
-        let mut choice = vec![0usize; groups];
-        for outer in permutations(groups) {
-            loop {
-                out.push(
-                    outer
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(i, &grp)| inner[choice[i]].iter().map(move |&l| grp * per + l))
-                        .collect(),
-                );
-                let mut i = 0;
-                while i < groups {
-                    choice[i] += 1;
-                    if choice[i] < inner.len() {
-                        break;
-                    }
-                    choice[i] = 0;
-                    i += 1;
-                }
-                if i == groups {
-                    break;
-                }
-            }
-        }
-        out
-    }
-
-    /// The minlex form by trying every element of the group (small sizes only).
-    fn brute_force(grid: &Grid) -> Vec<u8> {
-        let g = grid.geometry();
-        let n = g.n();
-        let rows = line_orders(g.box_rows(), n / g.box_rows());
-        let cols = line_orders(g.box_cols(), n / g.box_cols());
-        let mut best: Option<Vec<u8>> = None;
-        for t in [false, true] {
-            if t && !g.square_boxes() {
-                continue;
-            }
-            for r in &rows {
-                for c in &cols {
-                    let at = |i: usize, j: usize| {
-                        let (a, b) = if t { (c[j], r[i]) } else { (r[i], c[j]) };
-                        grid.get(a * n + b)
-                    };
-                    let mut label = [0u8; 17];
-                    for j in 0..n {
-                        label[at(0, j) as usize] = j as u8 + 1;
-                    }
-                    let cells: Vec<u8> = (0..n * n)
-                        .map(|i| label[at(i / n, i % n) as usize])
-                        .collect();
-                    if best.as_ref().is_none_or(|b| cells < *b) {
-                        best = Some(cells);
-                    }
-                }
-            }
-        }
-        best.unwrap()
-    }
 
     #[test]
     fn matches_brute_force_on_small_sizes() {
@@ -347,7 +258,11 @@ mod tests {
             for seed in 0..12 {
                 let grid = mother_grid(g, seed, None).unwrap();
                 let form = minlex_solution(&grid).unwrap();
-                assert_eq!(form.cells(), &brute_force(&grid)[..], "{n}x{n} seed {seed}");
+                assert_eq!(
+                    form.cells(),
+                    &brute::minlex(&grid)[..],
+                    "{n}x{n} seed {seed}"
+                );
             }
         }
     }
@@ -362,7 +277,7 @@ mod tests {
         ] {
             assert_eq!(
                 minlex_solution(&grid).unwrap().cells(),
-                &brute_force(&grid)[..]
+                &brute::minlex(&grid)[..]
             );
         }
     }

@@ -1,6 +1,8 @@
 //! Canonical form and fingerprint: puzzles equal up to a symmetry of the square (those
 //! that keep the box shape) and a relabelling of digits share one fingerprint.
 
+#[cfg(test)]
+mod brute;
 mod full;
 mod puzzle;
 pub use full::{minlex_solution, solution_class};
@@ -51,10 +53,17 @@ pub fn fingerprint(puzzle: &Grid) -> String {
 
 /// The fingerprint of a grid already in canonical form.
 pub fn fingerprint_of_canonical(canonical: &Grid) -> String {
-    let g = canonical.geometry();
+    hash_form(b"", canonical)
+}
+
+/// blake3 of `tag`, the size and box shape, and the cells of a canonical form, as hex:
+/// the one way every form here becomes a key (the tag keeps the kinds of keys apart).
+fn hash_form(tag: &[u8], form: &Grid) -> String {
+    let g = form.geometry();
     let mut hasher = blake3::Hasher::new();
+    hasher.update(tag);
     hasher.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
-    hasher.update(canonical.cells());
+    hasher.update(form.cells());
     hasher.finalize().to_hex().to_string()
 }
 

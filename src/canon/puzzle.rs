@@ -56,17 +56,12 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
 /// The full fingerprint: blake3 of (size, box shape, full-group minlex cells), hex;
 /// `None` for 16x16.
 pub fn full_fingerprint(grid: &Grid) -> Option<String> {
-    let form = minlex_puzzle(grid)?;
-    let g = form.geometry();
-    let mut h = blake3::Hasher::new();
-    h.update(b"full-fingerprint");
-    h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
-    h.update(form.cells());
-    Some(h.finalize().to_hex().to_string())
+    Some(super::hash_form(b"full-fingerprint", &minlex_puzzle(grid)?))
 }
 
-/// Every stack-preserving column permutation: stack order, then order inside each stack.
-fn arrangements(per: usize, groups: usize) -> Vec<Vec<usize>> {
+/// Every line order that keeps groups of `per` lines (stacks of columns, bands of rows):
+/// group order, then order inside each group.
+pub(super) fn arrangements(per: usize, groups: usize) -> Vec<Vec<usize>> {
     fn perms(k: usize) -> Vec<Vec<usize>> {
         if k == 0 {
             return vec![vec![]];
@@ -198,51 +193,10 @@ impl RowSearch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canon::brute;
     use crate::generate::mother_grid;
     use crate::grid::Geometry;
     use crate::rng::Rand;
-
-    /// The least image over every element of the group, relabelling by first appearance.
-    fn brute_force(grid: &Grid) -> Vec<u8> {
-        let g = grid.geometry();
-        let n = g.n();
-        let rows = arrangements(g.box_rows(), n / g.box_rows());
-        let cols = arrangements(g.box_cols(), n / g.box_cols());
-        let mut best = vec![u8::MAX; n * n];
-        for t in [false, true] {
-            if t && !g.square_boxes() {
-                continue;
-            }
-            for r in &rows {
-                for c in &cols {
-                    let mut labels = [0u8; 17];
-                    let mut next = 1;
-                    let image: Vec<u8> = (0..n * n)
-                        .map(|i| {
-                            let (a, b) = (r[i / n], c[i % n]);
-                            let d = if t {
-                                grid.get(b * n + a)
-                            } else {
-                                grid.get(a * n + b)
-                            } as usize;
-                            if d == 0 {
-                                return 0;
-                            }
-                            if labels[d] == 0 {
-                                labels[d] = next;
-                                next += 1;
-                            }
-                            labels[d]
-                        })
-                        .collect();
-                    if image < best {
-                        best = image;
-                    }
-                }
-            }
-        }
-        best
-    }
 
     /// A grid with about `keep` of every 10 cells kept.
     fn holes(grid: &Grid, keep: u32, seed: u64) -> Grid {
@@ -263,7 +217,7 @@ mod tests {
                 let p = holes(&mother_grid(g, seed, None).unwrap(), 5, seed);
                 assert_eq!(
                     minlex_puzzle(&p).unwrap().cells(),
-                    &brute_force(&p)[..],
+                    &brute::minlex(&p)[..],
                     "{n}x{n} {seed}"
                 );
             }
@@ -276,7 +230,28 @@ mod tests {
         let g = Geometry::CLASSIC;
         for seed in 0..2 {
             let p = holes(&mother_grid(g, seed, None).unwrap(), 3, seed);
-            assert_eq!(minlex_puzzle(&p).unwrap().cells(), &brute_force(&p)[..]);
+            assert_eq!(minlex_puzzle(&p).unwrap().cells(), &brute::minlex(&p)[..]);
+        }
+    }
+
+    #[test]
+    fn arrangements_are_every_order_once() {
+        for (per, groups, count) in [
+            (2, 2, 8),
+            (3, 2, 72),
+            (2, 3, 48),
+            (3, 3, 1296),
+            (4, 3, 82_944),
+        ] {
+            let all = arrangements(per, groups);
+            assert_eq!(all.len(), count, "{per} x {groups}");
+            let distinct: std::collections::HashSet<&Vec<usize>> = all.iter().collect();
+            assert_eq!(distinct.len(), count);
+            for order in &all {
+                for (i, &line) in order.iter().enumerate() {
+                    assert_eq!(line / per, order[i / per * per] / per, "groups stay whole");
+                }
+            }
         }
     }
 

@@ -182,5 +182,5 @@ fn looks_like_puzzle(arg: &str) -> bool {
     arg.len() >= 16
         && arg
             .chars()
-            .all(|c| c == '.' || c == '0' || c.is_ascii_digit() || ('A'..='G').contains(&c))
+            .all(|c| c == '.' || c.is_ascii_digit() || ('A'..='G').contains(&c))
 }

@@ -100,7 +100,7 @@ pub fn pattern_grid(g: Geometry) -> Grid {
 
 /// The mother grid of a seed: the solver on an empty grid with random branch order, from
 /// its own stream. (Randomized backtracking is as random but heavy-tailed on 16x16:
-/// 22 s for 40 grids against 0.01 s, measured with `generate --route`.)
+/// `generate --size 16 --count 40 --clues 200` took 22 s by backtracking, 0.01 s by the solver.)
 pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<Grid, Aborted> {
     enumerated(g, &mut Rand::new(seed), deadline)
 }

@@ -150,10 +150,7 @@ pub fn fill(
         &limits,
         request.skip_unreachable,
     );
-    let mut counts = RunCounts::default();
-    for t in &tiers {
-        counts.add(&t.counts);
-    }
+    let mut counts = run_counts(&tiers);
     let items: Vec<ItemReport> = tiers
         .iter()
         .map(|t| ItemReport {
@@ -277,16 +274,12 @@ fn run_rounds(
             .collect();
         let mut chunk = Batch::default();
         for ((i, job, input), outcome) in work.into_iter().zip(outcomes) {
-            tiers[i].take(job, &input, outcome, seen, &mut chunk);
+            tiers[i].receive(job, &input, outcome, seen, &mut chunk);
         }
         if skip_unreachable {
             skip(tiers);
         }
-        let mut counts = RunCounts::default();
-        for t in tiers.iter() {
-            counts.add(&t.counts);
-        }
-        chunk.counts = Some(counts);
+        chunk.counts = Some(run_counts(tiers));
         writer.send(chunk)?;
         for &(i, _) in &slots {
             let t = &tiers[i];
@@ -367,6 +360,15 @@ fn skip(tiers: &mut [TierFill]) {
             tiers[j].wanted += lacking / n + u64::from((k as u64) < lacking % n);
         }
     }
+}
+
+/// The run's counters: the sum of its tiers'.
+fn run_counts(tiers: &[TierFill]) -> RunCounts {
+    let mut counts = RunCounts::default();
+    for t in tiers {
+        counts.add(&t.counts);
+    }
+    counts
 }
 
 /// The failed tiers' reasons, joined (`None`: no tier failed).

@@ -167,7 +167,7 @@ impl<'a> TierFill<'a> {
     /// Takes one attempt's outcome (in job order): counts it, keeps a new puzzle in
     /// `chunk`, feeds the monitor, and ends the tier when it cannot be made. Outcomes that
     /// arrive after the tier ended are dropped uncounted.
-    pub fn take(
+    pub fn receive(
         &mut self,
         job: Job,
         input: &AttemptInput,

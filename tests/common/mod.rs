@@ -53,3 +53,25 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Runs `bank` with `args`, asserts it succeeded, and returns its stdout.
+pub fn ok(args: &[&str]) -> String {
+    let o = bank(args, None);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The single integer a query on the bank at `db` returns.
+pub fn scalar(db: &str, sql: &str) -> i64 {
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// A temp dir and the path of a bank file in it (the dir lives as long as the first value).
+pub fn temp_db() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.sqlite").to_str().unwrap().to_string();
+    (dir, db)
+}

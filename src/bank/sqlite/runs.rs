@@ -3,7 +3,7 @@
 use super::NOW;
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, Row};
 use std::path::Path;
 
 /// Marks runs left `running` by a dead process of this host as `interrupted`.
@@ -60,6 +60,23 @@ pub(super) fn start(
     Ok(conn.last_insert_rowid())
 }
 
+/// The counter columns of `runs`, in [`read_counts`] order.
+pub(super) const COUNTERS: &str =
+    "attempts, accepted, duplicates, rejected, timeouts, retries, alarms";
+
+/// The counters of a row that selected [`COUNTERS`] from column `first` on.
+pub(super) fn read_counts(r: &Row, first: usize) -> rusqlite::Result<RunCounts> {
+    Ok(RunCounts {
+        attempts: r.get(first)?,
+        accepted: r.get(first + 1)?,
+        duplicates: r.get(first + 2)?,
+        rejected: r.get(first + 3)?,
+        timeouts: r.get(first + 4)?,
+        retries: r.get(first + 5)?,
+        alarms: r.get(first + 6)?,
+    })
+}
+
 /// Stores the run's counters (called inside each batch so a crash keeps them close).
 pub(super) fn update_counts(conn: &Connection, run_id: i64, c: &RunCounts) -> Result<()> {
     conn.execute(
@@ -107,12 +124,11 @@ fn process_alive(pid: u32) -> bool {
 
 /// Every run, in id order.
 pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare(&format!(
         "SELECT id, started_at, finished_at, status, run_seed, config_json, generator_version,
-                attempts, accepted, duplicates, rejected, timeouts, retries, alarms,
-                message, pid, host, origin
-         FROM runs ORDER BY id",
-    )?;
+                {COUNTERS}, message, pid, host, origin
+         FROM runs ORDER BY id"
+    ))?;
     let rows = stmt.query_map([], |r| {
         Ok(RunRecord {
             id: r.get(0)?,
@@ -122,15 +138,7 @@ pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
             run_seed: r.get(4)?,
             config_json: r.get(5)?,
             generator_version: r.get(6)?,
-            counts: RunCounts {
-                attempts: r.get(7)?,
-                accepted: r.get(8)?,
-                duplicates: r.get(9)?,
-                rejected: r.get(10)?,
-                timeouts: r.get(11)?,
-                retries: r.get(12)?,
-                alarms: r.get(13)?,
-            },
+            counts: read_counts(r, 7)?,
             message: r.get(14)?,
             pid: r.get(15)?,
             host: r.get(16)?,
@@ -144,10 +152,11 @@ pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
 pub(super) fn copy(conn: &Connection, run: &RunRecord) -> Result<i64> {
     let c = &run.counts;
     conn.execute(
-        "INSERT INTO runs (started_at, finished_at, status, run_seed, config_json,
-                generator_version, attempts, accepted, duplicates, rejected, timeouts, retries,
-                alarms, message, pid, host, origin)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+        &format!(
+            "INSERT INTO runs (started_at, finished_at, status, run_seed, config_json,
+                generator_version, {COUNTERS}, message, pid, host, origin)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+        ),
         params![
             run.started_at,
             run.finished_at,

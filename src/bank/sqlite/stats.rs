@@ -1,7 +1,7 @@
 //! The SQL behind `bank stats`.
 
+use super::runs;
 use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount, Variety};
-use crate::bank::RunCounts;
 use anyhow::Result;
 use rusqlite::Connection;
 
@@ -39,14 +39,11 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
         .query_map([], |r| Ok(ClueCount { size: r.get(0)?, tier: r.get(1)?, clues: r.get(2)?, puzzles: r.get(3)? }))?
         .collect::<rusqlite::Result<_>>()?;
     let runs = c
-        .prepare("SELECT id, started_at, status, run_seed, attempts, accepted, duplicates, rejected, timeouts, retries, alarms, message FROM runs ORDER BY id DESC LIMIT ?1")?
+        .prepare(&format!("SELECT id, started_at, status, run_seed, {}, message FROM runs ORDER BY id DESC LIMIT ?1", runs::COUNTERS))?
         .query_map([runs as i64], |r| {
             Ok(RunRow {
                 id: r.get(0)?, started_at: r.get(1)?, status: r.get(2)?, seed: r.get(3)?,
-                counts: RunCounts {
-                    attempts: r.get(4)?, accepted: r.get(5)?, duplicates: r.get(6)?, rejected: r.get(7)?,
-                    timeouts: r.get(8)?, retries: r.get(9)?, alarms: r.get(10)?,
-                },
+                counts: runs::read_counts(r, 4)?,
                 message: r.get(11)?,
             })
         })?
