@@ -80,7 +80,7 @@ fn fill_stores_unique_reproducible_puzzles() {
     );
 
     // Every stored puzzle reproduces identically.
-    let bank_handle = sudoku_bank::bank::open_existing(std::path::Path::new(db)).unwrap();
+    let bank_handle = sudoku_bank::bank::open_existing(&db.parse().unwrap()).unwrap();
     for (id, ..) in &rows {
         let stored = bank_handle.puzzle(*id).unwrap().unwrap();
         assert!(
@@ -212,7 +212,7 @@ fn alarm_lowers_the_target_and_the_run_goes_on() {
     )
     .unwrap();
     let report = fill(
-        sudoku_bank::bank::open(&path).unwrap(),
+        sudoku_bank::bank::open(&sudoku_bank::bank::Location::Sqlite(path.clone())).unwrap(),
         &request,
         &settings,
         &SlowBelow28,

@@ -4,8 +4,7 @@
 
 mod common;
 
-use common::{bank, ok, scalar, stderr, stdout, temp_db};
-use rusqlite::Connection;
+use common::{bank, banks, ok, scalar, stderr, stdout, temp_db, texts};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -33,8 +32,12 @@ fn ids(text: &str) -> Vec<i64> {
 
 #[test]
 fn concurrent_takes_hand_out_disjoint_puzzles() {
-    let (_dir, db) = temp_db();
-    let db = db.as_str();
+    for (_dir, db) in banks() {
+        concurrent_takes_on(&db);
+    }
+}
+
+fn concurrent_takes_on(db: &str) {
     ok(&[
         "fill", "--count", "120", "--tier", "easy", "--seed", "1", "--db", db,
     ]);
@@ -78,14 +81,16 @@ fn concurrent_takes_hand_out_disjoint_puzzles() {
         120
     );
     // served_at is UTC RFC 3339 and served_to names the client.
-    let conn = Connection::open(db).unwrap();
-    let (at, to): (String, String) = conn
-        .query_row(
-            "SELECT served_at, served_to FROM puzzles WHERE id = ?1",
-            [all[0]],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
+    let at = texts(
+        db,
+        &format!("SELECT served_at FROM puzzles WHERE id = {}", all[0]),
+    )
+    .remove(0);
+    let to = texts(
+        db,
+        &format!("SELECT served_to FROM puzzles WHERE id = {}", all[0]),
+    )
+    .remove(0);
     assert!(
         at.len() >= 20 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
         "{at}"
@@ -100,8 +105,12 @@ fn concurrent_takes_hand_out_disjoint_puzzles() {
 
 #[test]
 fn take_prints_jsonl_and_daily_is_stable_and_never_taken() {
-    let (_dir, db) = temp_db();
-    let db = db.as_str();
+    for (_dir, db) in banks() {
+        take_and_daily_on(&db);
+    }
+}
+
+fn take_and_daily_on(db: &str) {
     ok(&[
         "fill", "--count", "10", "--tier", "easy", "--seed", "2", "--db", db,
     ]);
@@ -175,10 +184,13 @@ fn take_prints_jsonl_and_daily_is_stable_and_never_taken() {
 
 #[test]
 fn nightly_refills_exactly_what_was_taken() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = small_config(dir.path(), 40, 20);
-    let db = dir.path().join("b.sqlite");
-    let db = db.to_str().unwrap();
+    for (dir, db) in banks() {
+        nightly_refills_on(dir.path(), &db);
+    }
+}
+
+fn nightly_refills_on(dir: &Path, db: &str) {
+    let config = small_config(dir, 40, 20);
     let nightly = |seed: &str| {
         let o = bank(
             &["nightly", "--seed", seed, "--config", &config, "--db", db],
@@ -214,8 +226,12 @@ fn nightly_refills_exactly_what_was_taken() {
 
 #[test]
 fn pruned_puzzles_are_never_made_again() {
-    let (_dir, db) = temp_db();
-    let db = db.as_str();
+    for (_dir, db) in banks() {
+        pruned_never_made_again_on(&db);
+    }
+}
+
+fn pruned_never_made_again_on(db: &str) {
     let fill = |seed: &str| {
         bank(
             &[
@@ -254,8 +270,12 @@ fn pruned_puzzles_are_never_made_again() {
 
 #[test]
 fn a_day_puzzle_survives_prune() {
-    let (_dir, db) = temp_db();
-    let db = db.as_str();
+    for (_dir, db) in banks() {
+        day_survives_prune_on(&db);
+    }
+}
+
+fn day_survives_prune_on(db: &str) {
     ok(&[
         "fill", "--count", "5", "--tier", "easy", "--seed", "3", "--db", db,
     ]);
@@ -293,18 +313,31 @@ fn a_day_puzzle_survives_prune() {
 
 #[test]
 fn exports_import_into_a_new_bank_and_reproduce() {
-    let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("a.sqlite");
-    let src = src.to_str().unwrap();
+    for (dir, src) in banks() {
+        export_import_on(dir.path(), &src);
+    }
+}
+
+/// A second, empty bank of the same backend as `like`.
+fn another_bank(dir: &Path, like: &str, name: &str) -> (Option<tempfile::TempDir>, String) {
+    if common::is_postgres(like) {
+        let (d, url) = common::postgres_db().expect("a server, as for the first bank");
+        (Some(d), url)
+    } else {
+        (None, dir.join(name).to_str().unwrap().to_string())
+    }
+}
+
+fn export_import_on(dir: &Path, src: &str) {
     ok(&["fill", "--count", "40", "--seed", "5", "--db", src]);
     ok(&[
         "take", "--tier", "hard", "--count", "2", "--client", "paper", "--db", src,
     ]);
     for format in ["jsonl", "csv"] {
-        let file = dir.path().join(format!("out.{format}"));
+        let file = dir.join(format!("out.{format}"));
         let file = file.to_str().unwrap();
-        let db = dir.path().join(format!("{format}.sqlite"));
-        let db = db.to_str().unwrap();
+        let (_keep, db) = another_bank(dir, src, &format!("{format}.sqlite"));
+        let db = db.as_str();
         ok(&["export", "--format", format, "--out", file, "--db", src]);
         let o = bank(&["import", file, "--db", db], None);
         assert!(o.status.success(), "{format}: {}", stderr(&o));
@@ -375,6 +408,65 @@ fn merge_copies_runs_puzzles_and_retired_fingerprints_once() {
     assert!(stdout(&o).contains("identical"), "{}", stdout(&o));
 }
 
+/// A team starts on SQLite and moves to PostgreSQL, and back: `merge` copies every
+/// column, so the exports of the three banks agree but for ids and creation times.
+#[test]
+fn merge_moves_a_bank_between_backends_with_every_column() {
+    let Some((_pg_dir, pg)) = common::postgres_db() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.sqlite");
+    let a = a.to_str().unwrap();
+    let back = dir.path().join("back.sqlite");
+    let back = back.to_str().unwrap();
+    ok(&["fill", "--count", "24", "--seed", "12", "--db", a]);
+    ok(&[
+        "take", "--tier", "hard", "--count", "2", "--client", "app", "--db", a,
+    ]);
+    ok(&["daily", "--tier", "easy", "--date", "2026-12-01", "--db", a]);
+    ok(&["take", "--tier", "easy", "--count", "1", "--db", a]);
+    bank(&["prune", "--served-before", "2000-01-01", "--db", a], None);
+    let o = bank(&["merge", a, "--db", &pg], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("24 puzzles copied"), "{}", stderr(&o));
+    let o = bank(&["merge", &pg, "--db", back], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let export = |db: &str| -> Vec<serde_json::Value> {
+        ok(&["export", "--format", "jsonl", "--db", db])
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let o = v.as_object_mut().unwrap();
+                for volatile in ["id", "run_id", "created_at", "origin"] {
+                    o.remove(volatile);
+                }
+                v
+            })
+            .collect()
+    };
+    let original = export(a);
+    assert_eq!(original.len(), 24);
+    assert_eq!(
+        export(&pg),
+        original,
+        "SQLite -> PostgreSQL kept every column"
+    );
+    assert_eq!(
+        export(back),
+        original,
+        "PostgreSQL -> SQLite kept every column"
+    );
+    assert_eq!(
+        scalar(&pg, "SELECT count(*) FROM runs WHERE origin IS NOT NULL"),
+        1
+    );
+    let o = bank(&["verify", "--db", &pg], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = bank(&["reproduce", "5", "--db", &pg], None);
+    assert!(stdout(&o).contains("identical"), "{}", stdout(&o));
+}
+
 #[test]
 fn an_interrupted_fill_leaves_every_tier_about_equally_done() {
     let (_dir, db) = temp_db();
@@ -389,7 +481,7 @@ fn an_interrupted_fill_leaves_every_tier_about_equally_done() {
     let started = std::time::Instant::now();
     loop {
         std::thread::sleep(std::time::Duration::from_millis(200));
-        let stored = Connection::open(db)
+        let stored = rusqlite::Connection::open(db)
             .ok()
             .and_then(|c| {
                 c.query_row("SELECT count(*) FROM puzzles", [], |r| r.get::<_, i64>(0))
@@ -409,7 +501,7 @@ fn an_interrupted_fill_leaves_every_tier_about_equally_done() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let conn = Connection::open(db).unwrap();
+    let conn = rusqlite::Connection::open(db).unwrap();
     let shares: Vec<f64> = conn
         .prepare("SELECT count(*) FROM puzzles GROUP BY tier")
         .unwrap()

@@ -158,9 +158,10 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
             .unwrap()
             .map(|c| c.unwrap())
             .collect();
-        // Back to schema 3: no classes, no mother seeds.
+        // Back to schema 3: no classes, no mother seeds, no heartbeats.
         conn.execute_batch(
-            "DROP INDEX puzzles_by_class;
+            "ALTER TABLE runs DROP COLUMN heartbeat_at;
+             DROP INDEX puzzles_by_class;
              DROP INDEX puzzles_by_full_fingerprint;
              ALTER TABLE puzzles DROP COLUMN full_fingerprint;
              ALTER TABLE puzzles DROP COLUMN solution_class;

@@ -2,6 +2,7 @@
 //! runs (with where they came from), puzzles with every column (deduplicated by
 //! fingerprint), base grids, and retired fingerprints.
 
+use super::quota::Stored;
 use super::{Batch, Store, StoredPuzzle};
 use anyhow::Result;
 use serde::Serialize;
@@ -61,10 +62,10 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
             alarms: Vec::new(),
             counts: None,
         };
-        let new = into.insert_batch(run_id, &batch)?;
-        let stored = new.iter().filter(|&&n| n).count() as u64;
+        let new = into.insert_batch(run_id, &batch, &Default::default())?;
+        let stored = new.outcomes.iter().filter(|&&s| s == Stored::New).count() as u64;
         merged.puzzles += stored;
-        merged.duplicates += new.len() as u64 - stored;
+        merged.duplicates += new.outcomes.len() as u64 - stored;
         Ok(())
     };
     from.scan(&Default::default(), &mut |mut p| {

@@ -1,11 +1,16 @@
 //! Storage: the bank behind one interface, [`Store`], that the pipeline and the commands
-//! use. SQLite ([`sqlite`]) is the backend today; another is a new module implementing
-//! the trait, with no caller to change.
+//! use. SQLite ([`sqlite`]) is the embedded default; PostgreSQL ([`postgres`]) holds one
+//! bank for many machines. `--db` says which ([`Location`]); no caller knows the backend.
 //!
 //! Only the writer thread of a fill holds a store for writing; readers (`show`, `stats`,
 //! `reproduce`) open their own.
 
+pub mod columns;
+pub mod liveness;
+mod location;
 pub mod merge;
+pub mod postgres;
+pub mod quota;
 mod record;
 pub mod sqlite;
 pub mod stats;
@@ -18,9 +23,11 @@ pub use record::{
 pub use sqlite::SCHEMA_VERSION;
 
 use anyhow::Result;
+use quota::{Inserted, StockCaps};
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use stock::{Claim, Day, Pruned, Retired, StockLevel};
+
+pub use location::{Location, PostgresUrl};
 
 /// An open bank: any backend, boxed, so it can move to the writer thread.
 pub type Bank = Box<dyn Store>;
@@ -38,9 +45,10 @@ pub trait Store: Send {
     /// Closes a run with its final status, counters and message.
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()>;
 
-    /// Stores a batch in one transaction. Returns, per puzzle, whether it was new (the
-    /// rest were duplicates by fingerprint, stored first by another process).
-    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<Vec<bool>>;
+    /// Stores a batch in one transaction. Says, per puzzle, whether it was new, a
+    /// duplicate by fingerprint (stored first by another process), or surplus: past the
+    /// quota `caps` gives its size and tier ([`quota`]; empty caps store everything).
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch, caps: &StockCaps) -> Result<Inserted>;
 
     /// The 16-byte prefixes of every stored or retired fingerprint, for duplicate checks
     /// in memory.
@@ -100,14 +108,20 @@ pub trait Store: Send {
     fn stats(&self, runs: usize) -> Result<stats::Stats>;
 }
 
-/// Opens (creating if needed) the bank at `path` for writing, migrating its schema.
-pub fn open(path: &Path) -> Result<Bank> {
-    Ok(Box::new(sqlite::SqliteBank::open(path)?))
+/// Opens (creating if needed) the bank at `location` for writing, migrating its schema.
+pub fn open(location: &Location) -> Result<Bank> {
+    Ok(match location {
+        Location::Sqlite(path) => Box::new(sqlite::SqliteBank::open(path)?),
+        Location::Postgres(url) => Box::new(postgres::PostgresBank::open(url)?),
+    })
 }
 
 /// Opens an existing bank read-only (for `show`, `stats`, `reproduce`, `export`).
-pub fn open_existing(path: &Path) -> Result<Bank> {
-    Ok(Box::new(sqlite::SqliteBank::open_existing(path)?))
+pub fn open_existing(location: &Location) -> Result<Bank> {
+    Ok(match location {
+        Location::Sqlite(path) => Box::new(sqlite::SqliteBank::open_existing(path)?),
+        Location::Postgres(url) => Box::new(postgres::PostgresBank::open_existing(url)?),
+    })
 }
 
 /// Which puzzles `scan` visits.

@@ -61,6 +61,20 @@ pub struct RunRow {
     pub message: Option<String>,
 }
 
+impl RunRow {
+    /// A row of `id, started_at, status, run_seed, COUNTERS, message`.
+    pub fn read(r: &impl super::columns::ReadRow) -> anyhow::Result<RunRow> {
+        Ok(RunRow {
+            id: r.number(0)?,
+            started_at: r.string(1)?,
+            status: r.string(2)?,
+            seed: r.string(3)?,
+            counts: super::columns::read_counts(r, 4)?,
+            message: r.text(11)?,
+        })
+    }
+}
+
 /// One alarm.
 #[derive(Serialize)]
 pub struct AlarmRow {

@@ -1,7 +1,7 @@
 //! Flag groups that several commands share, and the parsers that turn flag text into
 //! domain values at the edge (a bad value is a clap error: exit 2, naming the flag).
 
-use crate::bank::PuzzleFilter;
+use crate::bank::{Location, PuzzleFilter};
 use crate::config::{Settings, MAX_THREADS};
 use crate::grid::Geometry;
 use anyhow::Result;
@@ -12,9 +12,10 @@ use std::time::Duration;
 /// Where the bank is.
 #[derive(Args, Debug, Clone)]
 pub struct BankArgs {
-    /// The SQLite bank file.
-    #[arg(long, default_value = "bank.sqlite")]
-    pub db: PathBuf,
+    /// The bank: a SQLite file, or a PostgreSQL URL (postgres://user@host/dbname,
+    /// postgres:///dbname?host=/run/postgresql).
+    #[arg(long, default_value = "bank.sqlite", value_name = "PATH|URL")]
+    pub db: Location,
 }
 
 /// Which config to use.

@@ -24,9 +24,9 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     let puzzle: Grid = match args.what.parse::<i64>() {
         Ok(id) if args.what.len() < 16 => {
             let bank = bank::open_existing(&args.common.db)?;
-            let p = bank.puzzle(id)?.with_context(|| {
-                format!("no puzzle with id {id} in '{}'", args.common.db.display())
-            })?;
+            let p = bank
+                .puzzle(id)?
+                .with_context(|| format!("no puzzle with id {id} in '{}'", args.common.db))?;
             parse_line(&p.puzzle).with_context(|| format!("puzzle {id} is malformed"))?
         }
         _ => parse_line(&args.what).map_err(|e| anyhow::anyhow!("'{}': {e}", args.what))?,

@@ -67,10 +67,7 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
         (request, refills) = deficit(request, &bank)?;
         if request.total() == 0 {
             print_refills(&refills, None);
-            note!(
-                "quota met: nothing to add to {}",
-                args.opts.common.db.display()
-            );
+            note!("quota met: nothing to add to {}", args.opts.common.db);
             return Ok(super::EXIT_OK);
         }
     }
@@ -95,7 +92,7 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     if report.storage_failed {
         return Ok(super::EXIT_ERROR);
     }
-    let short = report.items.iter().any(|i| i.accepted < i.wanted);
+    let short = report.items.iter().any(|i| i.short());
     Ok(match report.status {
         RunStatus::Completed if !short && report.counts.alarms == 0 => super::EXIT_OK,
         _ => super::EXIT_NEGATIVE,
@@ -186,21 +183,27 @@ fn deficit(mut request: FillRequest, bank: &Bank) -> Result<(FillRequest, Vec<Re
 /// Per quota: wanted, unserved before, served since the last run, added.
 fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
     for r in refills {
-        let added = report.map_or(0, |rep| {
+        let item = report.and_then(|rep| {
             rep.items
                 .iter()
                 .find(|i| i.size == r.size && i.tier == r.tier)
-                .map_or(0, |i| i.accepted)
         });
+        let shared = match item {
+            Some(i) if i.met_by_bank => format!(
+                " (quota met together with other workers; {} made here were surplus)",
+                i.surplus
+            ),
+            _ => String::new(),
+        };
         note!(
-            "{}x{} {}: wanted {}, unserved before {}, served since last run {}, added {}",
+            "{}x{} {}: wanted {}, unserved before {}, served since last run {}, added {}{shared}",
             r.size,
             r.size,
             r.tier,
             r.wanted,
             r.unserved_before,
             r.served_since_last_run,
-            added
+            item.map_or(0, |i| i.accepted)
         );
     }
 }
@@ -235,7 +238,7 @@ fn clock_seed() -> u64 {
     crate::rng::derive_seed(&[nanos, u64::from(std::process::id())])
 }
 
-fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path, summary: &serde_json::Value) {
+fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde_json::Value) {
     let c = &r.counts;
     let secs = r.elapsed.as_secs_f64();
     let tiers: Vec<String> = r
@@ -263,7 +266,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &std::path::Path, summary: &serd
         c.timeouts,
         c.retries,
         c.alarms,
-        db.display()
+        db
     );
     super::log::note_with(&line, summary.clone());
     tracing::info!(

@@ -3,6 +3,7 @@
 use super::args::{BankArgs, ConfigArgs};
 use super::exchange::{csv_split, Row};
 use super::input::{self, RawLine};
+use crate::bank::quota::Stored;
 use crate::bank::{
     self, Bank, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
     Source,
@@ -141,9 +142,10 @@ fn store(
         counts: Some(*counts),
     };
     let inserted = bank
-        .insert_batch(run_id, &stored)?
+        .insert_batch(run_id, &stored, &Default::default())?
+        .outcomes
         .iter()
-        .filter(|&&n| n)
+        .filter(|&&s| s == Stored::New)
         .count() as u64;
     counts.accepted += inserted;
     counts.duplicates += stored.puzzles.len() as u64 - inserted;

@@ -18,13 +18,8 @@ pub struct IdArgs {
 
 fn load(args: &IdArgs) -> Result<StoredPuzzle> {
     let bank = bank::open_existing(&args.common.db)?;
-    bank.puzzle(args.id)?.with_context(|| {
-        format!(
-            "no puzzle with id {} in '{}'",
-            args.id,
-            args.common.db.display()
-        )
-    })
+    bank.puzzle(args.id)?
+        .with_context(|| format!("no puzzle with id {} in '{}'", args.id, args.common.db))
 }
 
 /// Regenerates the puzzle; exit 0 identical, 1 different.

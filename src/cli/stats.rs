@@ -60,7 +60,7 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(super::EXIT_OK);
     }
-    println!("{} puzzles in {}", s.total, args.common.db.display());
+    println!("{} puzzles in {}", s.total, args.common.db);
     println!("\nsize  tier        puzzles  unserved     quota");
     for t in &s.by_tier {
         let quota = t.quota.map_or("-".into(), |q| q.to_string());

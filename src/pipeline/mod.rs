@@ -72,6 +72,18 @@ pub struct ItemReport {
     pub wanted: u64,
     /// Puzzles stored.
     pub accepted: u64,
+    /// Puzzles made but not stored: the quota was met by other workers first.
+    pub surplus: u64,
+    /// Whether the bank's stock reached the quota (with other workers' puzzles), which
+    /// ended this tier short of `wanted` without it being short.
+    pub met_by_bank: bool,
+}
+
+impl ItemReport {
+    /// Whether the tier ended with less than it wanted and the bank without its quota.
+    pub fn short(&self) -> bool {
+        !self.met_by_bank && self.accepted < self.wanted
+    }
 }
 
 /// How a fill ended.
@@ -130,7 +142,7 @@ pub fn fill(
         count = request.total(),
         "fill started"
     );
-    let writer = Writer::start(bank, run_id, settings.batch_size);
+    let writer = Writer::start(bank, run_id, settings.batch_size, request.caps.clone());
     let limits = Limits {
         stop,
         ends_at: request.max_duration.and_then(|d| started.checked_add(d)),
@@ -158,6 +170,8 @@ pub fn fill(
             tier: t.item().tier.name.clone(),
             wanted: t.wanted,
             accepted: t.accepted,
+            surplus: 0,
+            met_by_bank: t.met_by_bank,
         })
         .collect();
     let (bank, written) = writer.finish();
@@ -169,6 +183,8 @@ pub fn fill(
     for item in &mut items {
         let key = (item.size, item.tier.clone());
         item.accepted = written.stored.get(&key).copied().unwrap_or(0);
+        item.surplus = written.surplus.get(&key).copied().unwrap_or(0);
+        item.met_by_bank |= item.surplus > 0;
     }
     let storage_failed = written.failure.is_some();
     let (status, mut message) = match (written.failure, outcome) {
@@ -198,6 +214,10 @@ pub fn fill(
             Some(m) => format!("{m}; {notes}"),
             None => notes,
         });
+    }
+    // Runs of workers that died while this one ran are closed by the survivors.
+    if let Err(e) = bank.close_stale_runs() {
+        tracing::warn!(error = %e, "could not close the runs of dead workers");
     }
     let end = RunEnd {
         status,
@@ -281,6 +301,14 @@ fn run_rounds(
         }
         chunk.counts = Some(run_counts(tiers));
         writer.send(chunk)?;
+        // Stocks that other workers filled to their quota: stop making them.
+        for (size, tier) in writer.take_full() {
+            for t in tiers.iter_mut() {
+                if t.is_open() && t.item().geometry.n() == size && t.item().tier.name == tier {
+                    t.met_by_bank = true;
+                }
+            }
+        }
         for &(i, _) in &slots {
             let t = &tiers[i];
             let item = t.item();

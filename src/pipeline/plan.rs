@@ -1,6 +1,7 @@
 //! What a fill is asked to make: per size and tier, how many, resolved against the
 //! settings before anything runs.
 
+use crate::bank::quota::StockCaps;
 use crate::config::{Settings, Tier};
 use crate::generate::Strategy;
 use crate::grid::Geometry;
@@ -47,6 +48,9 @@ pub struct FillRequest {
     /// Whether a tier that its size never rates into is skipped (its share going to the
     /// size's other tiers) rather than failing the run: `fill --count` over every tier.
     pub skip_unreachable: bool,
+    /// A quota run's quotas: unserved puzzles wanted per size and tier, which the bank
+    /// never lets any writer pass (empty: `fill --count`, no quota).
+    pub caps: StockCaps,
 }
 
 impl FillRequest {
@@ -72,6 +76,7 @@ impl FillRequest {
             run_seed,
             max_duration: None,
             skip_unreachable: tiers.len() > 1,
+            caps: StockCaps::new(),
         })
     }
 
@@ -81,10 +86,13 @@ impl FillRequest {
         run_seed: u64,
         keep: impl Fn(Geometry, &Tier) -> bool,
     ) -> Result<FillRequest> {
-        let plan = settings
+        let quotas: Vec<_> = settings
             .quotas()
             .iter()
             .filter(|q| keep(q.geometry, &q.tier))
+            .collect();
+        let plan = quotas
+            .iter()
             .map(|q| PlanItem::new(settings, q.geometry, &q.tier, q.count))
             .collect::<Result<_>>()?;
         Ok(FillRequest {
@@ -92,6 +100,10 @@ impl FillRequest {
             run_seed,
             max_duration: None,
             skip_unreachable: false,
+            caps: quotas
+                .iter()
+                .map(|q| ((q.geometry.n(), q.tier.name.clone()), q.count))
+                .collect(),
         })
     }
 

@@ -48,6 +48,9 @@ pub struct TierFill<'a> {
     pub unreachable: bool,
     /// Why the tier was skipped and where its share went.
     pub skipped: Option<String>,
+    /// Whether the bank said its quota was met (by this and other workers together), so
+    /// this worker stopped making it.
+    pub met_by_bank: bool,
     /// Puzzles refused because their solution class was full.
     class_full: u64,
     next_job: u64,
@@ -73,6 +76,7 @@ impl<'a> TierFill<'a> {
             failure: None,
             unreachable: false,
             skipped: None,
+            met_by_bank: false,
             class_full: 0,
             next_job: 0,
             retries: Vec::new(),
@@ -124,7 +128,7 @@ impl<'a> TierFill<'a> {
 
     /// Whether the tier still wants puzzles and has not failed.
     pub fn is_open(&self) -> bool {
-        self.failure.is_none() && self.accepted < self.wanted
+        self.failure.is_none() && !self.met_by_bank && self.accepted < self.wanted
     }
 
     /// Share of the wanted puzzles made so far (1 when none are wanted).

@@ -1,10 +1,12 @@
 //! The writer thread: owns the bank's connection and stores batches in transactions.
 //! Workers never touch the database.
 
+use crate::bank::quota::{StockCaps, StockKey, Stored};
 use crate::bank::{Bank, Batch};
 use anyhow::Result;
 use std::collections::HashMap;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -20,6 +22,9 @@ pub struct WriterReport {
     pub stored: HashMap<(usize, String), u64>,
     /// Puzzles another process stored first (same fingerprint).
     pub ignored: u64,
+    /// Puzzles dropped because their stock had reached its quota (other workers filled
+    /// it), per (grid side, tier).
+    pub surplus: HashMap<StockKey, u64>,
     /// Transactions committed.
     pub transactions: u64,
     /// Time spent inside transactions (the writer's share of the machine).
@@ -33,21 +38,39 @@ pub struct WriterReport {
 pub struct Writer {
     sender: SyncSender<Batch>,
     handle: JoinHandle<(Bank, WriterReport)>,
+    full: Arc<Mutex<Vec<StockKey>>>,
 }
 
 impl Writer {
-    /// Starts the writer on `bank` for run `run_id`, committing every `batch_size` puzzles.
-    pub fn start(bank: Bank, run_id: i64, batch_size: usize) -> Writer {
+    /// Starts the writer on `bank` for run `run_id`, committing every `batch_size` puzzles
+    /// and storing none past the quotas in `caps` (empty: no quota).
+    pub fn start(bank: Bank, run_id: i64, batch_size: usize, caps: StockCaps) -> Writer {
         let (sender, receiver) = sync_channel::<Batch>(64);
+        let full = Arc::new(Mutex::new(Vec::new()));
+        let target = Target {
+            run_id,
+            batch_size,
+            caps,
+            full: Arc::clone(&full),
+        };
         let handle = std::thread::Builder::new()
             .name("bank-writer".into())
             .spawn(move || {
                 let mut bank = bank;
-                let report = write_loop(&mut bank, run_id, batch_size, receiver);
+                let report = write_loop(&mut bank, &target, receiver);
                 (bank, report)
             })
             .expect("spawn writer thread");
-        Writer { sender, handle }
+        Writer {
+            sender,
+            handle,
+            full,
+        }
+    }
+
+    /// The stocks the bank reported at their quota since the last call.
+    pub fn take_full(&self) -> Vec<StockKey> {
+        std::mem::take(&mut *self.full.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Queues a chunk; fails when the writer has stopped on an error.
@@ -64,15 +87,19 @@ impl Writer {
     }
 }
 
-/// Stores what arrives until the senders are gone or a transaction fails.
-fn write_loop(
-    bank: &mut Bank,
+/// Where and how the writer stores.
+struct Target {
     run_id: i64,
     batch_size: usize,
-    rx: Receiver<Batch>,
-) -> WriterReport {
+    caps: StockCaps,
+    /// Stocks found at their quota, for the fill to close.
+    full: Arc<Mutex<Vec<StockKey>>>,
+}
+
+/// Stores what arrives until the senders are gone or a transaction fails.
+fn write_loop(bank: &mut Bank, target: &Target, rx: Receiver<Batch>) -> WriterReport {
     let mut report = WriterReport::default();
-    if let Err(e) = store_all(bank, run_id, batch_size, &rx, &mut report) {
+    if let Err(e) = store_all(bank, target, &rx, &mut report) {
         report.failure = Some(e);
     }
     report
@@ -80,11 +107,11 @@ fn write_loop(
 
 fn store_all(
     bank: &mut Bank,
-    run_id: i64,
-    batch_size: usize,
+    target: &Target,
     rx: &Receiver<Batch>,
     report: &mut WriterReport,
 ) -> Result<()> {
+    let batch_size = target.batch_size;
     let mut pending = Batch {
         puzzles: Vec::with_capacity(batch_size),
         ..Batch::default()
@@ -105,22 +132,30 @@ fn store_all(
             let due = since.elapsed() >= FLUSH_INTERVAL;
             if done || due || pending.puzzles.len() >= batch_size || !pending.alarms.is_empty() {
                 // The run's counters as stored: puzzles another process stored first are
-                // duplicates, not accepted.
+                // duplicates, not accepted, and surplus ones are not stored at all.
                 if let Some(counts) = &mut pending.counts {
-                    counts.accepted -= report.ignored;
+                    let surplus: u64 = report.surplus.values().sum();
+                    counts.accepted -= report.ignored + surplus;
                     counts.duplicates += report.ignored;
                 }
                 let started = Instant::now();
-                let new = bank.insert_batch(run_id, &pending)?;
+                let done_now = bank.insert_batch(target.run_id, &pending, &target.caps)?;
                 report.busy += started.elapsed();
-                for (p, _) in pending.puzzles.iter().zip(&new).filter(|(_, &n)| n) {
-                    *report
-                        .stored
-                        .entry((p.geometry.n(), p.tier.clone()))
-                        .or_default() += 1;
-                    report.inserted += 1;
+                for (p, outcome) in pending.puzzles.iter().zip(&done_now.outcomes) {
+                    let key = (p.geometry.n(), p.tier.clone());
+                    match outcome {
+                        Stored::New => {
+                            *report.stored.entry(key).or_default() += 1;
+                            report.inserted += 1;
+                        }
+                        Stored::Duplicate => report.ignored += 1,
+                        Stored::Surplus => *report.surplus.entry(key).or_default() += 1,
+                    }
                 }
-                report.ignored += new.iter().filter(|&&n| !n).count() as u64;
+                if !done_now.full.is_empty() {
+                    let mut full = target.full.lock().unwrap_or_else(|e| e.into_inner());
+                    full.extend(done_now.full);
+                }
                 report.transactions += 1;
                 pending.clear();
                 oldest = None;

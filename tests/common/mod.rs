@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use sudoku_bank::grid::{parse_line, Grid};
@@ -61,12 +63,75 @@ pub fn ok(args: &[&str]) -> String {
     stdout(&o)
 }
 
-/// The single integer a query on the bank at `db` returns.
+/// Whether `db` is a PostgreSQL URL rather than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres")
+}
+
+/// The single integer a query on the bank at `db` (either backend) returns.
 pub fn scalar(db: &str, sql: &str) -> i64 {
+    if is_postgres(db) {
+        let mut c = postgres::Client::connect(db, postgres::NoTls).unwrap();
+        let row = c
+            .query_one(sql, &[])
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+        return row
+            .try_get::<_, i64>(0)
+            .or_else(|_| row.try_get::<_, bool>(0).map(i64::from))
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
     rusqlite::Connection::open(db)
         .unwrap()
         .query_row(sql, [], |r| r.get(0))
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The first column of every row a query returns, as text (NULL as "NULL").
+pub fn texts(db: &str, sql: &str) -> Vec<String> {
+    if is_postgres(db) {
+        let mut c = postgres::Client::connect(db, postgres::NoTls).unwrap();
+        return c
+            .query(sql, &[])
+            .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            .iter()
+            .map(|r| r.get::<_, Option<String>>(0).unwrap_or("NULL".into()))
+            .collect();
+    }
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    stmt.query_map([], |r| r.get::<_, Option<String>>(0))
+        .unwrap()
+        .map(|r| r.unwrap().unwrap_or("NULL".into()))
+        .collect()
+}
+
+/// Runs a statement that changes the bank behind the program's back (to damage it).
+pub fn execute(db: &str, sql: &str) {
+    if is_postgres(db) {
+        let mut c = postgres::Client::connect(db, postgres::NoTls).unwrap();
+        c.batch_execute(sql)
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+        return;
+    }
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .execute_batch(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+}
+
+/// A PostgreSQL bank in a database of its own, with a temp dir for files beside it, or
+/// `None` when no server can run here (see [`pg`]).
+pub fn postgres_db() -> Option<(tempfile::TempDir, String)> {
+    let database = pg::database()?;
+    Some((tempfile::tempdir().unwrap(), database.socket_url()))
+}
+
+/// A bank of each backend: a SQLite file in a temp dir, and a PostgreSQL database when a
+/// server can run here. The same test runs on each.
+pub fn banks() -> Vec<(tempfile::TempDir, String)> {
+    let mut all = vec![temp_db()];
+    all.extend(postgres_db());
+    all
 }
 
 /// A temp dir and the path of a bank file in it (the dir lives as long as the first value).

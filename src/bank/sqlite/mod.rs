@@ -9,6 +9,7 @@ mod stock;
 
 pub use schema::SCHEMA_VERSION;
 
+use super::quota::{Inserted, StockCaps};
 use super::stock::{Claim, Day, Pruned, Retired, StockLevel};
 use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle};
 use anyhow::{bail, Context, Result};
@@ -123,8 +124,8 @@ impl Store for SqliteBank {
         runs::finish(&self.conn, run_id, end)
     }
 
-    fn insert_batch(&mut self, run_id: i64, batch: &Batch) -> Result<Vec<bool>> {
-        puzzles::insert_batch(&mut self.conn, run_id, batch)
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch, caps: &StockCaps) -> Result<Inserted> {
+        puzzles::insert_batch(&mut self.conn, run_id, batch, caps)
     }
 
     fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {

@@ -10,6 +10,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_rating.sql"),
     include_str!("../../../migrations/0003_stock.sql"),
     include_str!("../../../migrations/0004_variety.sql"),
+    include_str!("../../../migrations/0005_workers.sql"),
 ];
 
 /// Schema version this binary writes.

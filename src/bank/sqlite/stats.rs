@@ -1,6 +1,6 @@
 //! The SQL behind `bank stats`.
 
-use super::runs;
+use crate::bank::columns::COUNTERS;
 use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount, Variety};
 use anyhow::Result;
 use rusqlite::Connection;
@@ -38,16 +38,17 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
         .prepare("SELECT size, tier, clues, count(*) FROM puzzles GROUP BY size, tier, clues ORDER BY size, tier, clues")?
         .query_map([], |r| Ok(ClueCount { size: r.get(0)?, tier: r.get(1)?, clues: r.get(2)?, puzzles: r.get(3)? }))?
         .collect::<rusqlite::Result<_>>()?;
-    let runs = c
-        .prepare(&format!("SELECT id, started_at, status, run_seed, {}, message FROM runs ORDER BY id DESC LIMIT ?1", runs::COUNTERS))?
-        .query_map([runs as i64], |r| {
-            Ok(RunRow {
-                id: r.get(0)?, started_at: r.get(1)?, status: r.get(2)?, seed: r.get(3)?,
-                counts: runs::read_counts(r, 4)?,
-                message: r.get(11)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let runs = {
+        let mut stmt = c.prepare(&format!(
+            "SELECT id, started_at, status, run_seed, {COUNTERS}, message FROM runs ORDER BY id DESC LIMIT ?1"
+        ))?;
+        let mut rows = stmt.query([runs as i64])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(RunRow::read(r)?);
+        }
+        out
+    };
     let alarms = c
         .prepare("SELECT run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target FROM alarms ORDER BY id DESC LIMIT 20")?
         .query_map([], |r| {

@@ -1,0 +1,275 @@
+//! The PostgreSQL backend: one bank shared by many machines. The synchronous `postgres`
+//! client fits the program's shape: one writer thread owns the connection while the
+//! rayon pool generates, so nothing here needs an async runtime of its own.
+//!
+//! What makes many workers safe: fingerprints are UNIQUE and inserts `ON CONFLICT DO
+//! NOTHING` (the loser counts a duplicate); a quota run counts the stock of each size and
+//! tier under a transaction-scoped advisory lock before it stores ([`crate::bank::quota`]);
+//! `take` claims rows with `FOR UPDATE SKIP LOCKED`; runs carry a heartbeat, and a run
+//! whose worker stopped writing for [`crate::bank::liveness::LEASE`] is closed by the
+//! others.
+
+mod puzzles;
+mod runs;
+mod schema;
+mod stats;
+mod stock;
+
+use super::columns::Value;
+use super::quota::{Inserted, StockCaps};
+use super::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use super::{
+    stats::Stats, Batch, PostgresUrl, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle,
+};
+use anyhow::{bail, Result};
+use postgres::types::ToSql;
+use postgres::{Client, NoTls};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+/// The current time as the bank writes it into `*_at` columns: UTC, RFC 3339 with
+/// milliseconds, the text SQLite writes, so both backends read and sort alike.
+const NOW: &str =
+    "to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+
+/// A bank in a PostgreSQL database.
+pub struct PostgresBank {
+    /// The store's readers take `&self`; one connection serves them in turn.
+    client: RefCell<Client>,
+}
+
+impl PostgresBank {
+    /// Connects to the bank at `url` for writing, creating or migrating its schema.
+    pub fn open(url: &PostgresUrl) -> Result<PostgresBank> {
+        let origin = url.to_string();
+        let mut client = connect(url)?;
+        schema::migrate(&mut client, &origin).map_err(|e| explain(e, &origin))?;
+        Ok(PostgresBank {
+            client: RefCell::new(client),
+        })
+    }
+
+    /// Connects to an existing bank read-only (for `show`, `stats`, `export`, …).
+    pub fn open_existing(url: &PostgresUrl) -> Result<PostgresBank> {
+        let origin = url.to_string();
+        let mut client = connect(url)?;
+        match schema::known_version(&mut client, &origin).map_err(|e| explain(e, &origin))? {
+            None => bail!(
+                "no bank in '{origin}': run `bank fill --db {origin}` first (the database \
+                 exists but holds no bank tables)"
+            ),
+            Some(v) if v < crate::bank::SCHEMA_VERSION => bail!(
+                "bank '{origin}' has schema version {v}: open it once with `bank fill \
+                 --count 0 --db {origin}` to upgrade"
+            ),
+            Some(_) => {}
+        }
+        client.batch_execute("SET default_transaction_read_only = on")?;
+        Ok(PostgresBank {
+            client: RefCell::new(client),
+        })
+    }
+
+    fn client(&self) -> std::cell::RefMut<'_, Client> {
+        self.client.borrow_mut()
+    }
+}
+
+/// A connection, with errors that name the server and the fix.
+fn connect(url: &PostgresUrl) -> Result<Client> {
+    let origin = url.to_string();
+    let mut config = url.config();
+    if config.get_application_name().is_none() {
+        config.application_name("sudoku-bank");
+    }
+    config.connect(NoTls).map_err(|e| {
+        if e.as_db_error().is_some() {
+            explain(e.into(), &origin)
+        } else {
+            anyhow::anyhow!(
+                "cannot reach PostgreSQL bank '{origin}': {e}: check that the server is \
+                 running and the host, port or socket folder in the URL"
+            )
+        }
+    })
+}
+
+/// Turns the client's errors into messages that name the bank and the fix.
+fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
+    let pg = e.chain().find_map(|c| c.downcast_ref::<postgres::Error>());
+    let Some(pg) = pg else {
+        return e.context(format!("bank '{origin}'"));
+    };
+    if let Some(db) = pg.as_db_error() {
+        use postgres::error::SqlState;
+        let fix = match *db.code() {
+            SqlState::INVALID_CATALOG_NAME => {
+                " (create the database first, e.g. `createdb NAME`, then run the command again)"
+            }
+            SqlState::INVALID_PASSWORD | SqlState::INVALID_AUTHORIZATION_SPECIFICATION => {
+                " (check the user and password in the URL)"
+            }
+            SqlState::INSUFFICIENT_PRIVILEGE => {
+                " (the user needs CREATE on the schema to make the bank's tables)"
+            }
+            _ => "",
+        };
+        return anyhow::anyhow!("PostgreSQL bank '{origin}': {}{fix}", db.message());
+    }
+    anyhow::anyhow!("PostgreSQL bank '{origin}': {pg:#}")
+}
+
+/// Values bound as parameters.
+pub(super) struct Params(Vec<Box<dyn ToSql + Sync>>);
+
+impl Params {
+    /// The parameter slice the client takes.
+    pub(super) fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
+        self.0.iter().map(|b| b.as_ref()).collect()
+    }
+}
+
+/// `values` as parameters.
+pub(super) fn params(values: &[Value]) -> Params {
+    Params(
+        values
+            .iter()
+            .map(|v| -> Box<dyn ToSql + Sync> {
+                match v.clone() {
+                    Value::Int(n) => Box::new(n),
+                    Value::Real(x) => Box::new(x),
+                    Value::Bool(b) => Box::new(b),
+                    Value::Text(t) => Box::new(t),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The SQL type a value binds as, for casts where PostgreSQL cannot infer one.
+pub(super) fn sql_type(v: &Value) -> &'static str {
+    match v {
+        Value::Int(_) => "bigint",
+        Value::Real(_) => "double precision",
+        Value::Bool(_) => "boolean",
+        Value::Text(_) => "text",
+    }
+}
+
+impl super::columns::ReadRow for postgres::Row {
+    fn int(&self, i: usize) -> Result<Option<i64>> {
+        Ok(self.try_get(i)?)
+    }
+
+    fn real(&self, i: usize) -> Result<Option<f64>> {
+        Ok(self.try_get(i)?)
+    }
+
+    fn boolean(&self, i: usize) -> Result<Option<bool>> {
+        Ok(self.try_get(i)?)
+    }
+
+    fn text(&self, i: usize) -> Result<Option<String>> {
+        Ok(self.try_get(i)?)
+    }
+}
+
+impl Store for PostgresBank {
+    fn close_stale_runs(&self) -> Result<usize> {
+        runs::close_stale(&mut *self.client())
+    }
+
+    fn start_run(&self, run_seed: u64, config_json: &str, generator_version: u32) -> Result<i64> {
+        runs::start(
+            &mut *self.client(),
+            run_seed,
+            config_json,
+            generator_version,
+        )
+    }
+
+    fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()> {
+        runs::finish(&mut self.client(), run_id, end)
+    }
+
+    fn insert_batch(&mut self, run_id: i64, batch: &Batch, caps: &StockCaps) -> Result<Inserted> {
+        puzzles::insert_batch(self.client.get_mut(), run_id, batch, caps)
+    }
+
+    fn fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {
+        puzzles::prefixes(
+            &mut self.client(),
+            "SELECT fingerprint FROM puzzles UNION ALL SELECT fingerprint FROM retired_fingerprints",
+        )
+    }
+
+    fn full_fingerprint_prefixes(&self) -> Result<HashSet<[u8; 16]>> {
+        puzzles::prefixes(
+            &mut self.client(),
+            "SELECT full_fingerprint FROM puzzles WHERE full_fingerprint IS NOT NULL",
+        )
+    }
+
+    fn class_counts(&self) -> Result<HashMap<[u8; 16], u32>> {
+        puzzles::class_counts(&mut self.client())
+    }
+
+    fn stock(&self, since: Option<&str>) -> Result<Vec<StockLevel>> {
+        stock::levels(&mut *self.client(), since)
+    }
+
+    fn last_run_start(&self) -> Result<Option<String>> {
+        Ok(self
+            .client()
+            .query_one("SELECT max(started_at) FROM runs", &[])?
+            .get(0))
+    }
+
+    fn take(&mut self, claim: &Claim) -> Result<Vec<StoredPuzzle>> {
+        stock::take(self.client.get_mut(), claim)
+    }
+
+    fn daily(&mut self, day: &Day) -> Result<Option<(StoredPuzzle, bool)>> {
+        stock::daily(self.client.get_mut(), day)
+    }
+
+    fn prune(&mut self, before: &str) -> Result<Pruned> {
+        stock::prune(self.client.get_mut(), before)
+    }
+
+    fn retired(&self) -> Result<Vec<Retired>> {
+        stock::retired(&mut *self.client())
+    }
+
+    fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
+        stock::retire(self.client.get_mut(), fingerprints)
+    }
+
+    fn runs(&self) -> Result<Vec<RunRecord>> {
+        runs::all(&mut *self.client())
+    }
+
+    fn copy_run(&self, run: &RunRecord) -> Result<i64> {
+        runs::copy(&mut *self.client(), run)
+    }
+
+    fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
+        puzzles::by_id(&mut *self.client(), id)
+    }
+
+    fn scan(
+        &self,
+        filter: &PuzzleFilter,
+        visit: &mut dyn FnMut(StoredPuzzle) -> Result<()>,
+    ) -> Result<()> {
+        puzzles::scan(&mut self.client(), filter, visit)
+    }
+
+    fn count(&self, filter: &PuzzleFilter) -> Result<u64> {
+        puzzles::count(&mut *self.client(), filter)
+    }
+
+    fn stats(&self, runs: usize) -> Result<Stats> {
+        stats::collect(&mut *self.client(), runs)
+    }
+}

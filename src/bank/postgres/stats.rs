@@ -1,0 +1,102 @@
+//! The SQL behind `bank stats` on PostgreSQL: the same figures, in the same order, as
+//! SQLite's.
+
+use crate::bank::columns::COUNTERS;
+use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount, Variety};
+use anyhow::Result;
+use postgres::GenericClient;
+
+/// Counts, histograms, the last `runs` runs and the 20 newest alarms.
+pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> {
+    let n = |r: &postgres::Row, i: usize| r.get::<_, i64>(i) as u64;
+    let small = |r: &postgres::Row, i: usize| r.get::<_, i64>(i) as u32;
+    let total: i64 = c.query_one("SELECT count(*) FROM puzzles", &[])?.get(0);
+    let by_tier = c
+        .query(
+            "SELECT size, tier, count(*), count(*) - count(served_at) FROM puzzles
+             GROUP BY size, tier ORDER BY size, min(id)",
+            &[],
+        )?
+        .iter()
+        .map(|r| TierCount {
+            size: small(r, 0),
+            tier: r.get(1),
+            puzzles: n(r, 2),
+            unserved: n(r, 3),
+            quota: None,
+        })
+        .collect();
+    // A 'transform' base grid without a mother seed is the pattern route (migration 4).
+    let variety = c
+        .query(
+            "SELECT p.size, p.tier, count(DISTINCT p.solution_class),
+                    (SELECT max(k) FROM (SELECT count(*) AS k FROM puzzles q
+                      WHERE q.size = p.size AND q.tier = p.tier GROUP BY q.solution_class) AS classes),
+                    count(DISTINCT p.dig_strategy),
+                    count(DISTINCT g.route || (g.mother_seed IS NULL)::text)
+             FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id
+             GROUP BY p.size, p.tier ORDER BY p.size, min(p.id)",
+            &[],
+        )?
+        .iter()
+        .map(|r| Variety {
+            size: small(r, 0),
+            tier: r.get(1),
+            solution_classes: n(r, 2),
+            largest_class: r.get::<_, Option<i64>>(3).unwrap_or(0) as u64,
+            dig_strategies: n(r, 4),
+            routes: n(r, 5),
+        })
+        .collect();
+    let clue_histogram = c
+        .query(
+            "SELECT size, tier, clues, count(*) FROM puzzles
+             GROUP BY size, tier, clues ORDER BY size, tier, clues",
+            &[],
+        )?
+        .iter()
+        .map(|r| ClueCount {
+            size: small(r, 0),
+            tier: r.get(1),
+            clues: small(r, 2),
+            puzzles: n(r, 3),
+        })
+        .collect();
+    let runs = c
+        .query(
+            &format!(
+                "SELECT id, started_at, status, run_seed, {COUNTERS}, message FROM runs
+                 ORDER BY id DESC LIMIT $1"
+            ),
+            &[&(runs as i64)],
+        )?
+        .iter()
+        .map(RunRow::read)
+        .collect::<Result<_>>()?;
+    let alarms = c
+        .query(
+            "SELECT run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target
+             FROM alarms ORDER BY id DESC LIMIT 20",
+            &[],
+        )?
+        .iter()
+        .map(|r| AlarmRow {
+            run_id: r.get(0),
+            at: r.get(1),
+            size: small(r, 2),
+            tier: r.get(3),
+            timeouts_in_window: small(r, 4),
+            window_size: small(r, 5),
+            old_target: small(r, 6),
+            new_target: r.get::<_, Option<i64>>(7).map(|t| t as u32),
+        })
+        .collect();
+    Ok(Stats {
+        total: total as u64,
+        by_tier,
+        variety,
+        clue_histogram,
+        runs,
+        alarms,
+    })
+}

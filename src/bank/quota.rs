@@ -1,0 +1,114 @@
+//! One quota shared by every writer: a quota run (`nightly`, `fill --quota`) passes its
+//! quotas with each batch, and the backend stores a puzzle only while the stock of its
+//! size and tier is below the quota, counted inside the batch's transaction under a lock
+//! per size and tier. Several workers on one bank therefore add exactly what the quotas
+//! lack between them, whatever each thought it lacked when it started; the puzzles a
+//! worker made past that point are surplus, dropped, and its tier closes.
+
+use super::Batch;
+use anyhow::Result;
+use std::collections::{BTreeMap, HashMap};
+
+/// A size and tier.
+pub type StockKey = (usize, String);
+
+/// Unserved puzzles wanted per size and tier (empty: no quota, store everything).
+pub type StockCaps = HashMap<StockKey, u64>;
+
+/// What became of one puzzle of a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Stored.
+    New,
+    /// Its fingerprint was stored (or retired) already, by this or another process.
+    Duplicate,
+    /// Its size and tier already held the quota's stock (other workers filled it).
+    Surplus,
+}
+
+/// What a batch did: per puzzle, and the quota stocks it found full.
+#[derive(Clone, Debug, Default)]
+pub struct Inserted {
+    /// Per puzzle of the batch, in order.
+    pub outcomes: Vec<Stored>,
+    /// Sizes and tiers whose stock reached its quota in this transaction.
+    pub full: Vec<StockKey>,
+}
+
+/// The room left under each quota a batch touches, counted once per transaction.
+pub struct Room {
+    left: BTreeMap<StockKey, u64>,
+}
+
+impl Room {
+    /// Counts the room for every capped size and tier in `batch`, in sorted key order (the
+    /// order backends take their per-stock locks in, so two writers never deadlock).
+    /// `unserved` locks a stock for the rest of the transaction and counts it.
+    pub fn count(
+        caps: &StockCaps,
+        batch: &Batch,
+        mut unserved: impl FnMut(usize, &str) -> Result<u64>,
+    ) -> Result<Room> {
+        let mut keys: Vec<StockKey> = batch
+            .puzzles
+            .iter()
+            .map(|p| (p.geometry.n(), p.tier.clone()))
+            .filter(|k| caps.contains_key(k))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let mut left = BTreeMap::new();
+        for key in keys {
+            let have = unserved(key.0, &key.1)?;
+            left.insert(key.clone(), caps[&key].saturating_sub(have));
+        }
+        Ok(Room { left })
+    }
+
+    /// Whether a puzzle of `key` still fits (uncapped stocks always do).
+    pub fn fits(&self, key: &StockKey) -> bool {
+        self.left.get(key).is_none_or(|&n| n > 0)
+    }
+
+    /// Counts a stored puzzle of `key`.
+    pub fn take(&mut self, key: &StockKey) {
+        if let Some(n) = self.left.get_mut(key) {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    /// The stocks now at their quota.
+    pub fn full(&self) -> Vec<StockKey> {
+        self.left
+            .iter()
+            .filter(|(_, &n)| n == 0)
+            .map(|(k, _)| k.clone())
+            .collect()
+    }
+}
+
+/// Stores a batch's puzzles one by one under `room`: `store` inserts one and says whether
+/// it was new. Shared by the backends so the quota rule is one piece of code.
+pub fn insert_within(
+    batch: &Batch,
+    mut room: Room,
+    mut store: impl FnMut(&super::PuzzleRecord) -> Result<bool>,
+) -> Result<Inserted> {
+    let mut outcomes = Vec::with_capacity(batch.puzzles.len());
+    for p in &batch.puzzles {
+        let key = (p.geometry.n(), p.tier.clone());
+        let outcome = if !room.fits(&key) {
+            Stored::Surplus
+        } else if store(p)? {
+            room.take(&key);
+            Stored::New
+        } else {
+            Stored::Duplicate
+        };
+        outcomes.push(outcome);
+    }
+    Ok(Inserted {
+        outcomes,
+        full: room.full(),
+    })
+}
