@@ -71,6 +71,40 @@ pub enum Value {
     Text(Option<String>),
 }
 
+impl Value {
+    /// The integer, `None` for NULL or another type.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(v) => *v,
+            _ => None,
+        }
+    }
+
+    /// The real, `None` for NULL or another type.
+    pub fn as_real(&self) -> Option<f64> {
+        match self {
+            Value::Real(v) => *v,
+            _ => None,
+        }
+    }
+
+    /// The boolean, `None` for NULL or another type.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(v) => *v,
+            _ => None,
+        }
+    }
+
+    /// The text, `None` for NULL or another type.
+    pub fn as_text(&self) -> Option<String> {
+        match self {
+            Value::Text(v) => v.clone(),
+            _ => None,
+        }
+    }
+}
+
 fn int(n: impl TryInto<i64>) -> Value {
     Value::Int(n.try_into().ok())
 }

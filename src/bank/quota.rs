@@ -5,7 +5,7 @@
 //! lack between them, whatever each thought it lacked when it started; the puzzles a
 //! worker made past that point are surplus, dropped, and its tier closes.
 
-use super::Batch;
+use super::{Batch, PuzzleRecord};
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
 
@@ -70,10 +70,17 @@ impl Room {
         self.left.get(key).is_none_or(|&n| n > 0)
     }
 
-    /// Counts a stored puzzle of `key`.
+    /// Counts a puzzle of `key` about to be stored.
     pub fn take(&mut self, key: &StockKey) {
         if let Some(n) = self.left.get_mut(key) {
             *n = n.saturating_sub(1);
+        }
+    }
+
+    /// Gives back the place of a puzzle that turned out a duplicate.
+    pub fn give_back(&mut self, key: &StockKey) {
+        if let Some(n) = self.left.get_mut(key) {
+            *n += 1;
         }
     }
 
@@ -87,28 +94,46 @@ impl Room {
     }
 }
 
-/// Stores a batch's puzzles one by one under `room`: `store` inserts one and says whether
-/// it was new. Shared by the backends so the quota rule is one piece of code.
+/// Stores a batch's puzzles under `room`: `store` inserts some at once and says, per
+/// puzzle, whether it was new. Each pass hands it every undecided puzzle that fits; a
+/// duplicate gives its place back to the next pass, so the result is the one a puzzle-
+/// by-puzzle insert in batch order would give. Shared by the backends so the quota rule
+/// is one piece of code.
 pub fn insert_within(
     batch: &Batch,
     mut room: Room,
-    mut store: impl FnMut(&super::PuzzleRecord) -> Result<bool>,
+    mut store: impl FnMut(&[&PuzzleRecord]) -> Result<Vec<bool>>,
 ) -> Result<Inserted> {
-    let mut outcomes = Vec::with_capacity(batch.puzzles.len());
-    for p in &batch.puzzles {
-        let key = (p.geometry.n(), p.tier.clone());
-        let outcome = if !room.fits(&key) {
-            Stored::Surplus
-        } else if store(p)? {
-            room.take(&key);
-            Stored::New
-        } else {
-            Stored::Duplicate
-        };
-        outcomes.push(outcome);
+    let key = |p: &PuzzleRecord| (p.geometry.n(), p.tier.clone());
+    let mut outcomes: Vec<Option<Stored>> = vec![None; batch.puzzles.len()];
+    loop {
+        let mut picked = Vec::new();
+        for (i, p) in batch.puzzles.iter().enumerate() {
+            let k = key(p);
+            if outcomes[i].is_none() && room.fits(&k) {
+                room.take(&k);
+                picked.push(i);
+            }
+        }
+        if picked.is_empty() {
+            break;
+        }
+        let records: Vec<&PuzzleRecord> = picked.iter().map(|&i| &batch.puzzles[i]).collect();
+        let new = store(&records)?;
+        for (&i, &was_new) in picked.iter().zip(&new) {
+            outcomes[i] = Some(if was_new {
+                Stored::New
+            } else {
+                room.give_back(&key(&batch.puzzles[i]));
+                Stored::Duplicate
+            });
+        }
     }
     Ok(Inserted {
-        outcomes,
+        outcomes: outcomes
+            .into_iter()
+            .map(|o| o.unwrap_or(Stored::Surplus))
+            .collect(),
         full: room.full(),
     })
 }

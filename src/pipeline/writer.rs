@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long finished puzzles may wait in memory before they are committed.
-const FLUSH_INTERVAL: Duration = Duration::from_millis(500);
+const FLUSH_INTERVAL: Duration = Duration::from_millis(250);
 
 /// What the writer did.
 #[derive(Debug, Default)]

@@ -86,6 +86,20 @@ pub fn scalar(db: &str, sql: &str) -> i64 {
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
+/// Like [`scalar`], but `None` while the bank does not exist yet or cannot answer (it
+/// never creates a file, so a bank being created is left to its creator).
+pub fn try_scalar(db: &str, sql: &str) -> Option<i64> {
+    if is_postgres(db) {
+        let mut c = postgres::Client::connect(db, postgres::NoTls).ok()?;
+        return c.query_one(sql, &[]).ok()?.try_get::<_, i64>(0).ok();
+    }
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    rusqlite::Connection::open_with_flags(db, flags)
+        .ok()?
+        .query_row(sql, [], |r| r.get(0))
+        .ok()
+}
+
 /// The first column of every row a query returns, as text (NULL as "NULL").
 pub fn texts(db: &str, sql: &str) -> Vec<String> {
     if is_postgres(db) {
@@ -124,6 +138,19 @@ pub fn execute(db: &str, sql: &str) {
 pub fn postgres_db() -> Option<(tempfile::TempDir, String)> {
     let database = pg::database()?;
     Some((tempfile::tempdir().unwrap(), database.socket_url()))
+}
+
+/// The same bank reached over TCP on 127.0.0.1 (a SQLite path stays as it is).
+pub fn over_tcp(db: &str) -> String {
+    let Some(rest) = db.strip_prefix("postgres:///") else {
+        return db.to_string();
+    };
+    let (name, query) = rest.split_once('?').expect("a socket URL of pg::Database");
+    let port = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("port="))
+        .expect("a port");
+    format!("postgres://postgres@127.0.0.1:{port}/{name}")
 }
 
 /// A bank of each backend: a SQLite file in a temp dir, and a PostgreSQL database when a

@@ -120,7 +120,7 @@ fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
 }
 
 /// Values bound as parameters.
-pub(super) struct Params(Vec<Box<dyn ToSql + Sync>>);
+pub(super) struct Params(pub(super) Vec<Box<dyn ToSql + Sync>>);
 
 impl Params {
     /// The parameter slice the client takes.

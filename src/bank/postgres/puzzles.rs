@@ -1,15 +1,16 @@
 //! The `puzzles` table on PostgreSQL (with `base_grids` and `alarms`, written in the same
 //! transaction), through the shared column list and reader of [`crate::bank::columns`].
 
-use super::{params, runs, sql_type, NOW};
+use super::{params, runs, sql_type, Params, NOW};
 use crate::bank::columns::{
-    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, Value, BASE_GRID_COLUMNS,
+    alarm_values, base_grid_values, puzzle_values, read_puzzle, Value, BASE_GRID_COLUMNS,
     PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
-use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, StoredPuzzle};
+use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, PuzzleRecord, StoredPuzzle};
 use anyhow::Result;
 use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::ToSql;
 use postgres::{Client, GenericClient};
 use std::collections::{HashMap, HashSet};
 
@@ -42,44 +43,7 @@ pub(super) fn insert_batch(
             .get(0);
         Ok(n as u64)
     })?;
-    let inserted = match batch.puzzles.first() {
-        None => insert_within(batch, room, |_| Ok(false))?,
-        Some(first) => {
-            let grid_stmt = tx.prepare(&format!(
-                "INSERT INTO base_grids ({}) VALUES ({}) ON CONFLICT DO NOTHING",
-                BASE_GRID_COLUMNS.join(", "),
-                slots('$', 1, BASE_GRID_COLUMNS.len())
-            ))?;
-            // INSERT … SELECT cannot infer parameter types from the columns: cast each.
-            let typed: Vec<String> = puzzle_values(first)
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("${}::{}", i + 2, sql_type(v)))
-                .collect();
-            let fingerprint_slot = 2 + PUZZLE_COLUMNS
-                .iter()
-                .position(|c| *c == "fingerprint")
-                .expect("a column");
-            // A fingerprint that `prune` retired counts as stored.
-            let puzzle_stmt = tx.prepare(&format!(
-                "INSERT INTO puzzles (run_id, created_at, {}) SELECT $1::bigint, {NOW}, {}
-                 WHERE NOT EXISTS (SELECT 1 FROM retired_fingerprints
-                                   WHERE fingerprint = ${fingerprint_slot}::text)
-                 ON CONFLICT DO NOTHING",
-                PUZZLE_COLUMNS.join(", "),
-                typed.join(", ")
-            ))?;
-            insert_within(batch, room, |p| {
-                if let Some(b) = &p.base {
-                    tx.execute(&grid_stmt, &params(&base_grid_values(p.geometry, b)).refs())?;
-                }
-                let values: Vec<Value> = std::iter::once(Value::Int(Some(run_id)))
-                    .chain(puzzle_values(p))
-                    .collect();
-                Ok(tx.execute(&puzzle_stmt, &params(&values).refs())? == 1)
-            })?
-        }
-    };
+    let inserted = insert_within(batch, room, |records| insert_rows(&mut tx, run_id, records))?;
     for a in &batch.alarms {
         let values: Vec<Value> = std::iter::once(Value::Int(Some(run_id)))
             .chain(alarm_values(a))
@@ -98,6 +62,89 @@ pub(super) fn insert_batch(
     }
     tx.commit()?;
     Ok(inserted)
+}
+
+/// Inserts puzzles (and their base grids) in two statements whatever their number, each
+/// column bound as one array and spread into rows by `unnest`: a round trip per puzzle
+/// would make the writer, not the generator, set the pace and keep other workers waiting
+/// on the stock locks. Says per puzzle whether it was new.
+fn insert_rows(
+    tx: &mut postgres::Transaction<'_>,
+    run_id: i64,
+    records: &[&PuzzleRecord],
+) -> Result<Vec<bool>> {
+    let mut seen_grids = HashSet::new();
+    let grids: Vec<Vec<Value>> = records
+        .iter()
+        .filter_map(|p| {
+            let b = p.base.as_ref().filter(|b| seen_grids.insert(&b.id))?;
+            Some(base_grid_values(p.geometry, b))
+        })
+        .collect();
+    if !grids.is_empty() {
+        let columns = BASE_GRID_COLUMNS.join(", ");
+        let sql = format!(
+            "INSERT INTO base_grids ({columns}) SELECT * FROM {} ON CONFLICT DO NOTHING",
+            unnest(&grids[0], &columns)
+        );
+        tx.execute(&sql, &columns_of(&grids).refs())?;
+    }
+    let rows: Vec<Vec<Value>> = records
+        .iter()
+        .map(|p| {
+            std::iter::once(Value::Int(Some(run_id)))
+                .chain(puzzle_values(p))
+                .collect()
+        })
+        .collect();
+    let columns = format!("run_id, {}", PUZZLE_COLUMNS.join(", "));
+    // A fingerprint that `prune` retired counts as stored.
+    let sql = format!(
+        "INSERT INTO puzzles ({columns}, created_at)
+         SELECT v.*, {NOW} FROM {} 
+         WHERE NOT EXISTS (SELECT 1 FROM retired_fingerprints r WHERE r.fingerprint = v.fingerprint)
+         ON CONFLICT DO NOTHING RETURNING fingerprint",
+        unnest(&rows[0], &columns)
+    );
+    let stored: HashSet<String> = tx
+        .query(&sql, &columns_of(&rows).refs())?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    // A fingerprint twice in one batch is stored once: the first is new.
+    let mut claimed = HashSet::new();
+    Ok(records
+        .iter()
+        .map(|p| stored.contains(&p.fingerprint) && claimed.insert(&p.fingerprint))
+        .collect())
+}
+
+/// `unnest($1::bigint[], $2::text[], …) AS v (columns)`, typed like `row`.
+fn unnest(row: &[Value], columns: &str) -> String {
+    let slots: Vec<String> = row
+        .iter()
+        .enumerate()
+        .map(|(i, v)| format!("${}::{}[]", i + 1, sql_type(v)))
+        .collect();
+    format!("unnest({}) AS v ({columns})", slots.join(", "))
+}
+
+/// Rows of values turned into one array parameter per column.
+fn columns_of(rows: &[Vec<Value>]) -> Params {
+    let width = rows.first().map_or(0, Vec::len);
+    Params(
+        (0..width)
+            .map(|j| -> Box<dyn ToSql + Sync> {
+                let column = rows.iter().map(|r| &r[j]);
+                match rows[0][j] {
+                    Value::Int(_) => Box::new(column.map(Value::as_int).collect::<Vec<_>>()),
+                    Value::Real(_) => Box::new(column.map(Value::as_real).collect::<Vec<_>>()),
+                    Value::Bool(_) => Box::new(column.map(Value::as_bool).collect::<Vec<_>>()),
+                    Value::Text(_) => Box::new(column.map(Value::as_text).collect::<Vec<_>>()),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// A stored puzzle with its base grid, or `None` for an unknown id.

@@ -52,8 +52,17 @@ pub fn migrate(client: &mut Client, origin: &str) -> Result<()> {
     if known_version(client, origin)? == Some(crate::bank::SCHEMA_VERSION) {
         return Ok(());
     }
+    // A session lock taken before the transaction: the transaction that follows sees
+    // the catalog as the previous holder left it.
+    client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])?;
+    let migrated = apply(client, origin);
+    client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])?;
+    migrated
+}
+
+/// Applies the migrations the bank lacks, in one transaction.
+fn apply(client: &mut Client, origin: &str) -> Result<()> {
     let mut tx = client.transaction()?;
-    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
     let current = known_version(&mut tx, origin)?.unwrap_or(0);
     if current == crate::bank::SCHEMA_VERSION {
         return Ok(());

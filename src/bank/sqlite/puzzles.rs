@@ -49,12 +49,16 @@ pub(super) fn insert_batch(
             PUZZLE_COLUMNS.join(", "),
             slots('?', 2, PUZZLE_COLUMNS.len())
         ))?;
-        inserted = insert_within(batch, room, |p| {
-            if let Some(b) = &p.base {
-                grid_stmt.execute(params_from_iter(base_grid_values(p.geometry, b)))?;
+        inserted = insert_within(batch, room, |records| {
+            let mut new = Vec::with_capacity(records.len());
+            for p in records {
+                if let Some(b) = &p.base {
+                    grid_stmt.execute(params_from_iter(base_grid_values(p.geometry, b)))?;
+                }
+                let values = std::iter::once(Value::Int(Some(run_id))).chain(puzzle_values(p));
+                new.push(puzzle_stmt.execute(params_from_iter(values))? == 1);
             }
-            let values = std::iter::once(Value::Int(Some(run_id))).chain(puzzle_values(p));
-            Ok(puzzle_stmt.execute(params_from_iter(values))? == 1)
+            Ok(new)
         })?;
         let mut alarm_stmt = tx.prepare_cached(&format!(
             "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target)
