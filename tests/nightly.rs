@@ -30,15 +30,20 @@ fn spawn_bank(args: &[&str]) -> Child {
         .unwrap()
 }
 
-fn count(db: &Path, sql: &str) -> i64 {
-    Connection::open(db)
-        .unwrap()
-        .query_row(sql, [], |r| r.get(0))
-        .unwrap()
+fn count(db: impl AsRef<Path>, sql: &str) -> i64 {
+    common::scalar(db.as_ref().to_str().unwrap(), sql)
 }
 
-/// Integrity, foreign keys, and no puzzle without its run or base grid.
-fn assert_consistent(db: &Path) {
+/// Integrity, foreign keys, and no puzzle without its run or base grid (PostgreSQL
+/// enforces its own integrity and foreign keys: the orphan check is the same).
+fn assert_consistent(db: impl AsRef<Path>) {
+    let db = db.as_ref();
+    let orphans = "SELECT count(*) FROM puzzles p WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = p.run_id)
+               OR (p.source = 'generated' AND NOT EXISTS (SELECT 1 FROM base_grids g WHERE g.id = p.base_grid_id))";
+    if common::is_postgres(db.to_str().unwrap()) {
+        assert_eq!(count(db, orphans), 0);
+        return;
+    }
     let conn = Connection::open(db).unwrap();
     let ok: String = conn
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -63,11 +68,16 @@ fn assert_consistent(db: &Path) {
 
 #[test]
 fn quota_fills_the_deficit_then_does_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = small_quota_config(dir.path());
-    let db = dir.path().join("b.sqlite");
-    let (db_s, config_s) = (db.to_str().unwrap(), config.to_str().unwrap());
-    let summary = dir.path().join("summary.json");
+    for (dir, db) in common::banks() {
+        quota_fills_the_deficit_on(dir.path(), &db);
+    }
+}
+
+fn quota_fills_the_deficit_on(dir: &Path, db_s: &str) {
+    let config = small_quota_config(dir);
+    let db = db_s;
+    let config_s = config.to_str().unwrap();
+    let summary = dir.join("summary.json");
     let o = bank(
         &[
             "nightly",
@@ -85,22 +95,19 @@ fn quota_fills_the_deficit_then_does_nothing() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
         count(
-            &db,
+            db,
             "SELECT count(*) FROM puzzles WHERE size = 9 AND tier = 'easy'"
         ),
         150
     );
     assert_eq!(
         count(
-            &db,
+            db,
             "SELECT count(*) FROM puzzles WHERE size = 9 AND tier = 'hard'"
         ),
         50
     );
-    assert_eq!(
-        count(&db, "SELECT count(*) FROM puzzles WHERE size = 4"),
-        10
-    );
+    assert_eq!(count(db, "SELECT count(*) FROM puzzles WHERE size = 4"), 10);
     let s: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(s["status"], "completed");
@@ -119,7 +126,7 @@ fn quota_fills_the_deficit_then_does_nothing() {
         stderr(&o)
     );
     assert_eq!(
-        count(&db, "SELECT count(*) FROM runs"),
+        count(db, "SELECT count(*) FROM runs"),
         1,
         "a second run made no run"
     );
@@ -188,16 +195,16 @@ fn fill_then_signal(db: &Path, tier: &str, signals: &[&str]) -> (Option<i32>, St
 #[test]
 fn sigint_and_sigterm_mark_the_run_interrupted() {
     for signal in ["-INT", "-TERM"] {
-        let dir = tempfile::tempdir().unwrap();
-        let db = dir.path().join("b.sqlite");
-        let (code, err) = fill_then_signal(&db, "easy", &[signal]);
-        assert_eq!(code, Some(1), "{signal}: {err}");
-        let status: String = Connection::open(&db)
-            .unwrap()
-            .query_row("SELECT status FROM runs", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(status, "interrupted", "{signal}");
-        assert_consistent(&db);
+        for (_dir, db) in common::banks() {
+            let (code, err) = fill_then_signal(Path::new(&db), "easy", &[signal]);
+            assert_eq!(code, Some(1), "{signal} {db}: {err}");
+            assert_eq!(
+                common::texts(&db, "SELECT status FROM runs"),
+                ["interrupted"],
+                "{signal} {db}"
+            );
+            assert_consistent(&db);
+        }
     }
 }
 
@@ -230,10 +237,15 @@ fn a_second_ctrl_c_exits_at_once_without_damage() {
 
 #[test]
 fn kill_9_at_random_moments_never_damages_the_bank() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = small_quota_config(dir.path());
-    let db = dir.path().join("b.sqlite");
-    let (db_s, config_s) = (db.to_str().unwrap(), config.to_str().unwrap());
+    for (dir, db) in common::banks() {
+        kill_9_on(dir.path(), &db);
+    }
+}
+
+fn kill_9_on(dir: &Path, db_s: &str) {
+    let config = small_quota_config(dir);
+    let db = db_s;
+    let config_s = config.to_str().unwrap();
     let mut rng = sudoku_bank::rng::Rand::new(99);
     for round in 0..10 {
         let seed = round.to_string();
@@ -243,7 +255,7 @@ fn kill_9_at_random_moments_never_damages_the_bank() {
         std::thread::sleep(Duration::from_millis(20 + u64::from(rng.below(300))));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        assert_consistent(&db);
+        assert_consistent(db);
     }
     let o = bank(
         &[
@@ -255,21 +267,21 @@ fn kill_9_at_random_moments_never_damages_the_bank() {
     let o = bank(&["nightly", "--db", db_s, "--config", config_s], None);
     assert!(stderr(&o).contains("quota met"), "{}", stderr(&o));
     assert_eq!(
-        count(&db, "SELECT count(*) FROM runs WHERE status = 'running'"),
+        count(db, "SELECT count(*) FROM runs WHERE status = 'running'"),
         0
     );
     assert_eq!(
-        count(&db, "SELECT count(*) FROM puzzles WHERE size = 9"),
+        count(db, "SELECT count(*) FROM puzzles WHERE size = 9"),
         300
     );
     assert_eq!(
         count(
-            &db,
+            db,
             "SELECT count(*) - count(DISTINCT fingerprint) FROM puzzles"
         ),
         0
     );
-    assert_consistent(&db);
+    assert_consistent(db);
 }
 
 #[test]

@@ -1,35 +1,13 @@
 //! The band solver against a plain backtracking counter, on random partial grids of the
 //! small sizes (and well-filled 9x9 ones), clashing clues included.
 
+mod common;
+
+use common::brute_count;
 use proptest::prelude::*;
 use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
 use sudoku_bank::grid::{Geometry, Grid};
 use sudoku_bank::solver::count_solutions;
-
-/// Solutions of `cells` up to `limit` by trying every digit in the first open cell.
-fn brute_count(g: Geometry, cells: &mut [u8], limit: u64) -> u64 {
-    let n = g.n();
-    let Some(open) = cells.iter().position(|&v| v == 0) else {
-        return 1;
-    };
-    let (r, c) = (open / n, open % n);
-    let mut found = 0;
-    for d in 1..=n as u8 {
-        let clash = (0..cells.len()).any(|o| {
-            let (ro, co) = (o / n, o % n);
-            cells[o] == d && (ro == r || co == c || g.box_of(ro, co) == g.box_of(r, c))
-        });
-        if !clash {
-            cells[open] = d;
-            found += brute_count(g, cells, limit - found);
-            cells[open] = 0;
-            if found >= limit {
-                break;
-            }
-        }
-    }
-    found
-}
 
 /// A solution grid of `size` with each cell kept with probability `keep` (per mille),
 /// then one cell overwritten with `digit` when `tamper` (possibly a clash or a dead end).
