@@ -457,6 +457,21 @@ fn merge_moves_a_bank_between_backends_with_every_column() {
         original,
         "PostgreSQL -> SQLite kept every column"
     );
+    // The day's puzzle came along: the same puzzle on the same day in every bank.
+    let day = |db: &str| {
+        let line = ok(&[
+            "daily",
+            "--tier",
+            "easy",
+            "--date",
+            "2026-12-01",
+            "--db",
+            db,
+        ]);
+        line.split('\t').nth(1).unwrap().to_string()
+    };
+    assert_eq!(day(&pg), day(a));
+    assert_eq!(day(back), day(a));
     assert_eq!(
         scalar(&pg, "SELECT count(*) FROM runs WHERE origin IS NOT NULL"),
         1

@@ -1,6 +1,6 @@
 //! Copying one bank into another through the [`Store`] interface, whatever the backends:
 //! runs (with where they came from), puzzles with every column (deduplicated by
-//! fingerprint), base grids, and retired fingerprints.
+//! fingerprint), base grids, retired fingerprints, and the puzzles of the day.
 
 use super::quota::Stored;
 use super::{Batch, Store, StoredPuzzle};
@@ -22,6 +22,8 @@ pub struct Merged {
     pub duplicates: u64,
     /// Retired fingerprints added.
     pub retired: u64,
+    /// Puzzles of the day recorded (days this bank had none for).
+    pub days: u64,
 }
 
 /// Copies `from` into `into`. `name` says where `from` is, for the `origin` columns:
@@ -88,5 +90,6 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
     })?;
     flush(&mut pending, &mut merged)?;
     merged.retired = into.retire(&from.retired()?)?;
+    merged.days = into.record_days(&from.days()?)?;
     Ok(merged)
 }

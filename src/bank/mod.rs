@@ -25,7 +25,7 @@ pub use sqlite::SCHEMA_VERSION;
 use anyhow::Result;
 use quota::{Inserted, StockCaps};
 use std::collections::{HashMap, HashSet};
-use stock::{Claim, Day, Pruned, Retired, StockLevel};
+use stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 
 pub use location::{Location, PostgresUrl};
 
@@ -83,6 +83,13 @@ pub trait Store: Send {
 
     /// Adds retired fingerprints; returns how many were new.
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64>;
+
+    /// Every recorded puzzle of the day.
+    fn days(&self) -> Result<Vec<DayRecord>>;
+
+    /// Records days' puzzles (from another bank) whose puzzle is stored here and whose
+    /// day, size and tier have none yet; returns how many were new.
+    fn record_days(&mut self, days: &[DayRecord]) -> Result<u64>;
 
     /// Every run, in id order.
     fn runs(&self) -> Result<Vec<RunRecord>>;

@@ -74,3 +74,16 @@ pub struct Retired {
     /// When it was pruned.
     pub retired_at: String,
 }
+
+/// A recorded puzzle of the day, by the puzzle's fingerprint (ids differ between banks).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DayRecord {
+    /// `YYYY-MM-DD`.
+    pub day: String,
+    /// Grid side.
+    pub size: usize,
+    /// Tier name.
+    pub tier: String,
+    /// The day's puzzle.
+    pub fingerprint: String,
+}

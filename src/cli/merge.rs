@@ -40,12 +40,13 @@ pub fn run(args: &MergeArgs) -> Result<u8> {
     let m = bank::merge::merge(from.as_ref(), into.as_mut(), &name)?;
     note!(
         "merged {name} into {}: {} puzzles copied, {} already here (same fingerprint), \
-         {} runs, {} retired fingerprints",
+         {} runs, {} retired fingerprints, {} days' puzzles",
         args.common.db,
         m.puzzles,
         m.duplicates,
         m.runs,
-        m.retired
+        m.retired,
+        m.days
     );
     Ok(super::EXIT_OK)
 }

@@ -17,7 +17,7 @@ mod stock;
 
 use super::columns::Value;
 use super::quota::{Inserted, StockCaps};
-use super::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use super::{
     stats::Stats, Batch, PostgresUrl, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle,
 };
@@ -243,6 +243,14 @@ impl Store for PostgresBank {
 
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
         stock::retire(self.client.get_mut(), fingerprints)
+    }
+
+    fn days(&self) -> Result<Vec<DayRecord>> {
+        stock::days(&mut *self.client())
+    }
+
+    fn record_days(&mut self, days: &[DayRecord]) -> Result<u64> {
+        stock::record_days(self.client.get_mut(), days)
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>> {

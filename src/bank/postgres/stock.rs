@@ -3,7 +3,7 @@
 //! any number of machines skip each other's rows rather than wait or collide.
 
 use super::{puzzles, NOW};
-use crate::bank::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use crate::bank::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use postgres::{Client, GenericClient};
@@ -206,6 +206,39 @@ pub(super) fn retire(client: &mut Client, fingerprints: &[Retired]) -> Result<u6
                 &r.retired_at,
             ],
         )?;
+    }
+    tx.commit()?;
+    Ok(added)
+}
+
+/// Every day's puzzle, by fingerprint.
+pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
+    let rows = c.query(
+        "SELECT d.day, d.size, d.tier, p.fingerprint FROM daily d
+         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.tier",
+        &[],
+    )?;
+    Ok(rows
+        .iter()
+        .map(|r| DayRecord {
+            day: r.get(0),
+            size: r.get::<_, i64>(1) as usize,
+            tier: r.get(2),
+            fingerprint: r.get(3),
+        })
+        .collect())
+}
+
+/// Records days' puzzles found here by fingerprint; returns how many were new.
+pub(super) fn record_days(client: &mut Client, days: &[DayRecord]) -> Result<u64> {
+    let mut tx = client.transaction()?;
+    let stmt = tx.prepare(
+        "INSERT INTO daily (day, size, tier, puzzle_id)
+         SELECT $1, $2, $3, id FROM puzzles WHERE fingerprint = $4 ON CONFLICT DO NOTHING",
+    )?;
+    let mut added = 0;
+    for d in days {
+        added += tx.execute(&stmt, &[&d.day, &(d.size as i64), &d.tier, &d.fingerprint])?;
     }
     tx.commit()?;
     Ok(added)

@@ -10,7 +10,7 @@ mod stock;
 pub use schema::SCHEMA_VERSION;
 
 use super::quota::{Inserted, StockCaps};
-use super::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle};
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
@@ -166,6 +166,14 @@ impl Store for SqliteBank {
 
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
         stock::retire(&mut self.conn, fingerprints)
+    }
+
+    fn days(&self) -> Result<Vec<DayRecord>> {
+        stock::days(&self.conn)
+    }
+
+    fn record_days(&mut self, days: &[DayRecord]) -> Result<u64> {
+        stock::record_days(&mut self.conn, days)
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>> {

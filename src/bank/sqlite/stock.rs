@@ -3,7 +3,7 @@
 //! so two processes never claim the same row.
 
 use super::{puzzles, NOW};
-use crate::bank::stock::{Claim, Day, Pruned, Retired, StockLevel};
+use crate::bank::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -188,6 +188,40 @@ pub(super) fn retire(conn: &mut Connection, fingerprints: &[Retired]) -> Result<
                 r.served_at,
                 r.retired_at
             ])? as u64;
+        }
+    }
+    tx.commit()?;
+    Ok(added)
+}
+
+/// Every day's puzzle, by fingerprint.
+pub(super) fn days(conn: &Connection) -> Result<Vec<DayRecord>> {
+    let mut stmt = conn.prepare(
+        "SELECT d.day, d.size, d.tier, p.fingerprint FROM daily d
+         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.tier",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(DayRecord {
+            day: r.get(0)?,
+            size: r.get(1)?,
+            tier: r.get(2)?,
+            fingerprint: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Records days' puzzles found here by fingerprint; returns how many were new.
+pub(super) fn record_days(conn: &mut Connection, days: &[DayRecord]) -> Result<u64> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut added = 0;
+    {
+        let mut stmt = tx.prepare(
+            "INSERT OR IGNORE INTO daily (day, size, tier, puzzle_id)
+             SELECT ?1, ?2, ?3, id FROM puzzles WHERE fingerprint = ?4",
+        )?;
+        for d in days {
+            added += stmt.execute(params![d.day, d.size, d.tier, d.fingerprint])? as u64;
         }
     }
     tx.commit()?;
