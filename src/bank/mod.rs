@@ -146,6 +146,17 @@ pub struct PuzzleFilter {
     pub unserved: bool,
 }
 
+impl PuzzleFilter {
+    /// The `ORDER BY` of a scan (`random()` is the same function in both backends).
+    pub fn order_by(&self) -> &'static str {
+        if self.random_order {
+            "random()"
+        } else {
+            "p.id"
+        }
+    }
+}
+
 /// The first 16 bytes of a hex fingerprint.
 pub fn fingerprint_prefix(hex: &str) -> [u8; 16] {
     let mut out = [0u8; 16];

@@ -164,11 +164,7 @@ pub(super) fn scan(
     filter: &PuzzleFilter,
     visit: &mut dyn FnMut(StoredPuzzle) -> Result<()>,
 ) -> Result<()> {
-    let order = if filter.random_order {
-        "random()"
-    } else {
-        "p.id"
-    };
+    let order = filter.order_by();
     let sql = format!(
         "{} WHERE {FILTER} ORDER BY {order} LIMIT $4::bigint",
         *SELECT

@@ -119,11 +119,7 @@ pub(super) fn scan(
     filter: &PuzzleFilter,
     visit: &mut dyn FnMut(StoredPuzzle) -> Result<()>,
 ) -> Result<()> {
-    let order = if filter.random_order {
-        "random()"
-    } else {
-        "p.id"
-    };
+    let order = filter.order_by();
     let sql = format!(
         "{} WHERE (?1 IS NULL OR p.tier = ?1) AND (?2 IS NULL OR p.size = ?2)
               AND (NOT ?4 OR p.served_at IS NULL) ORDER BY {order} LIMIT ?3",
