@@ -427,6 +427,11 @@ fn merge_moves_a_bank_between_backends_with_every_column() {
     ok(&["daily", "--tier", "easy", "--date", "2026-12-01", "--db", a]);
     ok(&["take", "--tier", "easy", "--count", "1", "--db", a]);
     bank(&["prune", "--served-before", "2000-01-01", "--db", a], None);
+    common::execute(
+        a,
+        "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target)
+         VALUES (1, '2026-12-01T00:00:00.000Z', 9, 'hard', 100, 31, 25, 26)",
+    );
     let o = bank(&["merge", a, "--db", &pg], None);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("24 puzzles copied"), "{}", stderr(&o));
@@ -457,6 +462,12 @@ fn merge_moves_a_bank_between_backends_with_every_column() {
         original,
         "PostgreSQL -> SQLite kept every column"
     );
+    let alarms = "SELECT at || ' ' || tier || ' ' || new_target FROM alarms";
+    assert_eq!(
+        common::texts(&pg, alarms),
+        ["2026-12-01T00:00:00.000Z hard 26"]
+    );
+    assert_eq!(common::texts(back, alarms), common::texts(&pg, alarms));
     // The day's puzzle came along: the same puzzle on the same day in every bank.
     let day = |db: &str| {
         let line = ok(&[

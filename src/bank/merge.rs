@@ -1,6 +1,6 @@
 //! Copying one bank into another through the [`Store`] interface, whatever the backends:
 //! runs (with where they came from), puzzles with every column (deduplicated by
-//! fingerprint), base grids, retired fingerprints, and the puzzles of the day.
+//! fingerprint), base grids, retired fingerprints, the puzzles of the day, and alarms.
 
 use super::quota::Stored;
 use super::{Batch, Store, StoredPuzzle};
@@ -24,6 +24,8 @@ pub struct Merged {
     pub retired: u64,
     /// Puzzles of the day recorded (days this bank had none for).
     pub days: u64,
+    /// Alarms copied with their runs.
+    pub alarms: u64,
 }
 
 /// Copies `from` into `into`. `name` says where `from` is, for the `origin` columns:
@@ -38,6 +40,8 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
         .filter_map(|r| Some((r.origin?, r.id)))
         .collect();
     let mut run_ids = HashMap::new();
+    // Runs copied now (their alarms come along; those of runs copied before came then).
+    let mut new_runs = HashMap::new();
     for mut run in from.runs()? {
         let old = run.id;
         let origin = run
@@ -47,7 +51,9 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
             Some(&id) => id,
             None => {
                 merged.runs += 1;
-                into.copy_run(&run)?
+                let id = into.copy_run(&run)?;
+                new_runs.insert(old, id);
+                id
             }
         };
         run_ids.insert(old, id);
@@ -91,5 +97,14 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
     flush(&mut pending, &mut merged)?;
     merged.retired = into.retire(&from.retired()?)?;
     merged.days = into.record_days(&from.days()?)?;
+    let alarms: Vec<_> = from
+        .alarms()?
+        .into_iter()
+        .filter_map(|mut a| {
+            a.run_id = *new_runs.get(&a.run_id)?;
+            Some(a)
+        })
+        .collect();
+    merged.alarms = into.copy_alarms(&alarms)?;
     Ok(merged)
 }

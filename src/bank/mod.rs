@@ -97,6 +97,12 @@ pub trait Store: Send {
     /// Stores a copy of another bank's run; returns its id here.
     fn copy_run(&self, run: &RunRecord) -> Result<i64>;
 
+    /// Every alarm, in id order.
+    fn alarms(&self) -> Result<Vec<stats::AlarmRow>>;
+
+    /// Stores copies of another bank's alarms, their run ids already this bank's.
+    fn copy_alarms(&mut self, alarms: &[stats::AlarmRow]) -> Result<u64>;
+
     /// A stored puzzle with its base grid, or `None` for an unknown id.
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>>;
 

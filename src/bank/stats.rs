@@ -76,7 +76,7 @@ impl RunRow {
 }
 
 /// One alarm.
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AlarmRow {
     pub run_id: i64,
     pub at: String,
@@ -86,4 +86,39 @@ pub struct AlarmRow {
     pub window_size: u32,
     pub old_target: u32,
     pub new_target: Option<u32>,
+}
+
+/// The columns [`AlarmRow::read`] reads, in order.
+pub const ALARM_COLUMNS: &str =
+    "run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target";
+
+impl AlarmRow {
+    /// A row of [`ALARM_COLUMNS`].
+    pub fn read(r: &impl super::columns::ReadRow) -> anyhow::Result<AlarmRow> {
+        Ok(AlarmRow {
+            run_id: r.number(0)?,
+            at: r.string(1)?,
+            size: r.number(2)?,
+            tier: r.string(3)?,
+            timeouts_in_window: r.number(4)?,
+            window_size: r.number(5)?,
+            old_target: r.number(6)?,
+            new_target: r.opt_number(7)?,
+        })
+    }
+
+    /// Its values in [`ALARM_COLUMNS`] order.
+    pub fn values(&self) -> Vec<super::columns::Value> {
+        use super::columns::Value;
+        vec![
+            Value::Int(Some(self.run_id)),
+            Value::Text(Some(self.at.clone())),
+            Value::Int(Some(self.size.into())),
+            Value::Text(Some(self.tier.clone())),
+            Value::Int(Some(self.timeouts_in_window.into())),
+            Value::Int(Some(self.window_size.into())),
+            Value::Int(Some(self.old_target.into())),
+            Value::Int(self.new_target.map(i64::from)),
+        ]
+    }
 }

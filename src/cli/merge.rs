@@ -40,11 +40,12 @@ pub fn run(args: &MergeArgs) -> Result<u8> {
     let m = bank::merge::merge(from.as_ref(), into.as_mut(), &name)?;
     note!(
         "merged {name} into {}: {} puzzles copied, {} already here (same fingerprint), \
-         {} runs, {} retired fingerprints, {} days' puzzles",
+         {} runs, {} alarms, {} retired fingerprints, {} days' puzzles",
         args.common.db,
         m.puzzles,
         m.duplicates,
         m.runs,
+        m.alarms,
         m.retired,
         m.days
     );

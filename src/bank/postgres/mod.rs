@@ -261,6 +261,14 @@ impl Store for PostgresBank {
         runs::copy(&mut *self.client(), run)
     }
 
+    fn alarms(&self) -> Result<Vec<super::stats::AlarmRow>> {
+        runs::alarms(&mut *self.client(), "ORDER BY id")
+    }
+
+    fn copy_alarms(&mut self, alarms: &[super::stats::AlarmRow]) -> Result<u64> {
+        runs::copy_alarms(self.client.get_mut(), alarms)
+    }
+
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         puzzles::by_id(&mut *self.client(), id)
     }

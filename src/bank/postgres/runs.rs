@@ -6,6 +6,7 @@ use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
 use crate::bank::liveness::{self, Running, LEASE};
+use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
 use postgres::GenericClient;
@@ -126,4 +127,26 @@ pub(super) fn copy(c: &mut impl GenericClient, run: &RunRecord) -> Result<i64> {
         &params(&values).refs(),
     )?;
     Ok(row.get(0))
+}
+
+/// Alarms in the order `tail` (`ORDER BY …`, with any `LIMIT`) gives.
+pub(super) fn alarms(c: &mut impl GenericClient, tail: &str) -> Result<Vec<AlarmRow>> {
+    c.query(&format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}"), &[])?
+        .iter()
+        .map(AlarmRow::read)
+        .collect()
+}
+
+/// Inserts copies of another bank's alarms (run ids already this bank's).
+pub(super) fn copy_alarms(client: &mut postgres::Client, alarms: &[AlarmRow]) -> Result<u64> {
+    let mut tx = client.transaction()?;
+    let stmt = tx.prepare(&format!(
+        "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
+        slots('$', 1, 8)
+    ))?;
+    for a in alarms {
+        tx.execute(&stmt, &params(&a.values()).refs())?;
+    }
+    tx.commit()?;
+    Ok(alarms.len() as u64)
 }

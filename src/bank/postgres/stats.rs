@@ -2,7 +2,7 @@
 //! SQLite's.
 
 use crate::bank::columns::COUNTERS;
-use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount, Variety};
+use crate::bank::stats::{ClueCount, RunRow, Stats, TierCount, Variety};
 use anyhow::Result;
 use postgres::GenericClient;
 
@@ -73,24 +73,7 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
         .iter()
         .map(RunRow::read)
         .collect::<Result<_>>()?;
-    let alarms = c
-        .query(
-            "SELECT run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target
-             FROM alarms ORDER BY id DESC LIMIT 20",
-            &[],
-        )?
-        .iter()
-        .map(|r| AlarmRow {
-            run_id: r.get(0),
-            at: r.get(1),
-            size: small(r, 2),
-            tier: r.get(3),
-            timeouts_in_window: small(r, 4),
-            window_size: small(r, 5),
-            old_target: small(r, 6),
-            new_target: r.get::<_, Option<i64>>(7).map(|t| t as u32),
-        })
-        .collect();
+    let alarms = super::runs::alarms(c, "ORDER BY id DESC LIMIT 20")?;
     Ok(Stats {
         total: total as u64,
         by_tier,

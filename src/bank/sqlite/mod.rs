@@ -184,6 +184,14 @@ impl Store for SqliteBank {
         runs::copy(&self.conn, run)
     }
 
+    fn alarms(&self) -> Result<Vec<super::stats::AlarmRow>> {
+        runs::alarms(&self.conn, "ORDER BY id")
+    }
+
+    fn copy_alarms(&mut self, alarms: &[super::stats::AlarmRow]) -> Result<u64> {
+        runs::copy_alarms(&mut self.conn, alarms)
+    }
+
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         puzzles::by_id(&self.conn, id)
     }

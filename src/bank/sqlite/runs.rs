@@ -5,6 +5,7 @@ use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
 use crate::bank::liveness::{self, Running};
+use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
 use rusqlite::{params, params_from_iter, Connection};
@@ -122,4 +123,31 @@ pub(super) fn copy(conn: &Connection, run: &RunRecord) -> Result<i64> {
         params_from_iter(values),
     )?;
     Ok(conn.last_insert_rowid())
+}
+
+/// Alarms in the order `tail` (`ORDER BY …`, with any `LIMIT`) gives.
+pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
+    let mut stmt = conn.prepare(&format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}"))?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(AlarmRow::read(r)?);
+    }
+    Ok(out)
+}
+
+/// Inserts copies of another bank's alarms (run ids already this bank's).
+pub(super) fn copy_alarms(conn: &mut Connection, alarms: &[AlarmRow]) -> Result<u64> {
+    let tx = conn.transaction()?;
+    {
+        let mut stmt = tx.prepare(&format!(
+            "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
+            slots('?', 1, 8)
+        ))?;
+        for a in alarms {
+            stmt.execute(params_from_iter(a.values()))?;
+        }
+    }
+    tx.commit()?;
+    Ok(alarms.len() as u64)
 }

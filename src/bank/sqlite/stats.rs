@@ -1,7 +1,7 @@
 //! The SQL behind `bank stats`.
 
 use crate::bank::columns::COUNTERS;
-use crate::bank::stats::{AlarmRow, ClueCount, RunRow, Stats, TierCount, Variety};
+use crate::bank::stats::{ClueCount, RunRow, Stats, TierCount, Variety};
 use anyhow::Result;
 use rusqlite::Connection;
 
@@ -49,15 +49,7 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
         }
         out
     };
-    let alarms = c
-        .prepare("SELECT run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target FROM alarms ORDER BY id DESC LIMIT 20")?
-        .query_map([], |r| {
-            Ok(AlarmRow {
-                run_id: r.get(0)?, at: r.get(1)?, size: r.get(2)?, tier: r.get(3)?, timeouts_in_window: r.get(4)?,
-                window_size: r.get(5)?, old_target: r.get(6)?, new_target: r.get(7)?,
-            })
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    let alarms = super::runs::alarms(c, "ORDER BY id DESC LIMIT 20")?;
     Ok(Stats {
         total,
         by_tier,
