@@ -90,12 +90,17 @@ fn workers_meet_every_quota_exactly_through_a_kill_9() {
             total,
             "{db}: no fingerprint twice"
         );
-        // Four worker rows with host and pid; the killed one closed as interrupted.
+        // A row per worker with host and pid; the killed one closed as interrupted. The
+        // restarted worker has a row of its own unless the others had met every quota
+        // by the time it looked ("quota met: nothing to add" starts no run).
         let statuses = texts(&db, "SELECT status FROM runs ORDER BY id");
-        assert_eq!(statuses.len(), 4, "{db}: {statuses:?}");
+        assert!(
+            statuses.len() == 3 || statuses.len() == 4,
+            "{db}: {statuses:?}"
+        );
         assert_eq!(
             statuses.iter().filter(|s| *s == "completed").count(),
-            3,
+            statuses.len() - 1,
             "{db}: {statuses:?}"
         );
         assert_eq!(

@@ -42,6 +42,9 @@ pub trait Store: Send {
     /// Records a new run and returns its id.
     fn start_run(&self, run_seed: u64, config_json: &str, generator_version: u32) -> Result<i64>;
 
+    /// Refreshes a running run's heartbeat (its counters do so with every batch).
+    fn heartbeat(&self, run_id: i64) -> Result<()>;
+
     /// Closes a run with its final status, counters and message.
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()>;
 

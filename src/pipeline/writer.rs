@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 /// How long finished puzzles may wait in memory before they are committed.
 const FLUSH_INTERVAL: Duration = Duration::from_millis(250);
 
+/// How often a run with nothing to store still refreshes its heartbeat (a quarter of
+/// the lease other hosts wait before they take it for dead).
+const HEARTBEAT: Duration = Duration::from_secs(15);
+
 /// What the writer did.
 #[derive(Debug, Default)]
 pub struct WriterReport {
@@ -118,6 +122,9 @@ fn store_all(
     };
     // When the oldest chunk not yet stored arrived (`None`: nothing pending).
     let mut oldest: Option<Instant> = None;
+    // When this run last wrote its row: a worker in a long round (nothing to store) still
+    // tells other hosts it is alive, well inside the lease.
+    let mut last_write = Instant::now();
     loop {
         let done = match rx.recv_timeout(FLUSH_INTERVAL) {
             Ok(chunk) => {
@@ -125,7 +132,13 @@ fn store_all(
                 oldest.get_or_insert_with(Instant::now);
                 false
             }
-            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Timeout) => {
+                if oldest.is_none() && last_write.elapsed() >= HEARTBEAT {
+                    bank.heartbeat(target.run_id)?;
+                    last_write = Instant::now();
+                }
+                false
+            }
             Err(RecvTimeoutError::Disconnected) => true,
         };
         if let Some(since) = oldest {
@@ -157,6 +170,7 @@ fn store_all(
                     full.extend(done_now.full);
                 }
                 report.transactions += 1;
+                last_write = Instant::now();
                 pending.clear();
                 oldest = None;
             }

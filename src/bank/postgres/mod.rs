@@ -188,6 +188,10 @@ impl Store for PostgresBank {
         )
     }
 
+    fn heartbeat(&self, run_id: i64) -> Result<()> {
+        runs::heartbeat(&mut *self.client(), run_id)
+    }
+
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()> {
         runs::finish(&mut self.client(), run_id, end)
     }

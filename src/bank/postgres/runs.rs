@@ -95,6 +95,15 @@ pub(super) fn update_counts(
     Ok(())
 }
 
+/// Refreshes a run's heartbeat.
+pub(super) fn heartbeat(c: &mut impl GenericClient, run_id: i64) -> Result<()> {
+    c.execute(
+        &format!("UPDATE runs SET heartbeat_at = {NOW} WHERE id = $1"),
+        &[&run_id],
+    )?;
+    Ok(())
+}
+
 /// Closes a run with its final status, counters and message.
 pub(super) fn finish(c: &mut postgres::Client, run_id: i64, end: &RunEnd) -> Result<()> {
     let mut tx = c.transaction()?;

@@ -120,6 +120,10 @@ impl Store for SqliteBank {
         runs::start(&self.conn, run_seed, config_json, generator_version)
     }
 
+    fn heartbeat(&self, run_id: i64) -> Result<()> {
+        runs::heartbeat(&self.conn, run_id)
+    }
+
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()> {
         runs::finish(&self.conn, run_id, end)
     }

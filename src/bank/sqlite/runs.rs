@@ -88,6 +88,15 @@ pub(super) fn update_counts(conn: &Connection, run_id: i64, c: &RunCounts) -> Re
     Ok(())
 }
 
+/// Refreshes a run's heartbeat.
+pub(super) fn heartbeat(conn: &Connection, run_id: i64) -> Result<()> {
+    conn.execute(
+        &format!("UPDATE runs SET heartbeat_at = {NOW} WHERE id = ?1"),
+        [run_id],
+    )?;
+    Ok(())
+}
+
 /// Closes a run with its final status, counters and message.
 pub(super) fn finish(conn: &Connection, run_id: i64, end: &RunEnd) -> Result<()> {
     let tx = conn.unchecked_transaction()?;
