@@ -87,3 +87,30 @@ pub struct DayRecord {
     /// The day's puzzle.
     pub fingerprint: String,
 }
+
+impl Retired {
+    /// Its values: fingerprint, size, tier, served_at, retired_at.
+    pub fn values(&self) -> Vec<super::columns::Value> {
+        use super::columns::Value;
+        vec![
+            Value::Text(Some(self.fingerprint.clone())),
+            Value::Int(i64::try_from(self.size).ok()),
+            Value::Text(Some(self.tier.clone())),
+            Value::Text(self.served_at.clone()),
+            Value::Text(Some(self.retired_at.clone())),
+        ]
+    }
+}
+
+impl DayRecord {
+    /// Its values: day, size, tier, fingerprint.
+    pub fn values(&self) -> Vec<super::columns::Value> {
+        use super::columns::Value;
+        vec![
+            Value::Text(Some(self.day.clone())),
+            Value::Int(i64::try_from(self.size).ok()),
+            Value::Text(Some(self.tier.clone())),
+            Value::Text(Some(self.fingerprint.clone())),
+        ]
+    }
+}

@@ -146,6 +146,23 @@ pub(super) fn params(values: &[Value]) -> Params {
     )
 }
 
+/// Runs `sql` once per item, in one transaction; returns how many rows it changed.
+pub(super) fn execute_each<T>(
+    client: &mut Client,
+    sql: &str,
+    items: &[T],
+    values: impl Fn(&T) -> Vec<Value>,
+) -> Result<u64> {
+    let mut tx = client.transaction()?;
+    let stmt = tx.prepare(sql)?;
+    let mut changed = 0;
+    for item in items {
+        changed += tx.execute(&stmt, &params(&values(item)).refs())?;
+    }
+    tx.commit()?;
+    Ok(changed)
+}
+
 /// The SQL type a value binds as, for casts where PostgreSQL cannot infer one.
 pub(super) fn sql_type(v: &Value) -> &'static str {
     match v {

@@ -1,7 +1,7 @@
 //! The `runs` table on PostgreSQL: a row per worker (with host and pid), its counters
 //! written with every batch as its heartbeat.
 
-use super::{params, NOW};
+use super::{execute_each, params, NOW};
 use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
@@ -148,14 +148,9 @@ pub(super) fn alarms(c: &mut impl GenericClient, tail: &str) -> Result<Vec<Alarm
 
 /// Inserts copies of another bank's alarms (run ids already this bank's).
 pub(super) fn copy_alarms(client: &mut postgres::Client, alarms: &[AlarmRow]) -> Result<u64> {
-    let mut tx = client.transaction()?;
-    let stmt = tx.prepare(&format!(
+    let sql = format!(
         "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
         slots('$', 1, 8)
-    ))?;
-    for a in alarms {
-        tx.execute(&stmt, &params(&a.values()).refs())?;
-    }
-    tx.commit()?;
-    Ok(alarms.len() as u64)
+    );
+    execute_each(client, &sql, alarms, AlarmRow::values)
 }

@@ -2,7 +2,7 @@
 //! locks the rows it hands out with `FOR UPDATE SKIP LOCKED`, so concurrent claims from
 //! any number of machines skip each other's rows rather than wait or collide.
 
-use super::{puzzles, NOW};
+use super::{execute_each, puzzles, NOW};
 use crate::bank::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
@@ -189,26 +189,13 @@ pub(super) fn retired(c: &mut impl GenericClient) -> Result<Vec<Retired>> {
 
 /// Adds retired fingerprints (from another bank); returns how many were new.
 pub(super) fn retire(client: &mut Client, fingerprints: &[Retired]) -> Result<u64> {
-    let mut tx = client.transaction()?;
-    let stmt = tx.prepare(
+    execute_each(
+        client,
         "INSERT INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-    )?;
-    let mut added = 0;
-    for r in fingerprints {
-        added += tx.execute(
-            &stmt,
-            &[
-                &r.fingerprint,
-                &(r.size as i64),
-                &r.tier,
-                &r.served_at,
-                &r.retired_at,
-            ],
-        )?;
-    }
-    tx.commit()?;
-    Ok(added)
+        fingerprints,
+        Retired::values,
+    )
 }
 
 /// Every day's puzzle, by fingerprint.
@@ -231,15 +218,12 @@ pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
 
 /// Records days' puzzles found here by fingerprint; returns how many were new.
 pub(super) fn record_days(client: &mut Client, days: &[DayRecord]) -> Result<u64> {
-    let mut tx = client.transaction()?;
-    let stmt = tx.prepare(
+    execute_each(
+        client,
         "INSERT INTO daily (day, size, tier, puzzle_id)
-         SELECT $1, $2, $3, id FROM puzzles WHERE fingerprint = $4 ON CONFLICT DO NOTHING",
-    )?;
-    let mut added = 0;
-    for d in days {
-        added += tx.execute(&stmt, &[&d.day, &(d.size as i64), &d.tier, &d.fingerprint])?;
-    }
-    tx.commit()?;
-    Ok(added)
+         SELECT $1::text, $2::bigint, $3::text, id FROM puzzles WHERE fingerprint = $4::text
+         ON CONFLICT DO NOTHING",
+        days,
+        DayRecord::values,
+    )
 }

@@ -217,6 +217,26 @@ impl Store for SqliteBank {
     }
 }
 
+/// Runs `sql` once per item, in one IMMEDIATE transaction; returns how many rows it
+/// changed.
+pub(super) fn execute_each<T>(
+    conn: &mut Connection,
+    sql: &str,
+    items: &[T],
+    values: impl Fn(&T) -> Vec<super::columns::Value>,
+) -> Result<u64> {
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let mut changed = 0;
+    {
+        let mut stmt = tx.prepare(sql)?;
+        for item in items {
+            changed += stmt.execute(rusqlite::params_from_iter(values(item)))? as u64;
+        }
+    }
+    tx.commit()?;
+    Ok(changed)
+}
+
 /// Refuses a file that is not a SQLite database (a SQLite file is never shorter than its
 /// 100-byte header, and starts with its magic string), leaving it as it is.
 fn check_header(path: &Path, origin: &str) -> Result<()> {

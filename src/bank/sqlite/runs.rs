@@ -147,16 +147,9 @@ pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
 
 /// Inserts copies of another bank's alarms (run ids already this bank's).
 pub(super) fn copy_alarms(conn: &mut Connection, alarms: &[AlarmRow]) -> Result<u64> {
-    let tx = conn.transaction()?;
-    {
-        let mut stmt = tx.prepare(&format!(
-            "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
-            slots('?', 1, 8)
-        ))?;
-        for a in alarms {
-            stmt.execute(params_from_iter(a.values()))?;
-        }
-    }
-    tx.commit()?;
-    Ok(alarms.len() as u64)
+    let sql = format!(
+        "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
+        slots('?', 1, 8)
+    );
+    super::execute_each(conn, &sql, alarms, AlarmRow::values)
 }

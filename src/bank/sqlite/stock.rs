@@ -2,7 +2,7 @@
 //! an IMMEDIATE transaction: the write lock is taken before the unserved rows are read,
 //! so two processes never claim the same row.
 
-use super::{puzzles, NOW};
+use super::{execute_each, puzzles, NOW};
 use crate::bank::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
@@ -173,25 +173,13 @@ pub(super) fn retired(conn: &Connection) -> Result<Vec<Retired>> {
 
 /// Adds retired fingerprints (from another bank); returns how many were new.
 pub(super) fn retire(conn: &mut Connection, fingerprints: &[Retired]) -> Result<u64> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let mut added = 0;
-    {
-        let mut stmt = tx.prepare(
-            "INSERT OR IGNORE INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        for r in fingerprints {
-            added += stmt.execute(params![
-                r.fingerprint,
-                r.size,
-                r.tier,
-                r.served_at,
-                r.retired_at
-            ])? as u64;
-        }
-    }
-    tx.commit()?;
-    Ok(added)
+    execute_each(
+        conn,
+        "INSERT OR IGNORE INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        fingerprints,
+        Retired::values,
+    )
 }
 
 /// Every day's puzzle, by fingerprint.
@@ -213,19 +201,13 @@ pub(super) fn days(conn: &Connection) -> Result<Vec<DayRecord>> {
 
 /// Records days' puzzles found here by fingerprint; returns how many were new.
 pub(super) fn record_days(conn: &mut Connection, days: &[DayRecord]) -> Result<u64> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let mut added = 0;
-    {
-        let mut stmt = tx.prepare(
-            "INSERT OR IGNORE INTO daily (day, size, tier, puzzle_id)
-             SELECT ?1, ?2, ?3, id FROM puzzles WHERE fingerprint = ?4",
-        )?;
-        for d in days {
-            added += stmt.execute(params![d.day, d.size, d.tier, d.fingerprint])? as u64;
-        }
-    }
-    tx.commit()?;
-    Ok(added)
+    execute_each(
+        conn,
+        "INSERT OR IGNORE INTO daily (day, size, tier, puzzle_id)
+         SELECT ?1, ?2, ?3, id FROM puzzles WHERE fingerprint = ?4",
+        days,
+        DayRecord::values,
+    )
 }
 
 fn read_all(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredPuzzle>> {
