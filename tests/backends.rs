@@ -161,6 +161,14 @@ fn bad_postgres_addresses_are_one_clear_line_and_exit_2() {
         "names no database",
     );
     expect(
+        &[
+            "stats",
+            "--db",
+            "postgres://u@127.0.0.1:1/bank?sslmode=require",
+        ],
+        "bank connects without TLS",
+    );
+    expect(
         &["stats", "--db", "mysql://127.0.0.1/bank"],
         "neither a file path nor a PostgreSQL URL",
     );

@@ -82,6 +82,13 @@ fn connect(url: &PostgresUrl) -> Result<Client> {
     if config.get_application_name().is_none() {
         config.application_name("sudoku-bank");
     }
+    if config.get_ssl_mode() == postgres::config::SslMode::Require {
+        bail!(
+            "PostgreSQL bank '{origin}' asks for sslmode=require, but bank connects without \
+             TLS: reach the server over a unix socket or a trusted network and drop \
+             sslmode (or set sslmode=prefer)"
+        );
+    }
     config.connect(NoTls).map_err(|e| {
         if e.as_db_error().is_some() {
             explain(e.into(), &origin)
