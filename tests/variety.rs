@@ -5,6 +5,7 @@ mod common;
 
 use common::{bank, ok, scalar, stderr, temp_db};
 use rusqlite::Connection;
+use sudoku_bank::grid::parse_line;
 
 /// Puzzles in the bank's most common solution class.
 fn largest_class(db: &str) -> i64 {
@@ -130,6 +131,9 @@ fn canon_full_gives_one_form_to_a_grid_its_images_and_its_puzzles() {
     let forms = ok(&["canon", "--full-puzzle", puzzle, &puzzle_image]);
     let forms: Vec<&str> = forms.lines().collect();
     assert_eq!(forms[0], forms[1]);
+    // Its hash is the bank's full_fingerprint column.
+    let stored = sudoku_bank::canon::full_fingerprint(&parse_line(puzzle).unwrap()).unwrap();
+    assert_eq!(forms[0].split('\t').nth(1), Some(stored.as_str()));
     let dihedral = ok(&["canon", puzzle, &puzzle_image]);
     let dihedral: Vec<&str> = dihedral.lines().collect();
     assert_ne!(

@@ -240,7 +240,12 @@ impl Search<'_> {
 
 /// The solution class: blake3 of (size, box shape, full-group minlex cells), hex.
 pub fn solution_class(grid: &Grid) -> Option<String> {
-    Some(super::hash_form(b"solution-class", &minlex_solution(grid)?))
+    Some(solution_class_of_form(&minlex_solution(grid)?))
+}
+
+/// The solution class of a form [`minlex_solution`] returned.
+pub fn solution_class_of_form(form: &Grid) -> String {
+    super::hash_form(b"solution-class", form)
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 mod brute;
 mod full;
 mod puzzle;
-pub use full::{minlex_solution, solution_class};
-pub use puzzle::{full_fingerprint, minlex_puzzle};
+pub use full::{minlex_solution, solution_class, solution_class_of_form};
+pub use puzzle::{full_fingerprint, full_fingerprint_of_form, minlex_puzzle};
 
 use crate::grid::{Grid, Symmetry};
 

@@ -56,7 +56,12 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
 /// The full fingerprint: blake3 of (size, box shape, full-group minlex cells), hex;
 /// `None` for 16x16.
 pub fn full_fingerprint(grid: &Grid) -> Option<String> {
-    Some(super::hash_form(b"full-fingerprint", &minlex_puzzle(grid)?))
+    Some(full_fingerprint_of_form(&minlex_puzzle(grid)?))
+}
+
+/// The full fingerprint of a form [`minlex_puzzle`] returned.
+pub fn full_fingerprint_of_form(form: &Grid) -> String {
+    super::hash_form(b"full-fingerprint", form)
 }
 
 /// Every line order that keeps groups of `per` lines (stacks of columns, bands of rows):

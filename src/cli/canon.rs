@@ -3,7 +3,8 @@
 
 use super::input;
 use crate::canon::{
-    canonical, fingerprint_of_canonical, minlex_puzzle, minlex_solution, solution_class,
+    canonical, fingerprint_of_canonical, full_fingerprint_of_form, minlex_puzzle, minlex_solution,
+    solution_class_of_form,
 };
 use crate::solver::count_solutions;
 use anyhow::Result;
@@ -20,8 +21,9 @@ pub struct CanonArgs {
     #[arg(long, conflicts_with = "full_puzzle")]
     pub full: bool,
     /// The full-group minlex form of the puzzle itself (clues and empty cells, relabelled
-    /// in order of first appearance) and its hash: two puzzles print the same line
-    /// exactly when one is the other in disguise. Sizes up to 12.
+    /// in order of first appearance) and its hash, the bank's `full_fingerprint`: two
+    /// puzzles print the same line exactly when one is the other in disguise. Sizes up
+    /// to 12.
     #[arg(long)]
     pub full_puzzle: bool,
 }
@@ -34,8 +36,12 @@ pub fn run(args: &CanonArgs) -> Result<usize> {
             let Some(form) = minlex_puzzle(p) else {
                 anyhow::bail!("--full-puzzle supports sizes up to 12x12");
             };
-            let hash = blake3::hash(form.cells());
-            writeln!(out, "{}\t{}", form.to_line(), hash.to_hex())?;
+            writeln!(
+                out,
+                "{}\t{}",
+                form.to_line(),
+                full_fingerprint_of_form(&form)
+            )?;
             return Ok(());
         }
         if !args.full {
@@ -53,9 +59,9 @@ pub fn run(args: &CanonArgs) -> Result<usize> {
                 _ => return Ok(writeln!(out, "multiple")?),
             }
         };
-        match (minlex_solution(&solution), solution_class(&solution)) {
-            (Some(form), Some(class)) => writeln!(out, "{}\t{class}", form.to_line())?,
-            _ => writeln!(out, "none")?,
+        match minlex_solution(&solution) {
+            Some(form) => writeln!(out, "{}\t{}", form.to_line(), solution_class_of_form(&form))?,
+            None => writeln!(out, "none")?,
         }
         Ok(())
     })
