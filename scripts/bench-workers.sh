@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Accepted puzzles per second for 1, 2 and 4 `bank nightly` worker processes filling one
 # bank together, on SQLite and on PostgreSQL, and the share of each worker's time spent
-# in the writer's transactions. Each measurement starts from an empty bank.
+# in the writer's transactions, and the share of puzzles made but dropped as surplus (made
+# while other workers filled the quota). Each measurement starts from an empty bank.
 #
 #   scripts/bench-workers.sh ADMIN_URL [WORKERS...]
 #
@@ -32,7 +33,7 @@ print(f"{p.scheme}://{p.netloc}/{sys.argv[2]}" + (f"?{p.query}" if p.query else 
 PY
 }
 
-printf '%-10s %7s %9s %9s %12s\n' backend workers seconds "puzzles/s" "writer share"
+printf '%-10s %7s %9s %9s %12s %8s\n' backend workers seconds "puzzles/s" "writer share" surplus
 for backend in sqlite postgres; do
   for n in "${workers[@]}"; do
     if [ "$backend" = sqlite ]; then
@@ -60,9 +61,11 @@ runs = [json.load(open(f)) for f in glob.glob(f"{work}/{backend}-{n}-*.json")]
 stored = sum(r["counts"]["accepted"] for r in runs)
 busy = sum(r["writer_busy_s"] for r in runs)
 spent = sum(r["duration_s"] for r in runs)
+surplus = sum(i["surplus"] for r in runs for i in r["items"])
 secs = float(end) - float(start)
 assert stored == 3 * int(quota), f"stored {stored}, wanted {3 * int(quota)}"
-print(f"{backend:<10} {n:>7} {secs:>9.2f} {stored / secs:>9.0f} {busy / spent:>11.1%}")
+print(f"{backend:<10} {n:>7} {secs:>9.2f} {stored / secs:>9.0f} {busy / spent:>11.1%} "
+      f"{surplus / (stored + surplus):>8.1%}")
 PY
     if [ "$backend" = postgres ]; then
       psql "$admin" -qc "DROP DATABASE $name" >/dev/null
