@@ -11,6 +11,7 @@ pub mod date;
 pub mod fuzz;
 pub mod generate;
 pub mod grid;
+pub mod picture;
 pub mod pipeline;
 pub mod rate;
 pub mod rng;

@@ -24,6 +24,7 @@ mod inspect;
 pub mod log;
 mod merge;
 mod notation;
+mod print;
 mod rate;
 mod solve;
 mod stats;
@@ -101,6 +102,8 @@ enum Command {
     Daily(stock::DailyArgs),
     /// Delete puzzles served before a date; their fingerprints are never made again.
     Prune(stock::PruneArgs),
+    /// Print puzzle sheets for paper (PDF or SVG), solutions on the last pages.
+    Print(print::PrintArgs),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -141,6 +144,7 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Take(args) => stock::run_take(args),
         Command::Daily(args) => stock::run_daily(args),
         Command::Prune(args) => stock::run_prune(args),
+        Command::Print(args) => print::run(args),
     }
 }
 

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod pg;
+pub mod tools;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

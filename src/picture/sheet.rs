@@ -1,0 +1,256 @@
+//! Print sheets: where each grid, digit, caption and page number goes on the paper.
+//!
+//! Puzzles come first, `per_page` to a page in reading order; solutions (when asked
+//! for) follow on their own pages, smaller and several to a page, in the same order.
+
+use super::canvas::{Anchor, Canvas, Pen};
+use crate::grid::{digit_char, Grid};
+
+/// Paper sizes, in points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Paper {
+    /// ISO A4, 210 × 297 mm.
+    A4,
+    /// US Letter, 8.5 × 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in points.
+    pub fn size(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (595.28, 841.89),
+            Paper::Letter => (612.0, 792.0),
+        }
+    }
+}
+
+/// How many puzzles a page holds: 1, 2, 4 or 6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PerPage(u8);
+
+impl PerPage {
+    /// The allowed counts.
+    pub const ALLOWED: [u8; 4] = [1, 2, 4, 6];
+
+    /// The count if it is one of [`PerPage::ALLOWED`].
+    pub fn new(count: u8) -> Option<PerPage> {
+        PerPage::ALLOWED.contains(&count).then_some(PerPage(count))
+    }
+
+    /// Columns and rows of grids on a page.
+    fn arrangement(self) -> (usize, usize) {
+        match self.0 {
+            1 => (1, 1),
+            2 => (1, 2),
+            4 => (2, 2),
+            _ => (2, 3),
+        }
+    }
+
+    fn count(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// One puzzle to print.
+pub struct Entry {
+    /// What names it on the sheet and in the solutions: `12` for bank puzzle 12.
+    pub label: String,
+    /// The rest of its caption: tier, score, clues.
+    pub details: String,
+    /// The givens.
+    pub puzzle: Grid,
+    /// The solution (printed only with solutions).
+    pub solution: Grid,
+}
+
+/// The choices that shape a book.
+#[derive(Clone, Copy, Debug)]
+pub struct Book {
+    /// Paper size.
+    pub paper: Paper,
+    /// Puzzles a page.
+    pub per_page: PerPage,
+    /// Whether solution pages follow the puzzles.
+    pub solutions: bool,
+}
+
+/// Page margin, points.
+const MARGIN: f32 = 40.0;
+/// Height kept for the page number at the bottom.
+const FOOTER: f32 = 24.0;
+/// Width of the grid's outline and box lines, and of the lines between cells.
+pub const OUTLINE: Pen = Pen::solid(2.0);
+const BOX_LINE: Pen = Pen::solid(1.4);
+const CELL_LINE: Pen = Pen {
+    width: 0.5,
+    grey: 0.35,
+    dash: 0.0,
+};
+
+/// A grid's slot on a page: where it goes and how big.
+struct Slot {
+    x: f32,
+    y: f32,
+    width: f32,
+    height: f32,
+}
+
+impl Book {
+    /// Pages the book will have for `entries` puzzles.
+    pub fn page_count(&self, entries: usize) -> usize {
+        let puzzles = entries.div_ceil(self.per_page.count());
+        let solutions = if self.solutions {
+            entries.div_ceil(solutions_per_page(self.per_page))
+        } else {
+            0
+        };
+        puzzles + solutions
+    }
+
+    /// Draws the whole book.
+    pub fn draw(&self, canvas: &mut dyn Canvas, entries: &[Entry]) {
+        let pages = self.page_count(entries.len());
+        let mut page = 0;
+        for chunk in entries.chunks(self.per_page.count()) {
+            page += 1;
+            self.begin(canvas, page, pages, None);
+            let (cols, rows) = self.per_page.arrangement();
+            for (entry, slot) in chunk.iter().zip(self.slots(cols, rows, 0.0)) {
+                let caption = format!("Puzzle {} - {}", entry.label, entry.details);
+                draw_grid(canvas, &slot, &caption, &entry.puzzle, 1.0);
+            }
+        }
+        if !self.solutions {
+            return;
+        }
+        let per = solutions_per_page(self.per_page);
+        let (cols, rows) = solution_arrangement(per);
+        for chunk in entries.chunks(per) {
+            page += 1;
+            self.begin(canvas, page, pages, Some("Solutions"));
+            for (entry, slot) in chunk.iter().zip(self.slots(cols, rows, 28.0)) {
+                let caption = format!("Solution {}", entry.label);
+                draw_grid(canvas, &slot, &caption, &entry.solution, 0.8);
+            }
+        }
+    }
+
+    fn begin(&self, canvas: &mut dyn Canvas, page: usize, pages: usize, heading: Option<&str>) {
+        let (width, height) = self.paper.size();
+        canvas.begin_page(width, height);
+        if let Some(heading) = heading {
+            canvas.text((MARGIN, MARGIN + 14.0), 16.0, heading, Anchor::Start);
+        }
+        canvas.text(
+            (width / 2.0, height - MARGIN + 8.0),
+            9.0,
+            &format!("page {page} of {pages}"),
+            Anchor::Middle,
+        );
+    }
+
+    /// The slots of a `cols` × `rows` page, in reading order, below `top` extra points.
+    fn slots(&self, cols: usize, rows: usize, top: f32) -> Vec<Slot> {
+        let (width, height) = self.paper.size();
+        let slot_w = (width - 2.0 * MARGIN) / cols as f32;
+        let slot_h = (height - 2.0 * MARGIN - FOOTER - top) / rows as f32;
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .map(|(r, c)| Slot {
+                x: MARGIN + c as f32 * slot_w,
+                y: MARGIN + top + r as f32 * slot_h,
+                width: slot_w,
+                height: slot_h,
+            })
+            .collect()
+    }
+}
+
+/// Solutions a page: twice the puzzles' count, at least six and at most twelve.
+fn solutions_per_page(per_page: PerPage) -> usize {
+    (per_page.count() * 2).clamp(6, 12)
+}
+
+fn solution_arrangement(per: usize) -> (usize, usize) {
+    match per {
+        6 => (2, 3),
+        8 => (2, 4),
+        _ => (3, 4),
+    }
+}
+
+/// One grid, centred in its slot under its caption: thick outline and box lines, thin
+/// cell lines, digits centred in their cells. `scale` shrinks solution grids.
+fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
+    let geometry = grid.geometry();
+    let n = geometry.n();
+    let caption_size = (9.0 + slot.width / 60.0).min(12.0) * scale.max(0.85);
+    let caption_h = caption_size * 1.8;
+    let side = (slot.width.min(slot.height - caption_h) * 0.9 * scale.max(0.9)).max(10.0);
+    let x0 = slot.x + (slot.width - side) / 2.0;
+    let y0 = slot.y + caption_h + (slot.height - caption_h - side) / 2.0;
+    canvas.text(
+        (x0, y0 - caption_size * 0.6),
+        caption_size,
+        caption,
+        Anchor::Start,
+    );
+    let cell = side / n as f32;
+    for k in 1..n {
+        let at = k as f32 * cell;
+        let (row_pen, col_pen) = (
+            if k % geometry.box_rows() == 0 {
+                BOX_LINE
+            } else {
+                CELL_LINE
+            },
+            if k % geometry.box_cols() == 0 {
+                BOX_LINE
+            } else {
+                CELL_LINE
+            },
+        );
+        canvas.line((x0, y0 + at), (x0 + side, y0 + at), row_pen);
+        canvas.line((x0 + at, y0), (x0 + at, y0 + side), col_pen);
+    }
+    canvas.rect(x0, y0, side, side, OUTLINE);
+    let size = cell * 0.6;
+    for (i, &value) in grid.cells().iter().enumerate() {
+        if value == 0 {
+            continue;
+        }
+        let (r, c) = (i / n, i % n);
+        let centre = (x0 + (c as f32 + 0.5) * cell, y0 + (r as f32 + 0.5) * cell);
+        canvas.text(
+            (centre.0, centre.1 + size * 0.36),
+            size,
+            &digit_char(value).to_string(),
+            Anchor::Middle,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_hold_puzzles_then_solutions() {
+        let book = Book {
+            paper: Paper::A4,
+            per_page: PerPage::new(4).unwrap(),
+            solutions: true,
+        };
+        // 10 puzzles: 3 pages of puzzles, 8 solutions a page: 2 pages.
+        assert_eq!(book.page_count(10), 5);
+        let without = Book {
+            solutions: false,
+            ..book
+        };
+        assert_eq!(without.page_count(10), 3);
+        assert!(PerPage::new(3).is_none());
+        assert_eq!(PerPage::new(6).unwrap().arrangement(), (2, 3));
+    }
+}

@@ -1,0 +1,398 @@
+//! Pictures checked as a person would see them: print sheets read back from the PDF
+//! (the grids drawn, with lopdf; the words and where they landed, with poppler's
+//! pdftotext) and rendered to PNG; the HTML pages loaded in a real headless Chromium.
+
+mod common;
+
+use common::tools::{artifacts, available};
+use common::{bank, ok, stderr, temp_db};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// A word on a page, by its centre (points, y downwards).
+#[derive(Debug)]
+struct Word {
+    page: usize,
+    text: String,
+    x: f32,
+    y: f32,
+}
+
+/// A square drawn with the grid outline's pen: one grid.
+#[derive(Debug, Clone, Copy)]
+struct Square {
+    page: usize,
+    x: f32,
+    y: f32,
+    side: f32,
+}
+
+/// One number attribute of a pdftotext -bbox tag.
+fn attr(tag: &str, name: &str) -> f32 {
+    let start = tag.find(&format!("{name}=\"")).expect("attribute") + name.len() + 2;
+    let end = start + tag[start..].find('"').expect("closing quote");
+    tag[start..end].parse().expect("a number")
+}
+
+/// Every word of the PDF with its page (1-based) and centre, as pdftotext sees them.
+fn words(pdf: &Path) -> Vec<Word> {
+    let out = Command::new("pdftotext")
+        .args(["-bbox"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    assert!(
+        out.status.success(),
+        "pdftotext failed on {}",
+        pdf.display()
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut page = 0;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with("<page ") {
+            page += 1;
+        } else if let Some(rest) = line.strip_prefix("<word ") {
+            let (tag, tail) = rest.split_once('>').unwrap();
+            let word = tail.trim_end_matches("</word>").to_string();
+            found.push(Word {
+                page,
+                text: word,
+                x: (attr(tag, "xMin") + attr(tag, "xMax")) / 2.0,
+                y: (attr(tag, "yMin") + attr(tag, "yMax")) / 2.0,
+            });
+        }
+    }
+    found
+}
+
+/// The squares stroked with the widest pen on each page (the grids' outlines), from the
+/// PDF's content streams, in top-down coordinates.
+fn squares(pdf: &Path) -> Vec<Square> {
+    let doc = lopdf::Document::load(pdf).expect("a PDF lopdf can read");
+    let mut found = Vec::new();
+    for (page, id) in doc.get_pages() {
+        let height = page_height(&doc, id);
+        let ops = lopdf::content::Content::decode(&doc.get_page_content(id))
+            .expect("a content stream")
+            .operations;
+        let mut width = 0.0;
+        let mut rects = Vec::new();
+        for op in ops {
+            let nums: Vec<f32> = op
+                .operands
+                .iter()
+                .filter_map(|o| o.as_float().ok())
+                .collect();
+            match op.operator.as_str() {
+                "w" => width = nums[0],
+                "re" => rects.push((width, nums)),
+                _ => {}
+            }
+        }
+        let widest = rects.iter().map(|r| r.0).fold(0.0, f32::max);
+        for (w, r) in rects {
+            if w == widest && (r[2] - r[3]).abs() < 0.01 {
+                found.push(Square {
+                    page: page as usize,
+                    x: r[0],
+                    y: height - r[1] - r[3],
+                    side: r[2],
+                });
+            }
+        }
+    }
+    found
+}
+
+fn page_height(doc: &lopdf::Document, page: lopdf::ObjectId) -> f32 {
+    let dict = doc.get_dictionary(page).unwrap();
+    let media = dict.get(b"MediaBox").unwrap().as_array().unwrap();
+    media[3].as_float().unwrap()
+}
+
+/// The grid a square shows: each one-character word inside it put in its cell.
+fn read_grid(square: &Square, words: &[Word], n: usize) -> String {
+    let cell = square.side / n as f32;
+    let mut cells = vec!['.'; n * n];
+    for w in words.iter().filter(|w| w.page == square.page) {
+        let (dx, dy) = (w.x - square.x, w.y - square.y);
+        if dx < 0.0 || dy < 0.0 || dx > square.side || dy > square.side {
+            continue;
+        }
+        assert_eq!(w.text.chars().count(), 1, "one symbol a cell: {w:?}");
+        let (r, c) = ((dy / cell) as usize, (dx / cell) as usize);
+        // The digit's centre sits near the cell's centre, not on a line.
+        let off = ((dx / cell).fract() - 0.5)
+            .abs()
+            .max(((dy / cell).fract() - 0.5).abs());
+        assert!(off < 0.25, "{w:?} is off its cell's centre by {off} cells");
+        assert_eq!(cells[r * n + c], '.', "two symbols in r{}c{}", r + 1, c + 1);
+        cells[r * n + c] = w.text.chars().next().unwrap();
+    }
+    cells.into_iter().collect()
+}
+
+/// The caption's first two words above a square: `Puzzle 12` or `Solution 12`.
+fn caption(square: &Square, words: &[Word]) -> (String, String) {
+    let mut above: Vec<&Word> = words
+        .iter()
+        .filter(|w| {
+            w.page == square.page
+                && w.y < square.y
+                && w.y > square.y - 20.0
+                && w.x > square.x - 5.0
+                && w.x < square.x + square.side
+        })
+        .collect();
+    above.sort_by(|a, b| a.x.total_cmp(&b.x));
+    assert!(above.len() >= 2, "a caption above {square:?}");
+    (above[0].text.clone(), above[1].text.clone())
+}
+
+/// The bank's puzzles by id: (size, puzzle, solution, tier), from a jsonl export.
+fn exported(db: &str) -> BTreeMap<i64, (usize, String, String, String)> {
+    ok(&["export", "--db", db])
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["id"].as_i64().unwrap(),
+                (
+                    v["size"].as_u64().unwrap() as usize,
+                    v["puzzle"].as_str().unwrap().replace('0', "."),
+                    v["solution"].as_str().unwrap().to_string(),
+                    v["tier"].as_str().unwrap().to_string(),
+                ),
+            )
+        })
+        .collect()
+}
+
+fn page_count(pdf: &Path) -> usize {
+    let out = Command::new("pdfinfo").arg(pdf).output().expect("pdfinfo");
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .expect("a page count")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// A bank of 9×9 puzzles of every tier plus 4×4, 12×12 and 16×16 ones.
+fn mixed_bank() -> (tempfile::TempDir, String) {
+    let (dir, db) = temp_db();
+    ok(&["fill", "--count", "10", "--seed", "3", "--db", &db]);
+    for size in ["4", "12", "16"] {
+        ok(&[
+            "fill", "--count", "1", "--size", size, "--seed", "4", "--db", &db,
+        ]);
+    }
+    (dir, db)
+}
+
+#[test]
+fn print_puts_every_given_in_its_cell_and_solutions_after_the_puzzles() {
+    if !available(&["pdftotext", "pdfinfo", "pdftoppm"], "poppler-utils") {
+        return;
+    }
+    let (dir, db) = mixed_bank();
+    let puzzles = exported(&db);
+    assert_eq!(puzzles.len(), 13);
+    for (per_page, paper) in [("4", "a4"), ("1", "letter"), ("6", "a4")] {
+        let pdf = dir.path().join(format!("book-{per_page}.pdf"));
+        ok(&[
+            "print",
+            "--db",
+            &db,
+            "--count",
+            "13",
+            "--per-page",
+            per_page,
+            "--paper",
+            paper,
+            "--solutions",
+            "--out",
+            pdf.to_str().unwrap(),
+        ]);
+        let per: usize = per_page.parse().unwrap();
+        let solution_pages = 13usize.div_ceil((per * 2).clamp(6, 12));
+        let puzzle_pages = 13usize.div_ceil(per);
+        assert_eq!(
+            page_count(&pdf),
+            puzzle_pages + solution_pages,
+            "{per_page} a page"
+        );
+        let words = words(&pdf);
+        let squares = squares(&pdf);
+        assert_eq!(squares.len(), 26, "13 puzzles and 13 solutions drawn");
+        let mut order = Vec::new();
+        for square in &squares {
+            let (kind, label) = caption(square, &words);
+            let id: i64 = label.parse().unwrap();
+            let (n, puzzle, solution, tier) = &puzzles[&id];
+            let shown = read_grid(square, &words, *n);
+            match kind.as_str() {
+                "Puzzle" => {
+                    assert!(
+                        square.page <= puzzle_pages,
+                        "puzzle {id} on page {}",
+                        square.page
+                    );
+                    assert_eq!(&shown, puzzle, "puzzle {id}'s givens as printed");
+                    let line = words.iter().filter(|w| w.page == square.page);
+                    assert!(line.clone().any(|w| &w.text == tier), "tier of {id} shown");
+                }
+                "Solution" => {
+                    assert!(
+                        square.page > puzzle_pages,
+                        "solution {id} on page {}",
+                        square.page
+                    );
+                    assert_eq!(&shown, solution, "solution {id} as printed");
+                }
+                other => panic!("unexpected caption {other}"),
+            }
+            order.push((kind, id));
+        }
+        // Puzzles in id order, then their solutions in the same order.
+        let ids: Vec<i64> = puzzles.keys().copied().collect();
+        let expected: Vec<(String, i64)> = ids
+            .iter()
+            .map(|&i| ("Puzzle".to_string(), i))
+            .chain(ids.iter().map(|&i| ("Solution".to_string(), i)))
+            .collect();
+        assert_eq!(order, expected);
+        let pages: Vec<&str> = words
+            .iter()
+            .filter(|w| w.text == "page")
+            .map(|_| "page")
+            .collect();
+        assert_eq!(
+            pages.len(),
+            puzzle_pages + solution_pages,
+            "a page number a page"
+        );
+    }
+    // What a reader sees: the first page rendered, kept as an artifact.
+    let png = artifacts().join("print-sheet");
+    let status = Command::new("pdftoppm")
+        .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
+        .arg(dir.path().join("book-4.pdf"))
+        .arg(&png)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(std::fs::metadata(png.with_extension("png")).unwrap().len() > 5_000);
+}
+
+#[test]
+fn print_by_ids_keeps_their_order_and_svg_shows_the_same_grids() {
+    if !available(&["pdftotext"], "poppler-utils") {
+        return;
+    }
+    let (dir, db) = mixed_bank();
+    let puzzles = exported(&db);
+    let pdf = dir.path().join("ids.pdf");
+    ok(&[
+        "print",
+        "--db",
+        &db,
+        "--ids",
+        "12,3,13",
+        "--per-page",
+        "2",
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    let words = words(&pdf);
+    let labels: Vec<String> = squares(&pdf).iter().map(|s| caption(s, &words).1).collect();
+    assert_eq!(labels, ["12", "3", "13"]);
+    // SVG: the same grids, read from its <text> and outline <rect> elements.
+    let svg = dir.path().join("ids.svg");
+    ok(&[
+        "print",
+        "--db",
+        &db,
+        "--ids",
+        "12,3,13",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<?xml"), "an SVG document");
+    let num = |tag: &str, name: &str| attr(tag, name);
+    let svg_words: Vec<Word> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("<text "))
+        .map(|l| {
+            let (tag, rest) = l.split_once('>').unwrap();
+            Word {
+                page: 0,
+                text: rest.trim_end_matches("</text>").to_string(),
+                x: num(tag, "x"),
+                y: num(tag, "y") - num(tag, "font-size") * 0.36,
+            }
+        })
+        .collect();
+    let outlines: Vec<Square> = text
+        .lines()
+        .filter(|l| l.starts_with("<rect ") && l.contains("stroke-width=\"2\""))
+        .map(|l| Square {
+            page: 0,
+            x: num(l, "x"),
+            y: num(l, "y"),
+            side: num(l, "width"),
+        })
+        .collect();
+    assert_eq!(outlines.len(), 3);
+    for (square, id) in outlines.iter().zip([12, 3, 13]) {
+        let (n, puzzle, _, _) = &puzzles[&id];
+        let inside: Vec<Word> = svg_words
+            .iter()
+            .filter(|w| w.text.chars().count() == 1)
+            .map(|w| Word {
+                text: w.text.clone(),
+                ..*w
+            })
+            .collect();
+        assert_eq!(&read_grid(square, &inside, *n), puzzle, "svg puzzle {id}");
+    }
+}
+
+#[test]
+fn print_refuses_bad_requests_without_writing() {
+    let (dir, db) = temp_db();
+    ok(&["fill", "--count", "3", "--seed", "1", "--db", &db]);
+    let out = dir.path().join("x.pdf");
+    let out_s = out.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--ids", "1,99"], "no puzzle with id 99"),
+        (vec!["--per-page", "3"], "use 1, 2, 4 or 6"),
+        (vec!["--tier", "nope"], "nope"),
+        (vec!["--size", "6"], "no puzzles match"),
+        (vec!["--paper", "a3"], "a3"),
+    ] {
+        let mut full = vec!["print", "--db", &db, "--out", out_s];
+        full.extend(args.iter().copied());
+        let o = bank(&full, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(!out.exists(), "{args:?} wrote a file");
+    }
+    let o = bank(
+        &[
+            "print",
+            "--db",
+            &dir.path().join("none.sqlite").to_string_lossy(),
+            "--out",
+            out_s,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+}
