@@ -5,10 +5,12 @@
 mod common;
 
 use common::tools::{artifacts, available};
+use common::webdriver::Browser;
 use common::{bank, ok, stderr, temp_db};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 /// A word on a page, by its centre (points, y downwards).
 #[derive(Debug)]
@@ -395,4 +397,201 @@ fn print_refuses_bad_requests_without_writing() {
         None,
     );
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Runs `f` with a browser, or skips loudly when Chromium or ChromeDriver is missing.
+fn with_browser(f: impl FnOnce(&Browser)) {
+    if !available(&["chromium", "chromedriver"], "chromium chromium-driver") {
+        return;
+    }
+    f(&Browser::start());
+}
+
+/// The strings a script returns as a sorted list.
+fn strings(browser: &Browser, script: &str) -> Vec<String> {
+    let mut v: Vec<String> = browser
+        .eval(script)
+        .as_array()
+        .unwrap_or_else(|| panic!("{script} gave no list"))
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// What the page highlights: pattern cells, placed candidates, removed candidates.
+fn highlighted(browser: &Browser) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let cands = |class: &str, sign: &str| {
+        format!(
+            "return [...document.querySelectorAll('#grid .cand.{class}')]\
+             .map(e => e.closest('.cell').dataset.cell + '{sign}' + e.textContent)"
+        )
+    };
+    (
+        strings(
+            browser,
+            "return [...document.querySelectorAll('#grid .cell.pattern')].map(e => e.dataset.cell)",
+        ),
+        strings(browser, &cands("placing", "=")),
+        strings(browser, &cands("removed", "<>")),
+    )
+}
+
+/// A step of `bank explain`'s text: pattern cells, placements, eliminations.
+fn text_step(line: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
+    let words = |after: &str| -> Vec<String> {
+        let mut v: Vec<String> = line
+            .split(": ")
+            .find_map(|part| part.strip_prefix(after))
+            .map(|rest| rest.split_whitespace().map(String::from).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let mut cells: Vec<String> = line
+        .split_once(") on ")
+        .map(|(_, rest)| {
+            rest.split(':')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    cells.sort();
+    (cells, words("place "), words("remove "))
+}
+
+/// A puzzle whose solution needs a forcing chain (SE 7.2 in the calibration set).
+const CHAINED: &str =
+    "000000000800000002042000570090000080700206009501000407309010706200030001000769000";
+
+#[test]
+fn solving_page_steps_through_the_explained_solution_in_a_browser() {
+    with_browser(|browser| {
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("solve.html");
+        ok(&["explain", CHAINED, "--html", page.to_str().unwrap()]);
+        let text = ok(&["explain", CHAINED]);
+        let steps: Vec<&str> = text.lines().filter(|l| l.starts_with("step ")).collect();
+        let page_text = std::fs::read_to_string(&page).unwrap();
+        for external in ["src=", "href=", "<link", "@import", "url("] {
+            assert!(
+                !page_text.contains(external),
+                "the page loads nothing: found {external}"
+            );
+        }
+        browser.open(&page);
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        // "Next" three times: the third step, as the text explains it.
+        for _ in 0..3 {
+            browser.click("#next");
+        }
+        assert_eq!(
+            browser.eval("return document.getElementById('counter').textContent"),
+            format!("step 3 of {}", steps.len())
+        );
+        let (_, place, remove) = text_step(steps[2]);
+        let (_, shown_place, shown_remove) = highlighted(browser);
+        assert_eq!((shown_place, shown_remove), (place, remove), "{}", steps[2]);
+        // Jump from the list to the first step that removes candidates.
+        let k = steps
+            .iter()
+            .position(|l| l.contains(": remove "))
+            .expect("an elimination");
+        browser.click(&format!("#step-list li[data-step=\"{k}\"]"));
+        let (cells, place, remove) = text_step(steps[k]);
+        assert_eq!(highlighted(browser), (cells, place, remove), "{}", steps[k]);
+        // The right arrow key moves on one step.
+        browser.press("\u{E014}");
+        assert_eq!(
+            browser.eval("return document.getElementById('counter').textContent"),
+            format!("step {} of {}", k + 2, steps.len())
+        );
+        // A chain step draws its links one after another.
+        let c = text
+            .lines()
+            .position(|l| l.starts_with("    "))
+            .expect("a chain");
+        let chain_step = text
+            .lines()
+            .take(c)
+            .filter(|l| l.starts_with("step "))
+            .count()
+            - 1;
+        browser.click(&format!("#step-list li[data-step=\"{chain_step}\"]"));
+        let links = |b: &Browser| {
+            b.eval("return document.querySelectorAll('#overlay line.link').length")
+                .as_u64()
+                .unwrap()
+        };
+        let early = links(browser);
+        std::thread::sleep(Duration::from_millis(1500));
+        let later = links(browser);
+        assert!(
+            later > early,
+            "links appear one by one: {early} then {later}"
+        );
+        browser.screenshot(&artifacts().join("solving-page.png"));
+        // The search tab: five events, then played to the end.
+        browser.click("[data-tab=\"search\"]");
+        for _ in 0..5 {
+            browser.click("#snext");
+        }
+        let count = |id: &str| -> u64 {
+            browser
+                .eval(&format!(
+                    "return document.getElementById('{id}').textContent"
+                ))
+                .as_str()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(count("event"), 5);
+        let filled = browser
+            .eval("return document.querySelectorAll('#sgrid .cell.tried').length")
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            filled,
+            count("tries") - count("backtracks"),
+            "tries less undos are on the board"
+        );
+        browser.eval("document.getElementById('sspeed').value = 10");
+        browser.click("#splay");
+        let started = std::time::Instant::now();
+        while browser.eval("return document.getElementById('search-status').textContent")
+            != "solved"
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the search replay ends"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        assert!(count("backtracks") > 0, "this puzzle needs backtracking");
+        let total = browser.eval("return document.getElementById('search-total').textContent");
+        assert!(
+            total.as_str().unwrap().contains(&format!(
+                "{} tries, {} backtracks",
+                count("tries"),
+                count("backtracks")
+            )),
+            "{total}"
+        );
+        let board = browser.eval(
+            "return [...document.querySelectorAll('#sgrid .cell')].map(e => e.textContent).join('')",
+        );
+        let solved = common::stdout(&bank(&["solve"], Some(CHAINED)));
+        assert_eq!(
+            board.as_str().unwrap(),
+            solved.trim(),
+            "the replay ends on the solution"
+        );
+        browser.screenshot(&artifacts().join("solving-page-search.png"));
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+    });
 }

@@ -3,8 +3,9 @@
 use super::args::BankArgs;
 use super::notation;
 use crate::bank;
-use crate::grid::{parse_line, Grid};
-use crate::rate::{apply, rate, Board, Technique};
+use crate::grid::parse_line;
+use crate::picture::html::solving::SolvingPage;
+use crate::rate::{apply, rate, Board, Step, Technique};
 use crate::solver::count_solutions;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -14,6 +15,10 @@ use clap::Args;
 pub struct ExplainArgs {
     /// A puzzle id in the bank, or a puzzle in one-line form.
     pub what: String,
+    /// Write a self-contained HTML page that steps through the solution (and replays a
+    /// backtracking search) to this file instead of printing the steps.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub common: BankArgs,
 }
@@ -21,54 +26,47 @@ pub struct ExplainArgs {
 /// Prints each step (technique, cells, placements, eliminations) and the grid after every
 /// step beyond singles.
 pub fn run(args: &ExplainArgs) -> Result<u8> {
-    let puzzle: Grid = match args.what.parse::<i64>() {
+    let (puzzle, title) = match args.what.parse::<i64>() {
         Ok(id) if args.what.len() < 16 => {
             let bank = bank::open_existing(&args.common.db)?;
             let p = bank
                 .puzzle(id)?
                 .with_context(|| format!("no puzzle with id {id} in '{}'", args.common.db))?;
-            parse_line(&p.puzzle).with_context(|| format!("puzzle {id} is malformed"))?
+            let grid =
+                parse_line(&p.puzzle).with_context(|| format!("puzzle {id} is malformed"))?;
+            (
+                grid,
+                format!("Puzzle {id} ({}, {n}x{n})", p.tier, n = p.geometry.n()),
+            )
         }
-        _ => parse_line(&args.what).map_err(|e| anyhow::anyhow!("'{}': {e}", args.what))?,
+        _ => {
+            let grid =
+                parse_line(&args.what).map_err(|e| anyhow::anyhow!("'{}': {e}", args.what))?;
+            let n = grid.geometry().n();
+            (grid, format!("Puzzle ({n}x{n})"))
+        }
     };
     if count_solutions(&puzzle, 2).count != 1 {
         bail!("the puzzle does not have exactly one solution: nothing to explain");
     }
     let n = puzzle.geometry().n();
     let rating = rate(&puzzle);
+    if let Some(path) = &args.html {
+        let page = SolvingPage::new(title, &puzzle, &rating, |s| describe(n, s));
+        std::fs::write(path, page.render())
+            .with_context(|| format!("cannot write '{}'", path.display()))?;
+        note!(
+            "wrote the solving page ({} steps, {} search tries) to '{}'",
+            rating.steps.len(),
+            page.search.tries,
+            path.display()
+        );
+        return Ok(super::EXIT_OK);
+    }
     println!("{}", puzzle.to_pretty());
     let mut board = Board::new(&puzzle);
     for (i, step) in rating.steps.iter().enumerate() {
-        let cells: Vec<String> = step.cells.iter().map(|&c| notation::cell(n, c)).collect();
-        let mut line = format!(
-            "step {}: {} ({:.1})",
-            i + 1,
-            step.technique.name(),
-            step.score
-        );
-        if !matches!(
-            step.technique,
-            Technique::FullHouse
-                | Technique::HiddenSingleBox
-                | Technique::HiddenSingleLine
-                | Technique::NakedSingle
-        ) {
-            line.push_str(&format!(" on {}", cells.join(" ")));
-        }
-        let list = |pairs: &[(usize, u8)], placed: bool| -> String {
-            let items: Vec<String> = pairs
-                .iter()
-                .map(|&(c, d)| notation::candidate(n, c, d, placed))
-                .collect();
-            items.join(" ")
-        };
-        if !step.placements.is_empty() {
-            line.push_str(&format!(": place {}", list(&step.placements, true)));
-        }
-        if !step.eliminations.is_empty() {
-            line.push_str(&format!(": remove {}", list(&step.eliminations, false)));
-        }
-        println!("{line}");
+        println!("step {}: {}", i + 1, describe(n, step));
         for chain in &step.chains {
             println!("    {}", notation::chain(n, chain).join(" -> "));
         }
@@ -92,4 +90,34 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
         print!("{}", board.to_grid().to_pretty());
     }
     Ok(super::EXIT_OK)
+}
+
+/// A step in words: `x-wing (3.2) on r1c1 r1c5 r4c1 r4c5: remove r2c1<>3` (singles name
+/// only what they place).
+pub fn describe(n: usize, step: &Step) -> String {
+    let mut line = format!("{} ({:.1})", step.technique.name(), step.score);
+    if !matches!(
+        step.technique,
+        Technique::FullHouse
+            | Technique::HiddenSingleBox
+            | Technique::HiddenSingleLine
+            | Technique::NakedSingle
+    ) {
+        let cells: Vec<String> = step.cells.iter().map(|&c| notation::cell(n, c)).collect();
+        line.push_str(&format!(" on {}", cells.join(" ")));
+    }
+    let list = |pairs: &[(usize, u8)], placed: bool| -> String {
+        let items: Vec<String> = pairs
+            .iter()
+            .map(|&(c, d)| notation::candidate(n, c, d, placed))
+            .collect();
+        items.join(" ")
+    };
+    if !step.placements.is_empty() {
+        line.push_str(&format!(": place {}", list(&step.placements, true)));
+    }
+    if !step.eliminations.is_empty() {
+        line.push_str(&format!(": remove {}", list(&step.eliminations, false)));
+    }
+    line
 }

@@ -6,10 +6,11 @@
 //! implement. So both formats show the same page, and a new format is one small file.
 
 mod canvas;
+pub mod html;
 mod pdf;
 pub mod sheet;
 mod svg;
 
 pub use canvas::{Anchor, Canvas, Pen};
 pub use pdf::PdfCanvas;
-pub use svg::SvgCanvas;
+pub use svg::{escape as svg_escape, SvgCanvas};

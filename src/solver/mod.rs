@@ -5,6 +5,7 @@
 
 mod band_tables;
 mod search;
+pub mod trace;
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;

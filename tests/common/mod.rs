@@ -3,6 +3,7 @@
 
 pub mod pg;
 pub mod tools;
+pub mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,0 +1,294 @@
+"use strict";
+// The solving page: DATA (see solving.rs) drawn as two boards that step forwards and back.
+const $ = (id) => document.getElementById(id);
+const N = DATA.n;
+const CELLS = N * N;
+
+$("title").textContent = DATA.title;
+$("summary").textContent = DATA.summary;
+
+/** Builds an N×N board of cell divs inside `el`; ids are prefix + cell name. */
+function buildGrid(el, prefix) {
+  el.style.gridTemplateColumns = `repeat(${N}, 1fr)`;
+  el.style.gridTemplateRows = `repeat(${N}, 1fr)`;
+  const cells = [];
+  for (let c = 0; c < CELLS; c++) {
+    const row = Math.floor(c / N), col = c % N;
+    const div = document.createElement("div");
+    div.className = "cell";
+    div.id = prefix + DATA.names[c];
+    div.dataset.cell = DATA.names[c];
+    if ((col + 1) % DATA.box_cols === 0 && col < N - 1) div.classList.add("box-right");
+    if ((row + 1) % DATA.box_rows === 0 && row < N - 1) div.classList.add("box-bottom");
+    if (DATA.givens[c]) div.classList.add("given");
+    el.appendChild(div);
+    cells.push(div);
+  }
+  return cells;
+}
+
+/** Font sizes that fit the board as drawn. */
+function sizeFonts(el) {
+  const cell = el.clientWidth / N;
+  el.style.setProperty("--digit", `${Math.max(9, cell * 0.55)}px`);
+  el.style.setProperty("--cand", `${Math.max(6, (cell / DATA.box_cols) * 0.78)}px`);
+}
+
+// ---- Human steps -------------------------------------------------------------------
+
+const stepCells = buildGrid($("grid"), "");
+const steps = DATA.steps;
+let cur = -1;          // the step shown: -1 the start, steps.length the end
+let playing = null;    // the play timer
+let chainTimer = null; // the timer drawing a chain link by link
+
+function showState(state) {
+  for (let c = 0; c < CELLS; c++) {
+    const div = stepCells[c];
+    div.className = div.className.replace(/ (pattern|place|solved)/g, "");
+    div.textContent = "";
+    const v = state[c];
+    if (v > 0) {
+      div.textContent = DATA.symbols[v - 1];
+      if (!DATA.givens[c]) div.classList.add("solved");
+    } else {
+      const box = document.createElement("div");
+      box.className = "cands";
+      box.style.gridTemplateColumns = `repeat(${DATA.box_cols}, 1fr)`;
+      for (let d = 1; d <= N; d++) {
+        const span = document.createElement("span");
+        span.className = "cand";
+        span.dataset.digit = d;
+        span.textContent = (-v >> (d - 1)) & 1 ? DATA.symbols[d - 1] : "";
+        box.appendChild(span);
+      }
+      div.appendChild(box);
+    }
+  }
+}
+
+function candidate(cell, digit) {
+  return stepCells[cell].querySelector(`.cand[data-digit="${digit}"]`);
+}
+
+function go(index) {
+  cur = Math.max(-1, Math.min(steps.length, index));
+  const shown = Math.max(0, Math.min(cur, steps.length));
+  showState(DATA.states[cur < 0 ? 0 : shown]);
+  clearChains();
+  const step = steps[cur];
+  if (step) {
+    for (const c of step.cells) stepCells[c].classList.add("pattern");
+    for (const [c, d] of step.place) {
+      stepCells[c].classList.add("place");
+      const cand = candidate(c, d);
+      if (cand) cand.classList.add("placing");
+    }
+    for (const [c, d] of step.remove) {
+      const cand = candidate(c, d);
+      if (cand) cand.classList.add("removed");
+    }
+    drawChains(step.chains);
+  }
+  $("counter").textContent = cur < 0 ? `start: ${steps.length} steps to go`
+    : cur >= steps.length ? (DATA.completed ? "solved" : "the techniques ran out here")
+    : `step ${cur + 1} of ${steps.length}`;
+  $("step-text").textContent = step ? step.text : "";
+  for (const li of $("step-list").children) li.classList.toggle("current", Number(li.dataset.step) === cur);
+  const item = $("step-list").children[cur];
+  if (item) item.scrollIntoView({ block: "nearest" });
+}
+
+function clearChains() {
+  clearInterval(chainTimer);
+  $("overlay").replaceChildren();
+}
+
+/** Centre of a candidate on the overlay, in its pixels. */
+function centre(cell, digit) {
+  const board = $("overlay").getBoundingClientRect();
+  const el = candidate(cell, digit) || stepCells[cell];
+  const r = el.getBoundingClientRect();
+  return [r.left + r.width / 2 - board.left, r.top + r.height / 2 - board.top];
+}
+
+/** Draws each chain one link at a time: solid green into a candidate taken as true,
+ *  dashed red into one taken as false. */
+function drawChains(chains) {
+  const links = [];
+  for (const chain of chains) {
+    for (let i = 0; i < chain.length; i++) links.push([chain[i - 1], chain[i]]);
+  }
+  if (!links.length) return;
+  const svg = $("overlay");
+  const box = svg.getBoundingClientRect();
+  svg.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+  let k = 0;
+  const drawOne = () => {
+    if (k >= links.length) return clearInterval(chainTimer);
+    const [from, to] = links[k++];
+    const [cell, digit, on] = to;
+    const cand = candidate(cell, digit);
+    if (cand) cand.classList.add(on ? "link-on" : "link-off");
+    if (from) {
+      const [x1, y1] = centre(from[0], from[1]);
+      const [x2, y2] = centre(cell, digit);
+      const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+      line.setAttribute("x1", x1); line.setAttribute("y1", y1);
+      line.setAttribute("x2", x2); line.setAttribute("y2", y2);
+      line.setAttribute("stroke", on ? "#059669" : "#dc2626");
+      line.setAttribute("stroke-width", "2");
+      if (!on) line.setAttribute("stroke-dasharray", "5 4");
+      line.classList.add("link");
+      svg.appendChild(line);
+    }
+  };
+  drawOne();
+  chainTimer = setInterval(drawOne, 1400 / Number($("speed").value));
+}
+
+function play() {
+  if (playing) return pause();
+  if (cur >= steps.length) go(-1);
+  $("play").textContent = "Pause";
+  $("play").classList.add("on");
+  const tick = () => {
+    if (cur >= steps.length) return pause();
+    go(cur + 1);
+    playing = setTimeout(tick, 6000 / Number($("speed").value));
+  };
+  tick();
+}
+
+function pause() {
+  clearTimeout(playing);
+  playing = null;
+  $("play").textContent = "Play";
+  $("play").classList.remove("on");
+}
+
+steps.forEach((s, i) => {
+  const li = document.createElement("li");
+  li.dataset.step = i;
+  li.textContent = s.text;
+  if (s.score > 2.3) li.classList.add("hard");
+  li.addEventListener("click", () => { pause(); go(i); });
+  $("step-list").appendChild(li);
+});
+$("first").onclick = () => { pause(); go(-1); };
+$("prev").onclick = () => { pause(); go(cur - 1); };
+$("next").onclick = () => { pause(); go(cur + 1); };
+$("last").onclick = () => { pause(); go(steps.length); };
+$("play").onclick = play;
+
+// ---- Backtracking search -----------------------------------------------------------
+
+const S = DATA.search;
+const searchCells = buildGrid($("sgrid"), "s-");
+const values = DATA.givens.slice();
+let at = 0;             // events applied
+let tries = 0, backtracks = 0;
+let searching = null;   // the play timer
+
+function apply(e) {
+  const [kind, cell, digit] = S.events[e];
+  if (kind === 0) { values[cell] = digit; tries++; }
+  if (kind === 2) { values[cell] = 0; backtracks++; }
+}
+
+function paintCell(c) {
+  const div = searchCells[c];
+  div.textContent = values[c] ? DATA.symbols[values[c] - 1] : "";
+  div.classList.toggle("tried", !DATA.givens[c] && values[c] > 0);
+}
+
+function showSearch() {
+  for (const div of searchCells) div.classList.remove("current", "dead");
+  if (at > 0) {
+    const [kind, cell] = S.events[at - 1];
+    searchCells[cell].classList.add(kind === 1 ? "dead" : "current");
+  }
+  $("tries").textContent = tries;
+  $("backtracks").textContent = backtracks;
+  $("event").textContent = at;
+  const done = at >= S.events.length;
+  $("search-status").textContent = !done ? ""
+    : S.solved ? "solved" : "this page holds only the start of the search";
+}
+
+function forward(count) {
+  for (let k = 0; k < count && at < S.events.length; k++) {
+    apply(at);
+    paintCell(S.events[at][1]);
+    at++;
+  }
+  showSearch();
+}
+
+function seek(target) {
+  values.splice(0, CELLS, ...DATA.givens);
+  at = 0; tries = 0; backtracks = 0;
+  while (at < Math.max(0, target) && at < S.events.length) apply(at++);
+  for (let c = 0; c < CELLS; c++) paintCell(c);
+  showSearch();
+}
+
+const DELAYS = [500, 250, 120, 60, 30, 15, 15, 15, 15, 15];
+const BATCH = [1, 1, 1, 1, 1, 2, 6, 20, 60, 200];
+
+function playSearch() {
+  if (searching) return pauseSearch();
+  if (at >= S.events.length) seek(0);
+  $("splay").textContent = "Pause";
+  $("splay").classList.add("on");
+  const tick = () => {
+    if (at >= S.events.length) return pauseSearch();
+    const speed = Number($("sspeed").value) - 1;
+    forward(BATCH[speed]);
+    searching = setTimeout(tick, DELAYS[speed]);
+  };
+  tick();
+}
+
+function pauseSearch() {
+  clearTimeout(searching);
+  searching = null;
+  $("splay").textContent = "Play";
+  $("splay").classList.remove("on");
+}
+
+$("events").textContent = S.events.length;
+$("search-total").textContent = `The whole search: ${S.tries} tries, ${S.backtracks} backtracks` +
+  (S.truncated ? ` (only the first ${S.events.length} events are on this page).` : ".");
+$("srestart").onclick = () => { pauseSearch(); seek(0); };
+$("sprev").onclick = () => { pauseSearch(); seek(at - 1); };
+$("snext").onclick = () => { pauseSearch(); forward(1); };
+$("splay").onclick = playSearch;
+
+// ---- Tabs and keys -----------------------------------------------------------------
+
+let tab = "steps";
+function showTab(name) {
+  tab = name;
+  pause(); pauseSearch();
+  for (const b of $("tabs").children) b.classList.toggle("on", b.dataset.tab === name);
+  $("steps-view").hidden = name !== "steps";
+  $("search-view").hidden = name !== "search";
+  sizeFonts($(name === "steps" ? "grid" : "sgrid"));
+  if (name === "steps") go(cur);
+}
+for (const b of $("tabs").children) b.onclick = () => showTab(b.dataset.tab);
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT" && e.key !== " ") return;
+  const keys = tab === "steps"
+    ? { ArrowRight: "next", ArrowLeft: "prev", " ": "play", Home: "first", End: "last" }
+    : { ArrowRight: "snext", ArrowLeft: "sprev", " ": "splay", Home: "srestart" };
+  const button = keys[e.key];
+  if (button) { e.preventDefault(); $(button).click(); }
+});
+window.addEventListener("resize", () => showTab(tab));
+
+sizeFonts($("grid"));
+go(-1);
+seek(0);
