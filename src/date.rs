@@ -36,6 +36,25 @@ impl Date {
         Date { year, month, day }
     }
 
+    /// Days from 1970-01-01 to this date.
+    fn to_days(self) -> i64 {
+        let (y, m, d) = (
+            i64::from(self.year) - i64::from(self.month <= 2),
+            i64::from(self.month),
+            i64::from(self.day),
+        );
+        let era = y.div_euclid(400);
+        let yoe = y.rem_euclid(400);
+        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+
+    /// Seconds from 1970-01-01T00:00Z to this date's midnight (UTC).
+    pub fn epoch_seconds(self) -> i64 {
+        self.to_days() * 86_400
+    }
+
     fn days_in_month(year: i32, month: u8) -> u8 {
         match month {
             2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
@@ -105,9 +124,34 @@ pub fn now_rfc3339() -> String {
     )
 }
 
+/// Seconds since 1970-01-01T00:00Z of an RFC 3339 UTC time as the banks write it
+/// (`2026-12-01T00:12:03.123456Z`, SQLite's and PostgreSQL's forms alike); `None` when the
+/// text is not one.
+pub fn epoch_seconds(text: &str) -> Option<f64> {
+    let date: Date = text.get(..10)?.parse().ok()?;
+    let time = text.get(11..)?.trim_end_matches('Z');
+    let time = time.split(['+']).next()?;
+    let mut parts = time.splitn(3, ':');
+    let h: f64 = parts.next()?.parse().ok()?;
+    let m: f64 = parts.next()?.parse().ok()?;
+    let s: f64 = parts.next()?.parse().ok()?;
+    Some(date.epoch_seconds() as f64 + h * 3600.0 + m * 60.0 + s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timestamps_read_back() {
+        assert_eq!(epoch_seconds("1970-01-02T00:00:01Z"), Some(86_401.0));
+        let t = epoch_seconds("2026-12-01T06:30:32.669Z").unwrap();
+        assert!((t - 1_796_106_632.669).abs() < 1e-6, "{t}");
+        for days in [0, 11_016, 20_788, -1000] {
+            assert_eq!(Date::from_days(days).to_days(), days);
+        }
+        assert_eq!(epoch_seconds("yesterday"), None);
+    }
 
     #[test]
     fn days_map_to_dates() {

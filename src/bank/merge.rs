@@ -40,7 +40,7 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
         .filter_map(|r| Some((r.origin?, r.id)))
         .collect();
     let mut run_ids = HashMap::new();
-    // Runs copied now (their alarms come along; those of runs copied before came then).
+    // Runs copied now (their alarms and samples come along; those of runs copied before came then).
     let mut new_runs = HashMap::new();
     for mut run in from.runs()? {
         let old = run.id;
@@ -67,8 +67,7 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
         let run_id = run_ids[&first.run_id];
         let batch = Batch {
             puzzles: pending.drain(..).map(|p| p.record).collect(),
-            alarms: Vec::new(),
-            counts: None,
+            ..Batch::default()
         };
         let new = into.insert_batch(run_id, &batch, &Default::default())?;
         let stored = new.outcomes.iter().filter(|&&s| s == Stored::New).count() as u64;
@@ -106,5 +105,14 @@ pub fn merge(from: &dyn Store, into: &mut dyn Store, name: &str) -> Result<Merge
         })
         .collect();
     merged.alarms = into.copy_alarms(&alarms)?;
+    let samples: Vec<_> = from
+        .samples(0)?
+        .into_iter()
+        .filter_map(|mut s| {
+            s.run_id = *new_runs.get(&s.run_id)?;
+            Some(s)
+        })
+        .collect();
+    into.copy_samples(&samples)?;
     Ok(merged)
 }

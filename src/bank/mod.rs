@@ -12,6 +12,7 @@ pub mod merge;
 pub mod postgres;
 pub mod quota;
 mod record;
+pub mod samples;
 pub mod sqlite;
 pub mod stats;
 pub mod stock;
@@ -105,6 +106,12 @@ pub trait Store: Send {
 
     /// Stores copies of another bank's alarms, their run ids already this bank's.
     fn copy_alarms(&mut self, alarms: &[stats::AlarmRow]) -> Result<u64>;
+
+    /// The samples of runs `first_run` and later, by run and time.
+    fn samples(&self, first_run: i64) -> Result<Vec<samples::SampleRow>>;
+
+    /// Stores copies of another bank's samples, their run ids already this bank's.
+    fn copy_samples(&mut self, samples: &[samples::SampleRow]) -> Result<u64>;
 
     /// A stored puzzle with its base grid, or `None` for an unknown id.
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>>;

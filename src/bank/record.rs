@@ -240,6 +240,8 @@ pub struct Batch {
     /// The run's counters once these are stored (`None`: the run's row is left as it is,
     /// as when `merge` copies another bank's runs).
     pub counts: Option<RunCounts>,
+    /// The run's progress over time, for `bank report`.
+    pub samples: Vec<super::samples::Sample>,
 }
 
 impl Batch {
@@ -248,12 +250,14 @@ impl Batch {
         self.puzzles.extend(later.puzzles);
         self.alarms.extend(later.alarms);
         self.counts = later.counts;
+        self.samples.extend(later.samples);
     }
 
-    /// Empties the puzzles and alarms, keeping their buffers.
+    /// Empties the puzzles, alarms and samples, keeping their buffers.
     pub fn clear(&mut self) {
         self.puzzles.clear();
         self.alarms.clear();
+        self.samples.clear();
     }
 }
 

@@ -138,8 +138,8 @@ fn store(
 ) -> Result<()> {
     let stored = Batch {
         puzzles: std::mem::take(batch),
-        alarms: Vec::new(),
         counts: Some(*counts),
+        ..Batch::default()
     };
     let inserted = bank
         .insert_batch(run_id, &stored, &Default::default())?

@@ -6,6 +6,7 @@
 //! implement. So both formats show the same page, and a new format is one small file.
 
 mod canvas;
+pub mod chart;
 pub mod html;
 mod pdf;
 pub mod sheet;

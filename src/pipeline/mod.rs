@@ -12,6 +12,7 @@ pub mod attempt;
 pub mod monitor;
 pub mod plan;
 pub mod reproduce;
+mod sampler;
 mod seen;
 mod tier_fill;
 pub mod verify;
@@ -24,6 +25,7 @@ use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use anyhow::Result;
 use rayon::prelude::*;
+use sampler::Sampler;
 use seen::Seen;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -153,16 +155,23 @@ pub fn fill(
         .iter()
         .map(|item| TierFill::new(request.run_seed, settings, item))
         .collect();
-    let outcome = run_rounds(
-        &mut tiers,
-        &mut seen,
-        &writer,
+    let mut sampler = Sampler::new(started);
+    let rules = Rules {
         deadlines,
         progress,
-        &limits,
-        request.skip_unreachable,
-    );
+        limits: &limits,
+        skip_unreachable: request.skip_unreachable,
+    };
+    let outcome = run_rounds(&mut tiers, &mut seen, &writer, &mut sampler, &rules);
     let mut counts = run_counts(&tiers);
+    if let Some(last) = sampler.take(counts, true) {
+        // A failed send means the writer stopped on an error, which `finish` reports.
+        let _ = writer.send(Batch {
+            samples: vec![last],
+            counts: Some(counts),
+            ..Batch::default()
+        });
+    }
     let items: Vec<ItemReport> = tiers
         .iter()
         .map(|t| ItemReport {
@@ -257,16 +266,29 @@ enum RoundsEnd {
     Interrupted(&'static str),
 }
 
+/// How the rounds of a fill run: deadlines, progress, when to stop, what to skip.
+struct Rules<'a> {
+    deadlines: &'a dyn Deadlines,
+    progress: &'a dyn Progress,
+    limits: &'a Limits<'a>,
+    /// Skip a size whose tier never rates into its band (see [`skip`]).
+    skip_unreachable: bool,
+}
+
 /// Runs rounds until no tier is open or the run must stop.
 fn run_rounds(
     tiers: &mut [TierFill],
     seen: &mut Seen,
     writer: &Writer,
-    deadlines: &dyn Deadlines,
-    progress: &dyn Progress,
-    limits: &Limits,
-    skip_unreachable: bool,
+    sampler: &mut Sampler,
+    rules: &Rules,
 ) -> Result<RoundsEnd> {
+    let Rules {
+        deadlines,
+        progress,
+        limits,
+        skip_unreachable,
+    } = *rules;
     loop {
         let slots = share(tiers, CHUNK);
         if slots.is_empty() {
@@ -289,17 +311,23 @@ fn run_rounds(
             .par_iter()
             .map(|(i, _, input)| {
                 let tier = plan[*i];
-                attempt::run(input, tier, deadlines.deadline(&tier.name, input.target))
+                let started = Instant::now();
+                let outcome =
+                    attempt::run(input, tier, deadlines.deadline(&tier.name, input.target));
+                (outcome, started.elapsed())
             })
             .collect();
         let mut chunk = Batch::default();
-        for ((i, job, input), outcome) in work.into_iter().zip(outcomes) {
+        for ((i, job, input), (outcome, took)) in work.into_iter().zip(outcomes) {
+            sampler.attempt(took);
             tiers[i].receive(job, &input, outcome, seen, &mut chunk);
         }
         if skip_unreachable {
             skip(tiers);
         }
-        chunk.counts = Some(run_counts(tiers));
+        let counts = run_counts(tiers);
+        chunk.samples.extend(sampler.take(counts, false));
+        chunk.counts = Some(counts);
         writer.send(chunk)?;
         // Stocks that other workers filled to their quota: stop making them.
         for (size, tier) in writer.take_full() {

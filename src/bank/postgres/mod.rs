@@ -297,6 +297,14 @@ impl Store for PostgresBank {
         runs::copy_alarms(self.client.get_mut(), alarms)
     }
 
+    fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::samples::SampleRow>> {
+        runs::samples(&mut *self.client(), first_run)
+    }
+
+    fn copy_samples(&mut self, samples: &[crate::bank::samples::SampleRow]) -> Result<u64> {
+        runs::copy_samples(self.client.get_mut(), samples)
+    }
+
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         puzzles::by_id(&mut *self.client(), id)
     }

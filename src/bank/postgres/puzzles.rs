@@ -3,10 +3,11 @@
 
 use super::{params, runs, sql_type, Params, NOW};
 use crate::bank::columns::{
-    alarm_values, base_grid_values, puzzle_values, read_puzzle, Value, BASE_GRID_COLUMNS,
+    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, Value, BASE_GRID_COLUMNS,
     PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
+use crate::bank::samples::SAMPLE_COLUMNS;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, PuzzleRecord, StoredPuzzle};
 use anyhow::Result;
 use postgres::fallible_iterator::FallibleIterator;
@@ -21,7 +22,7 @@ pub(super) fn stock_lock(size: usize, tier: &str) -> i64 {
     i64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"))
 }
 
-/// Stores a batch of puzzles and alarms in one transaction, with the run's counters when
+/// Stores a batch of puzzles, alarms and samples in one transaction, with the run's counters when
 /// the batch carries them; puzzles past a quota in `caps` are surplus.
 pub(super) fn insert_batch(
     client: &mut Client,
@@ -53,6 +54,19 @@ pub(super) fn insert_batch(
                 "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window,
                                      old_target, new_target)
                  VALUES ($1, {NOW}, $2, $3, $4, $5, $6, $7)"
+            ),
+            &params(&values).refs(),
+        )?;
+    }
+    for sample in &batch.samples {
+        let values: Vec<Value> = std::iter::once(Value::Int(Some(run_id)))
+            .chain(sample.values())
+            .collect();
+        tx.execute(
+            &format!(
+                "INSERT INTO run_samples ({SAMPLE_COLUMNS}) VALUES ($1, {NOW}, {})
+                 ON CONFLICT (run_id, elapsed_ms) DO NOTHING",
+                slots('$', 2, 9)
             ),
             &params(&values).refs(),
         )?;

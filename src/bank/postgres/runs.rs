@@ -6,6 +6,7 @@ use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
 use crate::bank::liveness::{self, Running, LEASE};
+use crate::bank::samples::{SampleRow, SAMPLE_COLUMNS};
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
@@ -153,4 +154,26 @@ pub(super) fn copy_alarms(client: &mut postgres::Client, alarms: &[AlarmRow]) ->
         slots('$', 1, 8)
     );
     execute_each(client, &sql, alarms, AlarmRow::values)
+}
+
+/// The samples of runs `first_run` and later, by run and time.
+pub(super) fn samples(c: &mut impl GenericClient, first_run: i64) -> Result<Vec<SampleRow>> {
+    c.query(
+        &format!(
+            "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= $1 ORDER BY run_id, elapsed_ms"
+        ),
+        &[&first_run],
+    )?
+    .iter()
+    .map(SampleRow::read)
+    .collect()
+}
+
+/// Inserts copies of another bank's samples (run ids already this bank's).
+pub(super) fn copy_samples(client: &mut postgres::Client, samples: &[SampleRow]) -> Result<u64> {
+    let sql = format!(
+        "INSERT INTO run_samples ({SAMPLE_COLUMNS}) VALUES ({}) ON CONFLICT DO NOTHING",
+        slots('$', 1, 11)
+    );
+    execute_each(client, &sql, samples, SampleRow::values)
 }

@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0003_stock.sql"),
     include_str!("../../../migrations/postgres/0004_variety.sql"),
     include_str!("../../../migrations/postgres/0005_workers.sql"),
+    include_str!("../../../migrations/postgres/0006_samples.sql"),
 ];
 
 /// Both backends are at the same version of one model.

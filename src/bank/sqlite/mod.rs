@@ -196,6 +196,14 @@ impl Store for SqliteBank {
         runs::copy_alarms(&mut self.conn, alarms)
     }
 
+    fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::samples::SampleRow>> {
+        runs::samples(&self.conn, first_run)
+    }
+
+    fn copy_samples(&mut self, samples: &[crate::bank::samples::SampleRow]) -> Result<u64> {
+        runs::copy_samples(&mut self.conn, samples)
+    }
+
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
         puzzles::by_id(&self.conn, id)
     }

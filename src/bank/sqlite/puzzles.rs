@@ -7,13 +7,14 @@ use crate::bank::columns::{
     BASE_GRID_COLUMNS, PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
+use crate::bank::samples::SAMPLE_COLUMNS;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, StoredPuzzle};
 use anyhow::Result;
 use rusqlite::types::ToSqlOutput;
 use rusqlite::{params, params_from_iter, Connection, Row, ToSql};
 use std::collections::{HashMap, HashSet};
 
-/// Stores a batch of puzzles and alarms in one transaction, with the run's counters when
+/// Stores a batch of puzzles, alarms and samples in one transaction, with the run's counters when
 /// the batch carries them; puzzles past a quota in `caps` are surplus.
 pub(super) fn insert_batch(
     conn: &mut Connection,
@@ -67,6 +68,14 @@ pub(super) fn insert_batch(
         for a in &batch.alarms {
             let values = std::iter::once(Value::Int(Some(run_id))).chain(alarm_values(a));
             alarm_stmt.execute(params_from_iter(values))?;
+        }
+        let mut sample_stmt = tx.prepare_cached(&format!(
+            "INSERT OR IGNORE INTO run_samples ({SAMPLE_COLUMNS}) VALUES (?1, {NOW}, {})",
+            slots('?', 2, 9)
+        ))?;
+        for sample in &batch.samples {
+            let values = std::iter::once(Value::Int(Some(run_id))).chain(sample.values());
+            sample_stmt.execute(params_from_iter(values))?;
         }
     }
     if let Some(counts) = &batch.counts {

@@ -5,6 +5,7 @@ use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
 use crate::bank::liveness::{self, Running};
+use crate::bank::samples::{SampleRow, SAMPLE_COLUMNS};
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
@@ -152,4 +153,26 @@ pub(super) fn copy_alarms(conn: &mut Connection, alarms: &[AlarmRow]) -> Result<
         slots('?', 1, 8)
     );
     super::execute_each(conn, &sql, alarms, AlarmRow::values)
+}
+
+/// The samples of runs `first_run` and later, by run and time.
+pub(super) fn samples(conn: &Connection, first_run: i64) -> Result<Vec<SampleRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= ?1 ORDER BY run_id, elapsed_ms"
+    ))?;
+    let mut rows = stmt.query([first_run])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(SampleRow::read(r)?);
+    }
+    Ok(out)
+}
+
+/// Inserts copies of another bank's samples (run ids already this bank's).
+pub(super) fn copy_samples(conn: &mut Connection, samples: &[SampleRow]) -> Result<u64> {
+    let sql = format!(
+        "INSERT OR IGNORE INTO run_samples ({SAMPLE_COLUMNS}) VALUES ({})",
+        slots('?', 1, 11)
+    );
+    super::execute_each(conn, &sql, samples, SampleRow::values)
 }

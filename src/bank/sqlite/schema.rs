@@ -11,6 +11,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0003_stock.sql"),
     include_str!("../../../migrations/0004_variety.sql"),
     include_str!("../../../migrations/0005_workers.sql"),
+    include_str!("../../../migrations/0006_samples.sql"),
 ];
 
 /// Schema version this binary writes.
