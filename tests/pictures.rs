@@ -595,3 +595,132 @@ fn solving_page_steps_through_the_explained_solution_in_a_browser() {
         assert_eq!(browser.console_errors(), Vec::<String>::new());
     });
 }
+
+/// A bank with a run that timed out into alarms (deadline 0) and a normal run.
+fn bank_with_alarms(db: &str) {
+    let o = bank(
+        &[
+            "fill",
+            "--db",
+            db,
+            "--count",
+            "20",
+            "--tier",
+            "hard",
+            "--deadline-ms",
+            "0",
+            "--seed",
+            "2",
+        ],
+        None,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the timed-out run fails: {}",
+        stderr(&o)
+    );
+    ok(&["fill", "--db", db, "--count", "400", "--seed", "2"]);
+}
+
+#[test]
+fn report_records_samples_on_both_backends_and_refuses_bad_selections() {
+    for (dir, db) in common::banks() {
+        bank_with_alarms(&db);
+        let samples = common::scalar(&db, "SELECT count(*) FROM run_samples");
+        assert!(
+            samples >= 2,
+            "{db}: a sample per run at least, got {samples}"
+        );
+        // The last sample of a run holds its final counters.
+        let last = common::scalar(
+            &db,
+            "SELECT accepted FROM run_samples WHERE run_id = 2 ORDER BY elapsed_ms DESC LIMIT 1",
+        );
+        assert_eq!(last, 400, "{db}");
+        let timed = common::scalar(&db, "SELECT count(*) FROM run_samples WHERE run_id = 1");
+        assert!(timed >= 1);
+        let out = dir.path().join("r.html");
+        let out_s = out.to_str().unwrap();
+        let o = bank(&["report", "--db", &db, "--run", "1", "--out", out_s], None);
+        assert!(o.status.success(), "{db}: {}", stderr(&o));
+        let page = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(
+            page.matches("class=\"marker\"").count(),
+            12,
+            "{db}: 6 alarms on two charts"
+        );
+        std::fs::remove_file(&out).unwrap();
+        for (args, says) in [
+            (vec!["--run", "9"], "no run 9"),
+            (vec!["--since", "2999-01-01"], "no run"),
+            (vec!["--since", "2026-13-01"], "not a date"),
+            (
+                vec!["--run", "1", "--since", "2026-01-01"],
+                "cannot be used with",
+            ),
+        ] {
+            let mut full = vec!["report", "--db", &db, "--out", out_s];
+            full.extend(args.iter().copied());
+            let o = bank(&full, None);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+            assert!(!out.exists(), "{args:?} wrote a file");
+        }
+    }
+}
+
+#[test]
+fn report_shows_its_charts_in_a_browser() {
+    with_browser(|browser| {
+        let (dir, db) = temp_db();
+        bank_with_alarms(&db);
+        let out = dir.path().join("report.html");
+        ok(&[
+            "report",
+            "--db",
+            &db,
+            "--since",
+            "2000-01-01",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        browser.open(&out);
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let charts = browser
+            .eval("return document.querySelectorAll('svg.chart').length")
+            .as_u64()
+            .unwrap();
+        assert!(
+            charts >= 6,
+            "pace, timeouts, tier mix, scores, clues, attempt times: {charts}"
+        );
+        assert_eq!(
+            browser.eval("return document.body.dataset.charts"),
+            charts.to_string()
+        );
+        // Every chart drew something: a line with points, or bars.
+        let empty = browser.eval(
+            "return [...document.querySelectorAll('svg.chart')].filter(s => \
+             !s.querySelector('path.series[d^=\"M\"], rect.bar')).map(s => s.querySelector('title').textContent)",
+        );
+        assert_eq!(empty, serde_json::json!([]), "charts without data");
+        // Alarms: marked on both time charts and listed.
+        let markers = browser.eval("return document.querySelectorAll('g.marker').length");
+        assert_eq!(markers, 12, "6 alarms on two charts");
+        let rows = browser.eval("return document.querySelectorAll('#alarms tr').length");
+        assert_eq!(rows, 7, "a header and 6 alarms");
+        let stored = browser.eval(
+            "return [...document.querySelectorAll('#totals tr')].find(r => \
+             r.cells[0].textContent === 'puzzles stored' || r.querySelector('th').textContent === 'puzzles stored')\
+             .querySelector('td').textContent",
+        );
+        assert_eq!(stored, "400");
+        let timed = browser.eval("return document.querySelector('#attempt-times td').textContent");
+        assert_eq!(
+            timed,
+            (600 + common::scalar(&db, "SELECT attempts FROM runs WHERE id = 2")).to_string()
+        );
+        browser.screenshot(&artifacts().join("run-report.png"));
+    });
+}

@@ -160,9 +160,16 @@ pub struct PuzzleFilter {
     pub random_order: bool,
     /// Only puzzles not yet handed out.
     pub unserved: bool,
+    /// Only puzzles stored by runs with ids in this range (inclusive).
+    pub runs: Option<(i64, i64)>,
 }
 
 impl PuzzleFilter {
+    /// The run range as bounds a query can bind (all runs when unset).
+    pub fn run_bounds(&self) -> (i64, i64) {
+        self.runs.unwrap_or((i64::MIN, i64::MAX))
+    }
+
     /// The `ORDER BY` of a scan (`random()` is the same function in both backends).
     pub fn order_by(&self) -> &'static str {
         if self.random_order {

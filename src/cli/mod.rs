@@ -26,6 +26,7 @@ mod merge;
 mod notation;
 mod print;
 mod rate;
+mod report;
 mod solve;
 mod stats;
 mod stock;
@@ -104,6 +105,8 @@ enum Command {
     Prune(stock::PruneArgs),
     /// Print puzzle sheets for paper (PDF or SVG), solutions on the last pages.
     Print(print::PrintArgs),
+    /// An HTML report on a run or a period: pace, timeouts, alarms, tier mix, histograms.
+    Report(report::ReportArgs),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -145,6 +148,7 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Daily(args) => stock::run_daily(args),
         Command::Prune(args) => stock::run_prune(args),
         Command::Print(args) => print::run(args),
+        Command::Report(args) => report::run(args),
     }
 }
 

@@ -91,7 +91,7 @@ fn legend(out: &mut String, names: &[&str]) {
     }
     let mut x = W - RIGHT;
     for (i, name) in names.iter().enumerate().rev() {
-        x -= 14.0 + 7.0 * name.len() as f64;
+        x -= 24.0 + 6.5 * name.len() as f64;
         let _ = write!(
             out,
             r#"<rect x="{x}" y="9" width="10" height="10" fill="{}"/><text x="{}" y="18" class="legend">{}</text>"#,
@@ -175,14 +175,16 @@ impl LineChart {
             W - RIGHT,
             b = H - BOTTOM
         );
-        for m in &self.markers {
+        for (i, m) in self.markers.iter().enumerate() {
             let mx = x(m.x);
+            // Labels of nearby alarms go on rows of their own.
+            let label_y = TOP + 10.0 + 12.0 * (i % 6) as f64;
             let _ = write!(
                 out,
                 r#"<g class="marker"><line x1="{mx}" x2="{mx}" y1="{TOP}" y2="{}" stroke="{c}" stroke-dasharray="4 3"/><text x="{}" y="{}" class="marker-label" fill="{c}">{}</text></g>"#,
                 H - BOTTOM,
                 mx + 3.0,
-                TOP + 10.0,
+                label_y,
                 esc(&m.label),
                 c = PALETTE[3]
             );

@@ -168,9 +168,9 @@ pub(super) fn by_id(c: &mut impl GenericClient, id: i64) -> Result<Option<Stored
         .transpose()
 }
 
-/// The filter's `WHERE` (parameters 1 to 3: tier, size, unserved).
+/// The filter's `WHERE` (parameters 1 to 5: tier, size, unserved, first and last run).
 const FILTER: &str = "($1::text IS NULL OR p.tier = $1) AND ($2::bigint IS NULL OR p.size = $2)
-     AND (NOT $3::boolean OR p.served_at IS NULL)";
+     AND (NOT $3::boolean OR p.served_at IS NULL) AND p.run_id BETWEEN $4 AND $5";
 
 /// Visits the puzzles `filter` selects, streaming rows as the server sends them.
 pub(super) fn scan(
@@ -180,13 +180,20 @@ pub(super) fn scan(
 ) -> Result<()> {
     let order = filter.order_by();
     let sql = format!(
-        "{} WHERE {FILTER} ORDER BY {order} LIMIT $4::bigint",
+        "{} WHERE {FILTER} ORDER BY {order} LIMIT $6::bigint",
         *SELECT
     );
     let size = filter.size.map(|s| s as i64);
     let limit = filter.limit.map(|l| l.min(i64::MAX as u64) as i64);
-    let params: [&(dyn postgres::types::ToSql + Sync); 4] =
-        [&filter.tier, &size, &filter.unserved, &limit];
+    let (first_run, last_run) = filter.run_bounds();
+    let params: [&(dyn postgres::types::ToSql + Sync); 6] = [
+        &filter.tier,
+        &size,
+        &filter.unserved,
+        &first_run,
+        &last_run,
+        &limit,
+    ];
     let mut rows = client.query_raw(&sql, params)?;
     while let Some(row) = rows.next()? {
         visit(read_puzzle(&row)?)?;
@@ -200,7 +207,13 @@ pub(super) fn count(c: &mut impl GenericClient, filter: &PuzzleFilter) -> Result
     let n: i64 = c
         .query_one(
             &format!("SELECT count(*) FROM puzzles p WHERE {FILTER}"),
-            &[&filter.tier, &size, &filter.unserved],
+            &[
+                &filter.tier,
+                &size,
+                &filter.unserved,
+                &filter.run_bounds().0,
+                &filter.run_bounds().1,
+            ],
         )?
         .get(0);
     let n = n as u64;

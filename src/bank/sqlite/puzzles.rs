@@ -131,12 +131,21 @@ pub(super) fn scan(
     let order = filter.order_by();
     let sql = format!(
         "{} WHERE (?1 IS NULL OR p.tier = ?1) AND (?2 IS NULL OR p.size = ?2)
-              AND (NOT ?4 OR p.served_at IS NULL) ORDER BY {order} LIMIT ?3",
+              AND (NOT ?4 OR p.served_at IS NULL) AND p.run_id BETWEEN ?5 AND ?6
+              ORDER BY {order} LIMIT ?3",
         *SELECT
     );
     let mut stmt = conn.prepare(&sql)?;
     let limit = filter.limit.map_or(-1, |l| l as i64);
-    let mut rows = stmt.query(params![filter.tier, filter.size, limit, filter.unserved])?;
+    let (first_run, last_run) = filter.run_bounds();
+    let mut rows = stmt.query(params![
+        filter.tier,
+        filter.size,
+        limit,
+        filter.unserved,
+        first_run,
+        last_run
+    ])?;
     while let Some(row) = rows.next()? {
         visit(read_puzzle(row)?)?;
     }
@@ -147,8 +156,14 @@ pub(super) fn scan(
 pub(super) fn count(conn: &Connection, filter: &PuzzleFilter) -> Result<u64> {
     let n: u64 = conn.query_row(
         "SELECT count(*) FROM puzzles WHERE (?1 IS NULL OR tier = ?1) AND (?2 IS NULL OR size = ?2)
-         AND (NOT ?3 OR served_at IS NULL)",
-        params![filter.tier, filter.size, filter.unserved],
+         AND (NOT ?3 OR served_at IS NULL) AND run_id BETWEEN ?4 AND ?5",
+        params![
+            filter.tier,
+            filter.size,
+            filter.unserved,
+            filter.run_bounds().0,
+            filter.run_bounds().1
+        ],
         |r| r.get(0),
     )?;
     Ok(filter.limit.map_or(n, |l| l.min(n)))

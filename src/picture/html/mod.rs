@@ -1,6 +1,7 @@
 //! Self-contained HTML pages: inline CSS, inline script, the page's data as one JSON
 //! object. Nothing is loaded from the network, so a page opens from disk anywhere.
 
+pub mod report;
 pub mod solving;
 
 use serde::Serialize;
