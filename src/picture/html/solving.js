@@ -95,8 +95,13 @@ function go(index) {
     : `step ${cur + 1} of ${steps.length}`;
   $("step-text").textContent = step ? step.text : "";
   for (const li of $("step-list").children) li.classList.toggle("current", Number(li.dataset.step) === cur);
-  const item = $("step-list").children[cur];
-  if (item) item.scrollIntoView({ block: "nearest" });
+  // Keep the current step in view by scrolling the list only, never the page.
+  const list = $("step-list");
+  const item = list.children[cur];
+  if (item && (item.offsetTop < list.scrollTop
+      || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight)) {
+    list.scrollTop = item.offsetTop - list.clientHeight / 2;
+  }
 }
 
 function clearChains() {
@@ -290,5 +295,7 @@ document.addEventListener("keydown", (e) => {
 window.addEventListener("resize", () => showTab(tab));
 
 sizeFonts($("grid"));
-go(-1);
+// `page.html#s12` opens at step 12.
+const linked = /^#s(\d+)$/.exec(location.hash);
+go(linked ? Number(linked[1]) - 1 : -1);
 seek(0);
