@@ -468,6 +468,13 @@ fn merge_moves_a_bank_between_backends_with_every_column() {
         ["2026-12-01T00:00:00.000Z hard 26"]
     );
     assert_eq!(common::texts(back, alarms), common::texts(&pg, alarms));
+    // The run's samples came along, every column.
+    let samples = "SELECT at || ' ' || elapsed_ms || ' ' || attempts || ' ' || accepted || ' ' \
+                   || attempt_times FROM run_samples ORDER BY elapsed_ms";
+    let original_samples = common::texts(a, samples);
+    assert!(!original_samples.is_empty(), "the fill sampled its run");
+    assert_eq!(common::texts(&pg, samples), original_samples);
+    assert_eq!(common::texts(back, samples), original_samples);
     // The day's puzzle came along: the same puzzle on the same day in every bank.
     let day = |db: &str| {
         let line = ok(&[

@@ -162,9 +162,10 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
             .unwrap()
             .map(|c| c.unwrap())
             .collect();
-        // Back to schema 3: no classes, no mother seeds, no heartbeats.
+        // Back to schema 3: no classes, no mother seeds, no heartbeats, no samples.
         conn.execute_batch(
-            "ALTER TABLE runs DROP COLUMN heartbeat_at;
+            "DROP TABLE run_samples;
+             ALTER TABLE runs DROP COLUMN heartbeat_at;
              DROP INDEX puzzles_by_class;
              DROP INDEX puzzles_by_full_fingerprint;
              ALTER TABLE puzzles DROP COLUMN full_fingerprint;

@@ -55,6 +55,7 @@ function showState(state) {
       const box = document.createElement("div");
       box.className = "cands";
       box.style.gridTemplateColumns = `repeat(${DATA.box_cols}, 1fr)`;
+      box.style.gridTemplateRows = `repeat(${DATA.box_rows}, 1fr)`;
       for (let d = 1; d <= N; d++) {
         const span = document.createElement("span");
         span.className = "cand";
