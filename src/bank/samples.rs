@@ -1,7 +1,7 @@
 //! A run over time: a `run_samples` row every second or so with the run's counters and a
 //! histogram of how long its attempts took, for `bank report`.
 
-use super::columns::{ReadRow, Value};
+use super::columns::{counter_values, read_counts, ReadRow, Value};
 use super::RunCounts;
 use anyhow::{Context, Result};
 use std::time::Duration;
@@ -124,19 +124,11 @@ pub struct Sample {
 impl Sample {
     /// Its values in [`SAMPLE_COLUMNS`] order after `run_id` and `at`.
     pub fn values(&self) -> Vec<Value> {
-        let c = &self.counts;
-        let int = |n: u64| Value::Int(Some(n.min(i64::MAX as u64) as i64));
-        vec![
-            int(self.elapsed_ms),
-            int(c.attempts),
-            int(c.accepted),
-            int(c.duplicates),
-            int(c.rejected),
-            int(c.timeouts),
-            int(c.retries),
-            int(c.alarms),
-            Value::Text(Some(self.attempt_times.to_json())),
-        ]
+        let elapsed = Value::Int(Some(self.elapsed_ms.min(i64::MAX as u64) as i64));
+        let mut v = vec![elapsed];
+        v.extend(counter_values(&self.counts));
+        v.push(Value::Text(Some(self.attempt_times.to_json())));
+        v
     }
 }
 
@@ -150,8 +142,11 @@ pub struct SampleRow {
 }
 
 /// The columns [`SampleRow::read`] reads, in order.
-pub const SAMPLE_COLUMNS: &str = "run_id, at, elapsed_ms, attempts, accepted, duplicates, \
-     rejected, timeouts, retries, alarms, attempt_times";
+pub const SAMPLE_COLUMNS: &str = concat!(
+    "run_id, at, elapsed_ms, ",
+    "attempts, accepted, duplicates, rejected, timeouts, retries, alarms",
+    ", attempt_times"
+);
 
 impl SampleRow {
     /// A row of [`SAMPLE_COLUMNS`].
@@ -161,15 +156,7 @@ impl SampleRow {
             at: r.string(1)?,
             sample: Sample {
                 elapsed_ms: r.number(2)?,
-                counts: RunCounts {
-                    attempts: r.number(3)?,
-                    accepted: r.number(4)?,
-                    duplicates: r.number(5)?,
-                    rejected: r.number(6)?,
-                    timeouts: r.number(7)?,
-                    retries: r.number(8)?,
-                    alarms: r.number(9)?,
-                },
+                counts: read_counts(r, 3)?,
                 attempt_times: AttemptTimes::from_json(&r.string(10)?)?,
             },
         })
@@ -207,6 +194,7 @@ mod tests {
         assert_eq!(AttemptTimes::from_json(&b.to_json()).unwrap(), b);
         assert!(AttemptTimes::default().quantile(0.5).is_none());
         assert!(AttemptTimes::from_json("[1,2").is_err());
+        assert!(SAMPLE_COLUMNS.contains(crate::bank::columns::COUNTERS));
         assert!(AttemptTimes::from_json(&format!("{:?}", vec![1; 200])).is_err());
     }
 }
