@@ -63,10 +63,12 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
                     pi: [NONE; 16],
                     inv: [NONE; 16],
                     slot_of_stack: [NONE; 4],
+                    stack_of_slot: [NONE; 4],
+                    free_columns: ((1u32 << n) - 1) as u16,
                     row1: [0; 16],
                     best: &mut best,
                 };
-                search.column(0);
+                search.column(0, true);
             }
         }
     }
@@ -86,8 +88,11 @@ struct Search<'a> {
     pi: [u8; 16],
     /// Source column → result column (partial).
     inv: [u8; 16],
-    /// Source stack → result stack (partial).
+    /// Source stack → result stack (partial), and back.
     slot_of_stack: [u8; 4],
+    stack_of_slot: [u8; 4],
+    /// Result columns not yet given a source column (bit per column).
+    free_columns: u16,
     /// Row 1 so far, relabelled.
     row1: [u8; 16],
     /// The least whole grid found so far, over every search.
@@ -96,51 +101,73 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Decides result column `c` of row 1 (and what it fixes ahead), then goes on.
-    fn column(&mut self, c: usize) {
+    /// `tight`: row 1 so far equals the best grid's (only then can a value cut).
+    fn column(&mut self, c: usize, tight: bool) {
         let n = self.g.n();
         if c == n {
             self.finish();
             return;
         }
         if self.pi[c] != NONE {
-            self.value(c);
+            self.value(c, tight);
             return;
         }
         // π(c) is free: any unplaced column of the stack that result stack c/bc holds,
         // or, when no stack holds it yet, of any stack not yet placed.
         let bc = self.g.box_cols();
-        let slot = (c / bc) as u8;
-        let held = (0..n / bc).find(|&s| self.slot_of_stack[s] == slot);
+        let slot = c / bc;
+        let held = self.stack_of_slot[slot];
         for s in 0..n / bc {
-            let open = match held {
-                Some(h) => s == h,
-                None => self.slot_of_stack[s] == NONE,
+            let open = if held == NONE {
+                self.slot_of_stack[s] == NONE
+            } else {
+                s == held as usize
             };
             if !open {
                 continue;
             }
-            let fresh = self.slot_of_stack[s] == NONE;
+            let fresh = held == NONE;
             if fresh {
-                self.slot_of_stack[s] = slot;
+                self.place_stack(s, slot);
             }
             for x in s * bc..(s + 1) * bc {
                 if self.inv[x] == NONE {
-                    self.pi[c] = x as u8;
-                    self.inv[x] = c as u8;
-                    self.value(c);
-                    self.pi[c] = NONE;
-                    self.inv[x] = NONE;
+                    self.place_column(c, x);
+                    self.value(c, tight);
+                    self.free_column(c, x);
                 }
             }
             if fresh {
-                self.slot_of_stack[s] = NONE;
+                self.free_stack(s, slot);
             }
         }
     }
 
+    fn place_stack(&mut self, stack: usize, slot: usize) {
+        self.slot_of_stack[stack] = slot as u8;
+        self.stack_of_slot[slot] = stack as u8;
+    }
+
+    fn free_stack(&mut self, stack: usize, slot: usize) {
+        self.slot_of_stack[stack] = NONE;
+        self.stack_of_slot[slot] = NONE;
+    }
+
+    fn place_column(&mut self, result: usize, source: usize) {
+        self.pi[result] = source as u8;
+        self.inv[source] = result as u8;
+        self.free_columns &= !(1 << result);
+    }
+
+    fn free_column(&mut self, result: usize, source: usize) {
+        self.pi[result] = NONE;
+        self.inv[source] = NONE;
+        self.free_columns |= 1 << result;
+    }
+
     /// With π(c) set: row 1's value at `c` is π⁻¹(σ(π(c))); when that column is not placed
     /// yet it takes the least free result column, which is what a least row 1 needs.
-    fn value(&mut self, c: usize) {
+    fn value(&mut self, c: usize, tight: bool) {
         let bc = self.g.box_cols();
         let y = self.sigma[self.k1][self.pi[c] as usize] as usize;
         let mut undo_slot = None;
@@ -148,37 +175,40 @@ impl Search<'_> {
         if self.inv[y] == NONE {
             let stack = y / bc;
             if self.slot_of_stack[stack] == NONE {
-                let used = |s: u8| self.slot_of_stack.contains(&s);
-                let slot = (0..(self.g.n() / bc) as u8)
-                    .find(|&s| !used(s))
+                let slot = self
+                    .stack_of_slot
+                    .iter()
+                    .position(|&s| s == NONE)
                     .expect("a free stack slot");
-                self.slot_of_stack[stack] = slot;
-                undo_slot = Some(stack);
+                self.place_stack(stack, slot);
+                undo_slot = Some((stack, slot));
             }
             let slot = self.slot_of_stack[stack] as usize;
-            let p = (slot * bc..(slot + 1) * bc)
-                .find(|&p| self.pi[p] == NONE)
-                .expect("a free column in the stack's slot");
-            self.pi[p] = y as u8;
-            self.inv[y] = p as u8;
+            let in_slot = (self.free_columns >> (slot * bc)) & ((1 << bc) - 1);
+            debug_assert!(in_slot != 0, "a free column in the stack's slot");
+            let p = slot * bc + in_slot.trailing_zeros() as usize;
+            self.place_column(p, y);
             undo_col = Some((p, y));
         }
         let v = self.inv[y] + 1;
         self.row1[c] = v;
         let n = self.g.n();
-        let cut = self
-            .best
-            .as_ref()
-            .is_some_and(|best| self.row1[..=c] > best[n..n + c + 1]);
+        // Against the best so far: larger at the first difference is cut; smaller frees
+        // the rest of this branch from comparing. With no best yet, the first one found
+        // comes from below here and shares this row 1 so far: still tight.
+        let (cut, tight) = match self.best.as_ref() {
+            Some(best) if tight => (v > best[n + c], v == best[n + c]),
+            Some(_) => (false, false),
+            None => (false, true),
+        };
         if !cut {
-            self.column(c + 1);
+            self.column(c + 1, tight);
         }
         if let Some((p, y)) = undo_col {
-            self.pi[p] = NONE;
-            self.inv[y] = NONE;
+            self.free_column(p, y);
         }
-        if let Some(stack) = undo_slot {
-            self.slot_of_stack[stack] = NONE;
+        if let Some((stack, slot)) = undo_slot {
+            self.free_stack(stack, slot);
         }
     }
 
