@@ -724,3 +724,88 @@ fn report_shows_its_charts_in_a_browser() {
         browser.screenshot(&artifacts().join("run-report.png"));
     });
 }
+
+#[test]
+fn print_unserved_leaves_out_what_was_handed_out() {
+    if !available(&["pdftotext"], "poppler-utils") {
+        return;
+    }
+    let (dir, db) = temp_db();
+    ok(&[
+        "fill", "--count", "8", "--tier", "easy", "--seed", "4", "--db", &db,
+    ]);
+    let taken: Vec<String> = ok(&["take", "--tier", "easy", "--count", "3", "--db", &db])
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    assert_eq!(taken, ["1", "2", "3"]);
+    let pdf = dir.path().join("unserved.pdf");
+    ok(&[
+        "print",
+        "--db",
+        &db,
+        "--unserved",
+        "--count",
+        "4",
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    let words = words(&pdf);
+    let labels: Vec<String> = squares(&pdf).iter().map(|s| caption(s, &words).1).collect();
+    assert_eq!(
+        labels,
+        ["4", "5", "6", "7"],
+        "the first four not handed out"
+    );
+    // Printing hands nothing out.
+    assert_eq!(
+        common::scalar(&db, "SELECT count(*) FROM puzzles WHERE served_at IS NULL"),
+        5
+    );
+}
+
+#[test]
+fn report_defaults_to_the_newest_run_and_explain_html_refuses_what_it_cannot_solve() {
+    let (dir, db) = temp_db();
+    ok(&["fill", "--count", "20", "--seed", "1", "--db", &db]);
+    ok(&["fill", "--count", "12", "--seed", "2", "--db", &db]);
+    let out = dir.path().join("newest.html");
+    let o = bank(
+        &["report", "--db", &db, "--out", out.to_str().unwrap()],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Run 2 (the newest)"), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        page.contains("<th>puzzles stored</th><td>12</td>"),
+        "run 2 stored 12"
+    );
+    // The stock against the embedded config's quota (9x9 easy: 20,000).
+    assert!(
+        page.contains("<td>9x9 easy</td>"),
+        "the tier mix lists 9x9 easy"
+    );
+    assert!(page.contains("<td>20000</td>"), "with its quota");
+    let empty = dir.path().join("empty.sqlite");
+    ok(&["fill", "--count", "0", "--db", empty.to_str().unwrap()]);
+    // A bank whose only run stored nothing still gets a page, with empty charts said so.
+    ok(&[
+        "report",
+        "--db",
+        empty.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("These runs stored no puzzles"));
+    let html = dir.path().join("x.html");
+    let empty_grid = ".".repeat(81);
+    for puzzle in [empty_grid.as_str(), "not a puzzle"] {
+        // Many solutions, or none to speak of: nothing to explain.
+        let o = bank(&["explain", puzzle, "--html", html.to_str().unwrap()], None);
+        assert_eq!(o.status.code(), Some(2), "{puzzle}: {}", stderr(&o));
+        assert!(!html.exists());
+    }
+}
