@@ -1,7 +1,7 @@
 //! `bank bench rate`: how well the rater matches Sudoku Explainer, and how fast it is.
 
 use super::input;
-use crate::rate::calibrate::spearman;
+use crate::rate::calibrate::{bucket_errors, exact_share, spearman};
 use crate::rate::rate;
 use anyhow::{bail, Result};
 use rayon::prelude::*;
@@ -22,7 +22,8 @@ fn band(score: f64) -> usize {
         .unwrap_or(3)
 }
 
-/// Prints Spearman, share within ±0.2, a band confusion table, completion and timing.
+/// Prints Spearman, the exact and within-±0.2 shares, a band confusion table with each
+/// band's recall, the error per whole reference rating, completion and timing.
 pub fn run(file: &str) -> Result<()> {
     let (name, reader) = input::open(Some(file))?;
     let mut items = Vec::new();
@@ -68,6 +69,10 @@ pub fn run(file: &str) -> Result<()> {
         100.0 * rated.iter().filter(|r| r.1).count() as f64 / n
     );
     println!("spearman {:.3}", spearman(&ours, &theirs));
+    println!(
+        "exact SE rating {:.1}%",
+        100.0 * exact_share(&ours, &theirs)
+    );
     println!("within 0.2 of SE {:.1}%", 100.0 * within as f64 / n);
     println!("band agreement {:.1}%", 100.0 * agree as f64 / n);
     println!("confusion (rows: SE band, columns: ours)");
@@ -76,9 +81,25 @@ pub fn run(file: &str) -> Result<()> {
         "", "easy", "medium", "hard", "expert"
     );
     for (i, row) in confusion.iter().enumerate() {
+        let total: usize = row.iter().sum();
+        let recall = if total > 0 {
+            format!("{:.1}%", 100.0 * row[i] as f64 / total as f64)
+        } else {
+            "-".into()
+        };
         println!(
-            "{:>8} {:>7} {:>7} {:>7} {:>7}",
+            "{:>8} {:>7} {:>7} {:>7} {:>7}   recall {recall}",
             BANDS[i].0, row[0], row[1], row[2], row[3]
+        );
+    }
+    println!("error by SE rating (ours - SE): bucket, puzzles, mean signed, mean absolute");
+    for b in bucket_errors(&ours, &theirs) {
+        println!(
+            "{:>8} {:>7} {:>+8.2} {:>7.2}",
+            format!("{}.x", b.bucket),
+            b.puzzles,
+            b.mean_signed,
+            b.mean_absolute
         );
     }
     // Speed on one thread, apart from the parallel pass above.

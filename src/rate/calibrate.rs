@@ -5,6 +5,47 @@ pub fn spearman(a: &[f64], b: &[f64]) -> f64 {
     pearson(&ranks(a), &ranks(b))
 }
 
+/// Share (0 to 1) of ratings equal to the reference at one decimal.
+pub fn exact_share(ours: &[f64], theirs: &[f64]) -> f64 {
+    let exact = ours
+        .iter()
+        .zip(theirs)
+        .filter(|(a, b)| ((*a - *b).abs() * 10.0).round() == 0.0)
+        .count();
+    exact as f64 / ours.len().max(1) as f64
+}
+
+/// The error of one whole reference rating (all puzzles the reference rates `k.0`–`k.9`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BucketError {
+    /// The whole rating `k`.
+    pub bucket: u32,
+    pub puzzles: usize,
+    /// Mean of ours − theirs.
+    pub mean_signed: f64,
+    /// Mean of |ours − theirs|.
+    pub mean_absolute: f64,
+}
+
+/// Error per whole reference rating, lowest first.
+pub fn bucket_errors(ours: &[f64], theirs: &[f64]) -> Vec<BucketError> {
+    let mut sums: std::collections::BTreeMap<u32, (usize, f64, f64)> = Default::default();
+    for (a, b) in ours.iter().zip(theirs) {
+        let e = sums.entry((b + 1e-9).floor().max(0.0) as u32).or_default();
+        e.0 += 1;
+        e.1 += a - b;
+        e.2 += (a - b).abs();
+    }
+    sums.into_iter()
+        .map(|(bucket, (n, signed, absolute))| BucketError {
+            bucket,
+            puzzles: n,
+            mean_signed: signed / n as f64,
+            mean_absolute: absolute / n as f64,
+        })
+        .collect()
+}
+
 fn ranks(x: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..x.len()).collect();
     order.sort_by(|&i, &j| x[i].total_cmp(&x[j]));
@@ -47,6 +88,18 @@ mod tests {
         assert!((spearman(&a, &b) - 1.0).abs() < 1e-12);
         let c = [4.0, 3.0, 2.0, 1.0];
         assert!((spearman(&a, &c) + 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exact_share_and_bucket_errors() {
+        let theirs = [2.0, 2.5, 4.3, 4.6];
+        let ours = [2.0, 2.8, 4.3, 5.6];
+        assert_eq!(exact_share(&ours, &theirs), 0.5);
+        let buckets = bucket_errors(&ours, &theirs);
+        assert_eq!(buckets.len(), 2);
+        assert_eq!((buckets[0].bucket, buckets[0].puzzles), (2, 2));
+        assert!((buckets[0].mean_signed - 0.15).abs() < 1e-9);
+        assert!((buckets[1].mean_absolute - 0.5).abs() < 1e-9);
     }
 
     #[test]
