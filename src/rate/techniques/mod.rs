@@ -7,6 +7,7 @@ pub mod common;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
+pub mod single_digit;
 pub mod singles;
 pub mod subsets;
 pub mod uniqueness;
@@ -86,6 +87,8 @@ techniques! {
     HiddenTriple => ("hidden triple", 4.0, |b, _| subsets::hidden(b, 3)),
     /// A bivalue pivot with two bivalue pincers.
     XyWing => ("xy-wing", 4.2, |b, _| wings::xy_wing(b)),
+    /// A digit on one row and one column of a box, with a strong link outside it.
+    EmptyRectangle => ("empty rectangle", 4.3, |b, _| single_digit::empty_rectangle(b)),
     /// A trivalue pivot with two bivalue pincers.
     XyzWing => ("xyz-wing", 4.4, |b, _| wings::xyz_wing(b)),
     /// Unique rectangle type 1: one corner with extra candidates.

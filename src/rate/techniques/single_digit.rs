@@ -1,0 +1,91 @@
+//! Single-digit patterns that are not plain chains: the empty rectangle.
+
+use super::Technique;
+use crate::rate::board::Board;
+use crate::rate::step::Step;
+
+/// Empty rectangle: in a box, digit `d` lies only on one row `r` and one column `c` of
+/// the box, on at least two rows and two columns of it (else it is pointing). With a
+/// strong link on `d` in a column outside the box from (r, c2) to (r2, c2), `d` leaves
+/// (r2, c): if (r2, c2) is not `d`, (r, c2) is, so the box's `d` is on column `c`, which
+/// sees (r2, c); if it is, (r2, c) sees it along row r2. The same with rows and columns
+/// swapped. The first pattern found, in digit, box and cross order. Works on the unit
+/// position masks the board keeps (a row's positions are columns, a column's rows, a
+/// box's row-major).
+pub fn empty_rectangle(b: &Board) -> Option<Step> {
+    let g = b.geometry();
+    let layout = b.layout();
+    let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
+    let row_bits = (1u16 << bc) - 1;
+    let col_bits = (0..br).fold(0u16, |m, i| m | 1 << (i * bc));
+    for d in 1..=n as u8 {
+        for bx in 0..n {
+            let m = b.positions(layout.box_unit(bx), d);
+            if m.count_ones() < 2 {
+                continue;
+            }
+            let (top, left) = ((bx / (n / bc)) * br, (bx % (n / bc)) * bc);
+            for i in 0..br {
+                for j in 0..bc {
+                    let (row, col) = (row_bits << (i * bc), col_bits << j);
+                    let corner = 1u16 << (i * bc + j);
+                    if m & !(row | col) != 0 || m & row & !corner == 0 || m & col & !corner == 0 {
+                        continue;
+                    }
+                    let (r, c) = (top + i, left + j);
+                    if let Some(step) = linked(b, d, m, (top, left), (r, c)) {
+                        return Some(step);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The elimination of an empty rectangle crossing at (r, c) of the box at `corner`, if a
+/// strong link outside the box makes one.
+fn linked(
+    b: &Board,
+    d: u8,
+    m: u16,
+    corner: (usize, usize),
+    (r, c): (usize, usize),
+) -> Option<Step> {
+    let g = b.geometry();
+    let layout = b.layout();
+    let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
+    let (top, left) = corner;
+    let bit = 1u16 << (d - 1);
+    let holds = |r: usize, c: usize| b.cand(r * n + c) & bit != 0 && b.is_open(r * n + c);
+    let other = |mask: u16, known: usize| (mask & !(1 << known)).trailing_zeros() as usize;
+    let step = |link: [(usize, usize); 2], target: (usize, usize)| {
+        let mut cells: Vec<usize> = (0..br * bc)
+            .filter(|&k| m & 1 << k != 0)
+            .map(|k| (top + k / bc) * n + left + k % bc)
+            .collect();
+        cells.extend(link.iter().map(|&(x, y)| x * n + y));
+        Step::new(Technique::EmptyRectangle, cells).eliminating(vec![(target.0 * n + target.1, d)])
+    };
+    // A column c2 outside the box whose `d` is only at rows r and r2.
+    for c2 in (0..n).filter(|&c2| !(left..left + bc).contains(&c2)) {
+        let rows = b.positions(layout.column(c2), d);
+        if rows.count_ones() == 2 && rows & 1 << r != 0 {
+            let r2 = other(rows, r);
+            if !(top..top + br).contains(&r2) && holds(r2, c) {
+                return Some(step([(r, c2), (r2, c2)], (r2, c)));
+            }
+        }
+    }
+    // A row r2 outside the box whose `d` is only at columns c and c3.
+    for r2 in (0..n).filter(|&r2| !(top..top + br).contains(&r2)) {
+        let cols = b.positions(layout.row(r2), d);
+        if cols.count_ones() == 2 && cols & 1 << c != 0 {
+            let c3 = other(cols, c);
+            if !(left..left + bc).contains(&c3) && holds(r, c3) {
+                return Some(step([(r2, c), (r2, c3)], (r, c3)));
+            }
+        }
+    }
+    None
+}
