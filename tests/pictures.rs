@@ -185,6 +185,16 @@ fn page_count(pdf: &Path) -> usize {
         .unwrap()
 }
 
+/// Runs `bank print` with `args` into `pdf` and returns the label of each grid drawn
+/// (`12` for `Puzzle 12`), in page order.
+fn printed_labels(db: &str, pdf: &Path, args: &[&str]) -> Vec<String> {
+    let mut full = vec!["print", "--db", db, "--out", pdf.to_str().unwrap()];
+    full.extend_from_slice(args);
+    ok(&full);
+    let words = words(pdf);
+    squares(pdf).iter().map(|s| caption(s, &words).1).collect()
+}
+
 /// A bank of 9×9 puzzles of every tier plus 4×4, 12×12 and 16×16 ones.
 fn mixed_bank() -> (tempfile::TempDir, String) {
     let (dir, db) = temp_db();
@@ -300,19 +310,7 @@ fn print_by_ids_keeps_their_order_and_svg_shows_the_same_grids() {
     let (dir, db) = mixed_bank();
     let puzzles = exported(&db);
     let pdf = dir.path().join("ids.pdf");
-    ok(&[
-        "print",
-        "--db",
-        &db,
-        "--ids",
-        "12,3,13",
-        "--per-page",
-        "2",
-        "--out",
-        pdf.to_str().unwrap(),
-    ]);
-    let words = words(&pdf);
-    let labels: Vec<String> = squares(&pdf).iter().map(|s| caption(s, &words).1).collect();
+    let labels = printed_labels(&db, &pdf, &["--ids", "12,3,13", "--per-page", "2"]);
     assert_eq!(labels, ["12", "3", "13"]);
     // SVG: the same grids, read from its <text> and outline <rect> elements.
     let svg = dir.path().join("ids.svg");
@@ -740,18 +738,7 @@ fn print_unserved_leaves_out_what_was_handed_out() {
         .collect();
     assert_eq!(taken, ["1", "2", "3"]);
     let pdf = dir.path().join("unserved.pdf");
-    ok(&[
-        "print",
-        "--db",
-        &db,
-        "--unserved",
-        "--count",
-        "4",
-        "--out",
-        pdf.to_str().unwrap(),
-    ]);
-    let words = words(&pdf);
-    let labels: Vec<String> = squares(&pdf).iter().map(|s| caption(s, &words).1).collect();
+    let labels = printed_labels(&db, &pdf, &["--unserved", "--count", "4"]);
     assert_eq!(
         labels,
         ["4", "5", "6", "7"],
