@@ -130,7 +130,7 @@ pub fn now_rfc3339() -> String {
 pub fn epoch_seconds(text: &str) -> Option<f64> {
     let date: Date = text.get(..10)?.parse().ok()?;
     let time = text.get(11..)?.trim_end_matches('Z');
-    let time = time.split(['+']).next()?;
+    let time = time.split('+').next()?;
     let mut parts = time.splitn(3, ':');
     let h: f64 = parts.next()?.parse().ok()?;
     let m: f64 = parts.next()?.parse().ok()?;

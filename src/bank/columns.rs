@@ -105,7 +105,8 @@ impl Value {
     }
 }
 
-fn int(n: impl TryInto<i64>) -> Value {
+/// An integer value (NULL when it does not fit an `i64`).
+pub(crate) fn int(n: impl TryInto<i64>) -> Value {
     Value::Int(n.try_into().ok())
 }
 

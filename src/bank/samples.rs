@@ -1,7 +1,7 @@
 //! A run over time: a `run_samples` row every second or so with the run's counters and a
 //! histogram of how long its attempts took, for `bank report`.
 
-use super::columns::{counter_values, read_counts, ReadRow, Value};
+use super::columns::{counter_values, int, read_counts, ReadRow, Value};
 use super::RunCounts;
 use anyhow::{Context, Result};
 use std::time::Duration;
@@ -124,8 +124,7 @@ pub struct Sample {
 impl Sample {
     /// Its values in [`SAMPLE_COLUMNS`] order after `run_id` and `at`.
     pub fn values(&self) -> Vec<Value> {
-        let elapsed = Value::Int(Some(self.elapsed_ms.min(i64::MAX as u64) as i64));
-        let mut v = vec![elapsed];
+        let mut v = vec![int(self.elapsed_ms)];
         v.extend(counter_values(&self.counts));
         v.push(Value::Text(Some(self.attempt_times.to_json())));
         v
