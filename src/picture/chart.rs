@@ -13,7 +13,7 @@ const TOP: f64 = 34.0;
 const BOTTOM: f64 = 44.0;
 
 /// Colours of the series, in order.
-pub const PALETTE: [&str; 6] = [
+const PALETTE: [&str; 6] = [
     "#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2",
 ];
 

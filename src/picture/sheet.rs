@@ -80,8 +80,9 @@ pub struct Book {
 const MARGIN: f32 = 40.0;
 /// Height kept for the page number at the bottom.
 const FOOTER: f32 = 24.0;
-/// Width of the grid's outline and box lines, and of the lines between cells.
-pub const OUTLINE: Pen = Pen::solid(2.0);
+/// Pens of the grid's outline (the widest: tests find grids by it), its box lines, and
+/// the lines between cells.
+const OUTLINE: Pen = Pen::solid(2.0);
 const BOX_LINE: Pen = Pen::solid(1.4);
 const CELL_LINE: Pen = Pen {
     width: 0.5,
