@@ -13,7 +13,9 @@
 //! column still free (which fixes columns ahead), branching only where a column or a
 //! stack is really free, and cutting every branch whose row 1 is already above the best.
 //! Each `π` that ties the best row 1 is finished: the rest of the band in ascending
-//! order, the other bands each sorted and ordered by their first rows.
+//! order, the other bands each sorted and ordered by their first rows. With three stacks
+//! or fewer, a band whose rows are aligned (see [`band_is_aligned`]) is the only kind that
+//! reaches the least conceivable row 1, so when the grid has one, the others are skipped.
 
 use crate::grid::{Geometry, Grid};
 
@@ -30,6 +32,14 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
     } else {
         &[false]
     };
+    // Band-first bound: with at most three stacks, the least conceivable row 1 is reached
+    // exactly from a band whose rows are "aligned" (each mini-row of one row holds the
+    // digits of a single stack of the other), so when some band is aligned, no other band
+    // can start the least grid and its search is skipped.
+    let only_aligned = n / g.box_cols() <= 3
+        && transposes
+            .iter()
+            .any(|&t| (0..n / g.box_rows()).any(|b| band_is_aligned(grid, t, b)));
     for &t in transposes {
         let cell = |r: usize, c: usize| {
             if t {
@@ -39,6 +49,10 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
             }
         };
         for r0 in 0..n {
+            let band = r0 / g.box_rows();
+            if only_aligned && !band_is_aligned(grid, t, band) {
+                continue;
+            }
             // pos0[d] = column of digit d in row r0; sigma[k][x] = pos0[cell(k, x)].
             let mut pos0 = [0u8; 17];
             for x in 0..n {
@@ -53,26 +67,36 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
                     s
                 })
                 .collect();
-            let band = r0 / g.box_rows();
             for k1 in (band * g.box_rows()..(band + 1) * g.box_rows()).filter(|&k| k != r0) {
-                let mut search = Search {
-                    g,
-                    sigma: &sigma,
-                    r0,
-                    k1,
-                    pi: [NONE; 16],
-                    inv: [NONE; 16],
-                    slot_of_stack: [NONE; 4],
-                    stack_of_slot: [NONE; 4],
-                    free_columns: ((1u32 << n) - 1) as u16,
-                    row1: [0; 16],
-                    best: &mut best,
-                };
-                search.column(0, true);
+                Search::new(g, &sigma, r0, k1, &mut best).column(0, true);
             }
         }
     }
     best.map(|cells| Grid::from_cells(g, cells))
+}
+
+/// Whether band `band` (of rows, or of columns when `transposed`) is aligned: each
+/// mini-row of its second row holds the digits of one stack of its first row. In a band of
+/// three rows or fewer this holds for every pair of its rows when it holds for one.
+fn band_is_aligned(grid: &Grid, transposed: bool, band: usize) -> bool {
+    let g = grid.geometry();
+    let (n, bc) = (g.n(), g.box_cols());
+    let cell = |r: usize, c: usize| {
+        if transposed {
+            grid.get(c * n + r)
+        } else {
+            grid.get(r * n + c)
+        }
+    };
+    let (first, second) = (band * g.box_rows(), band * g.box_rows() + 1);
+    let mut stack_of_digit = [0u8; 17];
+    for x in 0..n {
+        stack_of_digit[cell(first, x) as usize] = (x / bc) as u8;
+    }
+    (0..n / bc).all(|s| {
+        let home = stack_of_digit[cell(second, s * bc) as usize];
+        (s * bc + 1..(s + 1) * bc).all(|x| stack_of_digit[cell(second, x) as usize] == home)
+    })
 }
 
 /// Unset entry of a partial permutation.
@@ -81,9 +105,14 @@ const NONE: u8 = u8::MAX;
 /// One depth-first search: fixed transposition, top row `r0` and second row `k1`.
 struct Search<'a> {
     g: Geometry,
+    n: usize,
+    bc: usize,
+    /// Column → its stack (a table: the search runs hot and `/` by a runtime width is slow).
+    stack_of: [u8; 16],
     sigma: &'a [[u8; 16]],
+    /// `sigma[k1]`, the row being minimised.
+    row: [u8; 16],
     r0: usize,
-    k1: usize,
     /// Result column → source column (partial).
     pi: [u8; 16],
     /// Source column → result column (partial).
@@ -91,20 +120,49 @@ struct Search<'a> {
     /// Source stack → result stack (partial), and back.
     slot_of_stack: [u8; 4],
     stack_of_slot: [u8; 4],
+    /// Result stacks given a source stack: always the first `slots` (they fill in order).
+    slots: usize,
     /// Result columns not yet given a source column (bit per column).
     free_columns: u16,
-    /// Row 1 so far, relabelled.
-    row1: [u8; 16],
     /// The least whole grid found so far, over every search.
     best: &'a mut Option<Vec<u8>>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(
+        g: Geometry,
+        sigma: &'a [[u8; 16]],
+        r0: usize,
+        k1: usize,
+        best: &'a mut Option<Vec<u8>>,
+    ) -> Self {
+        let (n, bc) = (g.n(), g.box_cols());
+        let mut stack_of = [0u8; 16];
+        for (x, s) in stack_of.iter_mut().enumerate().take(n) {
+            *s = (x / bc) as u8;
+        }
+        Search {
+            g,
+            n,
+            bc,
+            stack_of,
+            sigma,
+            row: sigma[k1],
+            r0,
+            pi: [NONE; 16],
+            inv: [NONE; 16],
+            slot_of_stack: [NONE; 4],
+            stack_of_slot: [NONE; 4],
+            slots: 0,
+            free_columns: ((1u32 << n) - 1) as u16,
+            best,
+        }
+    }
+
     /// Decides result column `c` of row 1 (and what it fixes ahead), then goes on.
     /// `tight`: row 1 so far equals the best grid's (only then can a value cut).
     fn column(&mut self, c: usize, tight: bool) {
-        let n = self.g.n();
-        if c == n {
+        if c == self.n {
             self.finish();
             return;
         }
@@ -113,12 +171,14 @@ impl Search<'_> {
             return;
         }
         // π(c) is free: any unplaced column of the stack that result stack c/bc holds,
-        // or, when no stack holds it yet, of any stack not yet placed.
-        let bc = self.g.box_cols();
-        let slot = c / bc;
+        // or, when no stack holds it yet (then it is the next slot), of any stack not yet
+        // placed.
+        let bc = self.bc;
+        let slot = self.stack_of[c] as usize;
         let held = self.stack_of_slot[slot];
-        for s in 0..n / bc {
-            let open = if held == NONE {
+        for s in 0..self.n / bc {
+            let fresh = held == NONE;
+            let open = if fresh {
                 self.slot_of_stack[s] == NONE
             } else {
                 s == held as usize
@@ -126,9 +186,8 @@ impl Search<'_> {
             if !open {
                 continue;
             }
-            let fresh = held == NONE;
             if fresh {
-                self.place_stack(s, slot);
+                self.place_stack(s);
             }
             for x in s * bc..(s + 1) * bc {
                 if self.inv[x] == NONE {
@@ -138,19 +197,23 @@ impl Search<'_> {
                 }
             }
             if fresh {
-                self.free_stack(s, slot);
+                self.free_stack(s);
             }
         }
     }
 
-    fn place_stack(&mut self, stack: usize, slot: usize) {
-        self.slot_of_stack[stack] = slot as u8;
-        self.stack_of_slot[slot] = stack as u8;
+    /// Gives source stack `stack` the next result slot.
+    fn place_stack(&mut self, stack: usize) {
+        self.slot_of_stack[stack] = self.slots as u8;
+        self.stack_of_slot[self.slots] = stack as u8;
+        self.slots += 1;
     }
 
-    fn free_stack(&mut self, stack: usize, slot: usize) {
+    /// Takes back the last [`Self::place_stack`], which gave `stack` its slot.
+    fn free_stack(&mut self, stack: usize) {
+        self.slots -= 1;
         self.slot_of_stack[stack] = NONE;
-        self.stack_of_slot[slot] = NONE;
+        self.stack_of_slot[self.slots] = NONE;
     }
 
     fn place_column(&mut self, result: usize, source: usize) {
@@ -168,53 +231,47 @@ impl Search<'_> {
     /// With π(c) set: row 1's value at `c` is π⁻¹(σ(π(c))); when that column is not placed
     /// yet it takes the least free result column, which is what a least row 1 needs.
     fn value(&mut self, c: usize, tight: bool) {
-        let bc = self.g.box_cols();
-        let y = self.sigma[self.k1][self.pi[c] as usize] as usize;
-        let mut undo_slot = None;
-        let mut undo_col = None;
-        if self.inv[y] == NONE {
-            let stack = y / bc;
+        let bc = self.bc;
+        let y = self.row[self.pi[c] as usize] as usize;
+        let mut new_stack = None;
+        let placed = self.inv[y] == NONE;
+        if placed {
+            let stack = self.stack_of[y] as usize;
             if self.slot_of_stack[stack] == NONE {
-                let slot = self
-                    .stack_of_slot
-                    .iter()
-                    .position(|&s| s == NONE)
-                    .expect("a free stack slot");
-                self.place_stack(stack, slot);
-                undo_slot = Some((stack, slot));
+                self.place_stack(stack);
+                new_stack = Some(stack);
             }
             let slot = self.slot_of_stack[stack] as usize;
             let in_slot = (self.free_columns >> (slot * bc)) & ((1 << bc) - 1);
             debug_assert!(in_slot != 0, "a free column in the stack's slot");
-            let p = slot * bc + in_slot.trailing_zeros() as usize;
-            self.place_column(p, y);
-            undo_col = Some((p, y));
+            self.place_column(slot * bc + in_slot.trailing_zeros() as usize, y);
         }
         let v = self.inv[y] + 1;
-        self.row1[c] = v;
-        let n = self.g.n();
         // Against the best so far: larger at the first difference is cut; smaller frees
         // the rest of this branch from comparing. With no best yet, the first one found
         // comes from below here and shares this row 1 so far: still tight.
-        let (cut, tight) = match self.best.as_ref() {
-            Some(best) if tight => (v > best[n + c], v == best[n + c]),
+        let (cut, tight) = match self.best.as_deref() {
+            Some(best) if tight => {
+                let b = best[self.n + c];
+                (v > b, v == b)
+            }
             Some(_) => (false, false),
             None => (false, true),
         };
         if !cut {
             self.column(c + 1, tight);
         }
-        if let Some((p, y)) = undo_col {
-            self.free_column(p, y);
+        if placed {
+            self.free_column(v as usize - 1, y);
         }
-        if let Some((stack, slot)) = undo_slot {
-            self.free_stack(stack, slot);
+        if let Some(stack) = new_stack {
+            self.free_stack(stack);
         }
     }
 
     /// π is whole: the least grid with these top two rows, kept when it beats the best.
     fn finish(&mut self) {
-        let n = self.g.n();
+        let n = self.n;
         let br = self.g.box_rows();
         let relabelled = |k: usize| -> [u8; 16] {
             let mut row = [0u8; 16];
