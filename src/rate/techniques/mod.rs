@@ -105,8 +105,12 @@ techniques! {
     Jellyfish => ("jellyfish", 5.2, |b, _| fish::fish(b, 4)),
     /// Four digits confined to the same four cells of a unit.
     HiddenQuad => ("hidden quad", 5.4, |b, _| subsets::hidden(b, 4)),
+    /// A bivalue cell and an almost locked set of three cells (4 digits).
+    WxyzWing => ("wxyz-wing", 5.5, |b, below| wings::als_wing(b, 3, below)),
     /// Bivalue universal grave plus one cell.
     BugPlusOne => ("bug+1", 5.6, |b, _| uniqueness::bug_plus_one(b)),
+    /// A bivalue cell and an almost locked set of four cells (5 digits).
+    VwxyzWing => ("vwxyz-wing", 6.2, |b, below| wings::als_wing(b, 4, below)),
     /// An alternating chain on one digit.
     XChain => ("x-chain", 4.0, chains::x_chain),
     /// A chain of bivalue cells.

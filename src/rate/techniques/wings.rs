@@ -1,5 +1,7 @@
-//! XY-Wing and XYZ-Wing.
+//! XY-Wing and XYZ-Wing, and the larger wings of Sukaku Explainer's scale (WXYZ, VWXYZ):
+//! a bivalue cell against an almost locked set.
 
+use super::common::{first_covering, UnitVec};
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
@@ -83,4 +85,133 @@ pub fn xyz_wing(b: &Board) -> Option<Step> {
         }
     }
     None
+}
+
+/// The wings past XYZ on Sukaku Explainer's extended scale (WXYZ with `k` = 3, VWXYZ with
+/// 4): a bivalue cell {x, z} and an almost locked set of `k` cells of one unit (every cell
+/// with two candidates or more, `k + 1` digits between them, x and z among them), where x
+/// is restricted (each set cell holding x sees the bivalue cell). One of the two ends holds
+/// z, so z leaves cells seeing the bivalue cell and every set cell holding z. When z is
+/// restricted too (doubly linked), the set's other digits are locked in it and leave cells
+/// seeing all their places in it, and x leaves cells seeing all its places, as z does.
+///
+/// Scored as Sukaku Explainer does, by the set's largest cell `l`: the base plus a tenth
+/// for each step `l` is from the ends of its range, up to the middle (see
+/// [`als_wing_score`]). The lowest-scoring wing below `below` is returned.
+pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
+    let technique = match k {
+        3 => Technique::WxyzWing,
+        4 => Technique::VwxyzWing,
+        _ => unreachable!("ALS wings are registered for sets of 3 and 4 cells"),
+    };
+    let lowest = (2..=k as u32 + 1)
+        .map(|l| als_wing_score(technique, k, l))
+        .fold(f64::INFINITY, f64::min);
+    if lowest >= below - 1e-9 {
+        return None;
+    }
+    let pairs = bivalue(b);
+    let mut best: Option<Step> = None;
+    for u in 0..b.unit_count() {
+        let items: UnitVec<(usize, u16)> = b
+            .unit(u)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| b.is_open(c) && (2..=k as u32 + 1).contains(&b.cand(c).count_ones()))
+            .map(|c| (c, b.cand(c)))
+            .collect();
+        let done = first_covering(&items, k, 0, k as u32 + 1, &mut |set: &[usize], union| {
+            let largest = set.iter().map(|&c| b.cand(c).count_ones()).max()?;
+            let score = als_wing_score(technique, k, largest);
+            let beaten = best.as_ref().map_or(below, |s| s.score);
+            if score >= beaten - 1e-9 {
+                return None;
+            }
+            for end in pairs.iter() {
+                let ends = b.cand(end);
+                if ends & !union != 0 || set.contains(&end) {
+                    continue;
+                }
+                if let Some(elims) = als_wing_eliminations(b, set, union, end) {
+                    best = Some(Step {
+                        score,
+                        ..Step::new(technique, [set, &[end]].concat()).eliminating(elims)
+                    });
+                    // Nothing scores lower: stop looking.
+                    return (score <= lowest + 1e-9).then_some(());
+                }
+            }
+            None
+        });
+        if done.is_some() {
+            break;
+        }
+    }
+    best
+}
+
+/// An ALS wing's score: `base + ((d - m) - |m - largest|) / 10` with `d = k + 1` digits
+/// and `m = (d + 2) / 2`, Sukaku Explainer's rule (WXYZ 5.5-5.6, VWXYZ 6.2-6.4).
+fn als_wing_score(technique: Technique, k: usize, largest: u32) -> f64 {
+    let d = k as i32 + 1;
+    let m = (d + 2) / 2;
+    let tenths = (d - m) - (m - largest as i32).abs();
+    (technique.base_score() * 10.0 + tenths as f64).round() / 10.0
+}
+
+/// What the wing of almost locked set `set` (digits `union`) and bivalue cell `end`
+/// removes, or `None` when neither of `end`'s digits is restricted or nothing goes.
+fn als_wing_eliminations(
+    b: &Board,
+    set: &[usize],
+    union: u16,
+    end: usize,
+) -> Option<Vec<(usize, u8)>> {
+    let holders = |d: u8| -> UnitVec<usize> {
+        set.iter()
+            .copied()
+            .filter(|&c| b.cand(c) & (1 << (d - 1)) != 0)
+            .collect()
+    };
+    let restricted = |d: u8| holders(d).iter().all(|&c| b.sees(c, end));
+    let ends: UnitVec<u8> = digits(b.cand(end)).collect();
+    let (x, z) = (ends[0], ends[1]);
+    let elims = match (restricted(x), restricted(z)) {
+        (false, false) => return None,
+        (true, true) => {
+            let mut elims = Vec::new();
+            for d in digits(union) {
+                let mut pattern = holders(d);
+                if d == x || d == z {
+                    pattern.push(end);
+                }
+                elims.extend(seen_by_all(b, &pattern, d));
+            }
+            elims
+        }
+        (true, false) | (false, true) => {
+            let z = if restricted(x) { z } else { x };
+            let mut pattern = holders(z);
+            pattern.push(end);
+            seen_by_all(b, &pattern, z)
+        }
+    };
+    (!elims.is_empty()).then_some(elims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn als_wing_scores_follow_the_largest_cell() {
+        let wxyz: Vec<f64> = (2..=4)
+            .map(|l| als_wing_score(Technique::WxyzWing, 3, l))
+            .collect();
+        assert_eq!(wxyz, [5.5, 5.6, 5.5]);
+        let vwxyz: Vec<f64> = (2..=5)
+            .map(|l| als_wing_score(Technique::VwxyzWing, 4, l))
+            .collect();
+        assert_eq!(vwxyz, [6.3, 6.4, 6.3, 6.2]);
+    }
 }
