@@ -11,9 +11,10 @@ use crate::rate::step::{length_bonus, most_nodes_below, Step};
 /// Score of a longer X-chain before the length bonus (calibrated on the reference ratings).
 const X_CHAIN_BASE: f64 = 5.4;
 
-/// Four-cell X-chains are rated by shape as the reference ratings do: skyscraper (two
-/// parallel strong lines) 4.0, two-string kite (a row and a column joined in a box) 4.1,
-/// other turbot fish 4.2; longer chains from [`X_CHAIN_BASE`] plus the length bonus.
+/// Four-cell X-chains (two strong links) are rated by shape as Sukaku Explainer's strong
+/// links are: skyscraper (two parallel strong lines) 4.0, any other (a row and a column,
+/// or a box link: two-string kite, turbot fish) 4.1; longer chains from [`X_CHAIN_BASE`]
+/// plus the length bonus.
 fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
     if chain.len() != 4 {
         return X_CHAIN_BASE + length_bonus(chain.len());
@@ -29,9 +30,27 @@ fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
         }
     };
     match (line(chain[0], chain[1]), line(chain[2], chain[3])) {
-        (Some(x), Some(y)) if x == y => 4.0,
-        (Some(_), Some(_)) => 4.1,
-        _ => 4.2,
+        (Some(x), Some(y)) if x == y => SKYSCRAPER,
+        _ => 4.1,
+    }
+}
+
+/// The lowest score a chain can have (a skyscraper).
+const SKYSCRAPER: f64 = 4.0;
+
+/// Whether a chain of `nodes` nodes scoring `score` replaces `best`: shorter, or as short
+/// and lower (four-cell chains differ by shape).
+fn replaces(best: &Option<Step>, nodes: usize, score: f64) -> bool {
+    best.as_ref()
+        .is_none_or(|s| nodes < s.cells.len() || (nodes == s.cells.len() && score < s.score - 1e-9))
+}
+
+/// The most nodes a chain that could still replace `best` may have.
+fn most_useful_nodes(best: &Option<Step>) -> usize {
+    match best {
+        None => usize::MAX,
+        Some(s) if s.cells.len() == 4 && s.score > SKYSCRAPER + 1e-9 => 4,
+        Some(s) => s.cells.len() - 1,
     }
 }
 
@@ -65,8 +84,9 @@ fn worth_extending(best: &Option<Step>, nodes: usize, longest: usize) -> bool {
     nodes < longest && better(best, nodes + 1)
 }
 
-/// The shortest X-chain on any digit: A = ... = Z with strong links at both ends; the digit
-/// leaves cells seeing both A and Z. Only chains scoring below `below` are looked for.
+/// The shortest X-chain on any digit (of the shortest, the lowest-scoring): A = ... = Z
+/// with strong links at both ends; the digit leaves cells seeing both A and Z. Only chains
+/// scoring below `below` are looked for.
 pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     // Four cells score 4.0-4.2; longer chains from the base.
     let longest = if below <= 4.2 + 1e-9 {
@@ -89,16 +109,12 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     for d in 1..=n as u8 {
         // The most nodes a chain of this digit may have: a digit that had none within that
         // many and has not changed since is passed over.
-        let within = best
-            .as_ref()
-            .map_or(longest, |s| longest.min(s.cells.len() - 1));
+        let within = longest.min(most_useful_nodes(&best));
         let key = d as usize - 1;
         if b.digit_found_nothing_within(DigitSearch::XChain, key, d, within) {
             continue;
         }
-        // A chain replaces the best only when shorter, so a change of length says this
-        // digit found one.
-        let best_before = best.as_ref().map(|s| s.cells.len());
+        let mut found_any = false;
         strong_len.fill(0);
         for u in 0..b.unit_count() {
             let places = b.positions(u, d);
@@ -135,25 +151,29 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                     if t % 2 == 1 {
                         weak_seen.insert(t / 2);
                     } else {
-                        if !better(&best, trail.length(t)) {
+                        if trail.length(t) > most_useful_nodes(&best) {
                             continue;
                         }
                         let seen = seen_by_both(b, start, t / 2, nodes);
                         if !seen.is_empty() {
+                            found_any = true;
                             let chain = trail.path(t, 2);
-                            let mut step = Step::new(Technique::XChain, chain.clone());
-                            step.score = x_chain_score(b, &chain);
-                            step.eliminations = eliminations(seen, d);
-                            best = Some(step);
+                            let score = x_chain_score(b, &chain);
+                            if replaces(&best, chain.len(), score) {
+                                let mut step = Step::new(Technique::XChain, chain);
+                                step.score = score;
+                                step.eliminations = eliminations(seen, d);
+                                best = Some(step);
+                            }
                         }
                     }
-                    if worth_extending(&best, trail.length(t), longest) {
+                    if trail.length(t) < longest.min(most_useful_nodes(&best)) {
                         trail.queue.push_back(t);
                     }
                 }
             }
         }
-        if best.as_ref().map(|s| s.cells.len()) == best_before {
+        if !found_any {
             b.digit_found_nothing_up_to(DigitSearch::XChain, key, d, within);
         }
     }
