@@ -127,7 +127,7 @@ pub fn rate_within(
 /// it. Techniques are tried in order; once one makes progress, only the later ones whose
 /// base score is below its score are tried too (a long chain can score more than a short
 /// chain of a harder kind, a unique rectangle type 3 with a quad more than an X-chain).
-fn next_step(board: &Board, cap: f64) -> Option<Step> {
+pub(crate) fn next_step(board: &Board, cap: f64) -> Option<Step> {
     let mut found: Option<Step> = None;
     for entry in &techniques::REGISTRY {
         let base = entry.base_score;

@@ -4,6 +4,7 @@
 pub mod chaining;
 pub mod chains;
 pub mod common;
+pub mod direct;
 pub mod fish;
 pub mod forcing;
 pub mod intersections;
@@ -67,8 +68,16 @@ techniques! {
     HiddenSingleBox => ("hidden single (box)", 1.2, |b, _| singles::hidden_single(b, true)),
     /// A digit with one place left in a row or column.
     HiddenSingleLine => ("hidden single (row/column)", 1.5, |b, _| singles::hidden_single(b, false)),
+    /// A pointing whose removals would leave a hidden single in a box.
+    DirectPointing => ("direct pointing", 1.7, |b, _| direct::locked(b, true)),
+    /// A claiming whose removals would leave a hidden single in a line.
+    DirectClaiming => ("direct claiming", 1.9, |b, _| direct::locked(b, false)),
+    /// A hidden pair whose removals would leave a hidden single in its unit.
+    DirectHiddenPair => ("direct hidden pair", 2.0, |b, _| direct::hidden(b, 2)),
     /// A cell with one candidate left.
     NakedSingle => ("naked single", 2.3, |b, _| singles::naked_single(b)),
+    /// A hidden triple whose removals would leave a hidden single in its unit.
+    DirectHiddenTriple => ("direct hidden triple", 2.5, |b, _| direct::hidden(b, 3)),
     /// A digit confined to one line inside a box (locked candidates type 1).
     Pointing => ("pointing", 2.6, |b, _| intersections::pointing(b)),
     /// A digit confined to one box inside a line (locked candidates type 2).
