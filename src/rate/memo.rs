@@ -17,6 +17,8 @@ pub enum UnitSearch {
     Naked(usize),
     /// Hidden subsets of this size (2 to 4).
     Hidden(usize),
+    /// Direct hidden pairs and triples (2 or 3).
+    DirectHidden(usize),
 }
 
 /// A search whose result for a key (a digit, or a unit and a digit) depends on one
@@ -32,17 +34,23 @@ pub enum DigitSearch {
     Claiming,
     /// X-chains; key: digit.
     XChain,
+    /// Direct pointing; key: box and digit.
+    DirectPointing,
+    /// Direct claiming; key: line and digit.
+    DirectClaiming,
 }
 
 impl DigitSearch {
     /// Every search, one slot each.
-    const ALL: [DigitSearch; 6] = [
+    const ALL: [DigitSearch; 8] = [
         DigitSearch::Fish(2),
         DigitSearch::Fish(3),
         DigitSearch::Fish(4),
         DigitSearch::Pointing,
         DigitSearch::Claiming,
         DigitSearch::XChain,
+        DigitSearch::DirectPointing,
+        DigitSearch::DirectClaiming,
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -52,19 +60,23 @@ impl DigitSearch {
             DigitSearch::Pointing => 3,
             DigitSearch::Claiming => 4,
             DigitSearch::XChain => 5,
+            DigitSearch::DirectPointing => 6,
+            DigitSearch::DirectClaiming => 7,
         }
     }
 }
 
 impl UnitSearch {
     /// Every search, one slot each.
-    const ALL: [UnitSearch; 6] = [
+    const ALL: [UnitSearch; 8] = [
         UnitSearch::Naked(2),
         UnitSearch::Naked(3),
         UnitSearch::Naked(4),
         UnitSearch::Hidden(2),
         UnitSearch::Hidden(3),
         UnitSearch::Hidden(4),
+        UnitSearch::DirectHidden(2),
+        UnitSearch::DirectHidden(3),
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -72,6 +84,7 @@ impl UnitSearch {
         match self {
             UnitSearch::Naked(k) => k - 2,
             UnitSearch::Hidden(k) => 3 + k - 2,
+            UnitSearch::DirectHidden(k) => 6 + k - 2,
         }
     }
 }

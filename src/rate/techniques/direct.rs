@@ -7,6 +7,7 @@
 use super::common::{first_covering, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, Board};
+use crate::rate::memo::{DigitSearch, UnitSearch};
 use crate::rate::step::Step;
 
 /// The cells of unit `u` at the positions `places` (a bit per position in the unit).
@@ -33,14 +34,20 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
     } else {
         Technique::DirectClaiming
     };
-    let from = if pointing {
-        layout.boxes()
+    let (from, search) = if pointing {
+        (layout.boxes(), DigitSearch::DirectPointing)
     } else {
-        layout.lines()
+        (layout.lines(), DigitSearch::DirectClaiming)
     };
     for u in from {
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         for d in digits(missing) {
+            // The search reads only this digit's places (in u, the target and the units
+            // crossing it).
+            let key = u * n + d as usize - 1;
+            if b.digit_found_nothing_since(search, key, d) {
+                continue;
+            }
             let places = b.positions(u, d);
             if places.count_ones() < 2 {
                 continue;
@@ -76,6 +83,7 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
                     return Some(placing(technique, pattern, left[0], d));
                 }
             }
+            b.digit_found_nothing(search, key, d);
         }
     }
     None
@@ -92,6 +100,9 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
         Technique::DirectHiddenTriple
     };
     for u in 0..b.unit_count() {
+        if b.found_nothing_since(UnitSearch::DirectHidden(k), u) {
+            continue;
+        }
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         if (missing.count_ones() as usize) <= k {
             continue;
@@ -115,6 +126,7 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
         if found.is_some() {
             return found;
         }
+        b.found_nothing(UnitSearch::DirectHidden(k), u);
     }
     None
 }

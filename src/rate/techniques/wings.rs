@@ -110,7 +110,12 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     if lowest >= below - 1e-9 {
         return None;
     }
-    let pairs = bivalue(b);
+    // Bivalue cells with their candidates, and which pairs of digits occur at all (an ALS
+    // holding none of them is passed over at once).
+    let pairs: Vec<(usize, u16)> = bivalue(b).iter().map(|c| (c, b.cand(c))).collect();
+    let mut kinds: Vec<u16> = pairs.iter().map(|&(_, m)| m).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
     let mut best: Option<Step> = None;
     for u in 0..b.unit_count() {
         let items: UnitVec<(usize, u16)> = b
@@ -127,8 +132,10 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
             if score >= beaten - 1e-9 {
                 return None;
             }
-            for end in pairs.iter() {
-                let ends = b.cand(end);
+            if kinds.iter().all(|&m| m & !union != 0) {
+                return None;
+            }
+            for &(end, ends) in &pairs {
                 if ends & !union != 0 || set.contains(&end) {
                     continue;
                 }
@@ -173,9 +180,14 @@ fn als_wing_eliminations(
             .filter(|&c| b.cand(c) & (1 << (d - 1)) != 0)
             .collect()
     };
-    let restricted = |d: u8| holders(d).iter().all(|&c| b.sees(c, end));
-    let ends: UnitVec<u8> = digits(b.cand(end)).collect();
-    let (x, z) = (ends[0], ends[1]);
+    let peers = b.peer_set(end);
+    let restricted = |d: u8| {
+        set.iter()
+            .all(|&c| b.cand(c) & (1 << (d - 1)) == 0 || peers.contains(c))
+    };
+    let ends = b.cand(end);
+    let x = ends.trailing_zeros() as u8 + 1;
+    let z = (ends & (ends - 1)).trailing_zeros() as u8 + 1;
     let elims = match (restricted(x), restricted(z)) {
         (false, false) => return None,
         (true, true) => {
