@@ -1,6 +1,6 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
-use super::memo::{DigitSearch, SearchMemo, UnitSearch};
+use super::memo::{DigitSearch, SearchMemo, UnitDerived, UnitSearch};
 use crate::grid::{CellSet, Layout};
 use crate::grid::{Geometry, Grid};
 
@@ -221,6 +221,16 @@ impl Board {
     pub fn found_nothing(&self, search: UnitSearch, u: usize) {
         self.memo
             .set_unit_found_nothing(search, u, self.unit_changes[u]);
+    }
+
+    /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.
+    pub fn unit_derived<T: 'static>(
+        &self,
+        what: UnitDerived,
+        u: usize,
+        build: impl FnOnce() -> T,
+    ) -> std::rc::Rc<T> {
+        self.memo.unit_derived(what, u, self.unit_changes[u], build)
     }
 
     /// The same board with nothing remembered of earlier searches.

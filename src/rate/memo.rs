@@ -89,6 +89,23 @@ impl UnitSearch {
     }
 }
 
+/// A value derived from one unit's candidates alone, kept until the unit changes.
+#[derive(Clone, Copy, Debug)]
+pub enum UnitDerived {
+    /// The almost locked sets of this many cells (3 or 4) of the unit.
+    AlmostLockedSets(usize),
+}
+
+impl UnitDerived {
+    const COUNT: usize = 2;
+
+    fn slot(self) -> usize {
+        match self {
+            UnitDerived::AlmostLockedSets(k) => k - 3,
+        }
+    }
+}
+
 /// The "found nothing" stamps of every search, and the value derived from the current
 /// board. The stamps hold the change count of what a search read, plus one (0: unknown).
 #[derive(Clone)]
@@ -102,6 +119,8 @@ pub struct SearchMemo {
     digit_quiet: Vec<Cell<(u32, u32)>>,
     /// A value built from the board at a version (its count of changes).
     derived: RefCell<Option<(u32, Rc<dyn Any>)>>,
+    /// Per unit-derived kind and unit: the value and the unit's change count plus one.
+    unit_derived: RefCell<Vec<Option<(u32, Rc<dyn Any>)>>>,
 }
 
 impl SearchMemo {
@@ -113,6 +132,7 @@ impl SearchMemo {
             unit_quiet: vec![Cell::new(0); UnitSearch::COUNT * units],
             digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * units * n],
             derived: RefCell::new(None),
+            unit_derived: RefCell::new(vec![None; UnitDerived::COUNT * units]),
         }
     }
 
@@ -122,6 +142,10 @@ impl SearchMemo {
         self.unit_quiet.iter().for_each(|q| q.set(0));
         self.digit_quiet.iter().for_each(|q| q.set((0, 0)));
         *self.derived.borrow_mut() = None;
+        self.unit_derived
+            .borrow_mut()
+            .iter_mut()
+            .for_each(|d| *d = None);
     }
 
     /// The value `build` derives from the board at `version` (its count of changes so
@@ -136,6 +160,28 @@ impl SearchMemo {
         }
         let value = Rc::new(build());
         *self.derived.borrow_mut() = Some((version, value.clone()));
+        value
+    }
+
+    /// The value `build` derives from unit `u` when it has had `changes` changes, built
+    /// once per change count.
+    pub fn unit_derived<T: 'static>(
+        &self,
+        what: UnitDerived,
+        u: usize,
+        changes: u32,
+        build: impl FnOnce() -> T,
+    ) -> Rc<T> {
+        let slot = what.slot() * self.units + u;
+        if let Some((at, kept)) = &self.unit_derived.borrow()[slot] {
+            if *at == changes + 1 {
+                if let Ok(value) = Rc::clone(kept).downcast::<T>() {
+                    return value;
+                }
+            }
+        }
+        let value = Rc::new(build());
+        self.unit_derived.borrow_mut()[slot] = Some((changes + 1, value.clone()));
         value
     }
 

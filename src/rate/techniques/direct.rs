@@ -42,31 +42,26 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
     for u in from {
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         for d in digits(missing) {
+            let places = b.positions(u, d);
+            if places.count_ones() < 2 {
+                continue;
+            }
             // The search reads only this digit's places (in u, the target and the units
             // crossing it).
             let key = u * n + d as usize - 1;
             if b.digit_found_nothing_since(search, key, d) {
                 continue;
             }
-            let places = b.positions(u, d);
-            if places.count_ones() < 2 {
-                continue;
-            }
-            let first = cells_at(b, u, places).next().expect("two places");
-            let first_units = b.units_of(first);
             // The unit the digit is locked into: a line for a box, the box for a line.
-            let kind = first_units.iter().position(|&x| x == u).expect("its unit");
-            let Some(target) = (0..3)
-                .filter(|&k| k != kind && (pointing || k == 2))
-                .find_map(|k| {
-                    let t = first_units[k];
-                    cells_at(b, u, places)
-                        .all(|c| b.units_of(c)[k] == t)
-                        .then_some(t)
-                })
-            else {
+            let Some(target) = locked_into(b, u, places) else {
+                b.digit_found_nothing(search, key, d);
                 continue;
             };
+            let kind = b
+                .units_of(b.unit(u)[0] as usize)
+                .iter()
+                .position(|&x| x == u)
+                .expect("its unit");
             // Units of `u`'s kind crossing the target, each checked once.
             let mut checked = UnitVec::<usize>::new();
             for c in cells_at(b, target, b.positions(target, d)) {
@@ -87,6 +82,43 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
         }
     }
     None
+}
+
+/// The unit that `places` (positions in unit `u`) all lie in besides `u`: the row or
+/// column of a box, the box of a line; `None` when they are spread. Masks over the
+/// positions, as this runs on every digit of every unit at most steps.
+fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
+    let g = b.geometry();
+    let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
+    let layout = b.layout();
+    let stacks = n / bc;
+    let inside = |mask: u16| places & !mask == 0;
+    if u >= 2 * n {
+        // A box: positions row by row.
+        let bx = u - 2 * n;
+        let (r0, c0) = ((bx / stacks) * br, (bx % stacks) * bc);
+        let row_mask = ((1u32 << bc) - 1) as u16;
+        if let Some(r) = (0..br).find(|&r| inside(row_mask << (r * bc))) {
+            return Some(layout.row(r0 + r));
+        }
+        let column_mask = |c: usize| (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
+        (0..bc)
+            .find(|&c| inside(column_mask(c)))
+            .map(|c| layout.column(c0 + c))
+    } else if u >= n {
+        // A column: positions are rows.
+        let c = u - n;
+        let band_mask = ((1u32 << br) - 1) as u16;
+        (0..n / br)
+            .find(|&t| inside(band_mask << (t * br)))
+            .map(|t| layout.box_unit(t * stacks + c / bc))
+    } else {
+        // A row: positions are columns.
+        let stack_mask = ((1u32 << bc) - 1) as u16;
+        (0..stacks)
+            .find(|&s| inside(stack_mask << (s * bc)))
+            .map(|s| layout.box_unit((u / br) * stacks + s))
+    }
 }
 
 /// Direct hidden pair (`k` = 2) or triple (3): `k` digits of a unit confined to `k` of its

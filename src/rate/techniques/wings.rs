@@ -5,6 +5,7 @@ use super::common::{first_covering, UnitVec};
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
+use crate::rate::memo::UnitDerived;
 use crate::rate::step::Step;
 
 /// Removes `digit` from open cells that see every cell of `pattern`.
@@ -118,43 +119,76 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     kinds.dedup();
     let mut best: Option<Step> = None;
     for u in 0..b.unit_count() {
-        let items: UnitVec<(usize, u16)> = b
-            .unit(u)
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| b.is_open(c) && (2..=k as u32 + 1).contains(&b.cand(c).count_ones()))
-            .map(|c| (c, b.cand(c)))
-            .collect();
-        let done = first_covering(&items, k, 0, k as u32 + 1, &mut |set: &[usize], union| {
-            let largest = set.iter().map(|&c| b.cand(c).count_ones()).max()?;
-            let score = als_wing_score(technique, k, largest);
+        let sets = b.unit_derived(UnitDerived::AlmostLockedSets(k), u, || {
+            almost_locked_sets(b, u, k)
+        });
+        for als in sets.iter() {
+            let score = als_wing_score(technique, k, als.largest);
             let beaten = best.as_ref().map_or(below, |s| s.score);
-            if score >= beaten - 1e-9 {
-                return None;
+            if score >= beaten - 1e-9 || kinds.iter().all(|&m| m & !als.union != 0) {
+                continue;
             }
-            if kinds.iter().all(|&m| m & !union != 0) {
-                return None;
-            }
+            let set = &als.cells[..];
             for &(end, ends) in &pairs {
-                if ends & !union != 0 || set.contains(&end) {
+                if ends & !als.union != 0 || set.contains(&end) {
                     continue;
                 }
-                if let Some(elims) = als_wing_eliminations(b, set, union, end) {
+                // An end seeing the whole set makes a naked set of k + 1 cells in one unit:
+                // the naked subsets and locked candidates, tried before, find whatever it
+                // removes.
+                let peers = b.peer_set(end);
+                if set.iter().all(|&c| peers.contains(c)) {
+                    continue;
+                }
+                if let Some(elims) = als_wing_eliminations(b, set, als.union, end) {
                     best = Some(Step {
                         score,
                         ..Step::new(technique, [set, &[end]].concat()).eliminating(elims)
                     });
-                    // Nothing scores lower: stop looking.
-                    return (score <= lowest + 1e-9).then_some(());
+                    if score <= lowest + 1e-9 {
+                        // Nothing scores lower: stop looking.
+                        return best;
+                    }
+                    break;
                 }
             }
-            None
-        });
-        if done.is_some() {
-            break;
         }
     }
     best
+}
+
+/// An almost locked set of one unit: its cells, their digits, its largest cell's count.
+struct AlmostLockedSet {
+    cells: UnitVec<usize>,
+    union: u16,
+    largest: u32,
+}
+
+/// Every almost locked set of `k` cells of unit `u` (each cell with 2 to `k + 1`
+/// candidates, `k + 1` digits between them). It depends on the unit alone, so the board
+/// keeps it until the unit changes.
+fn almost_locked_sets(b: &Board, u: usize, k: usize) -> Vec<AlmostLockedSet> {
+    let items: UnitVec<(usize, u16)> = b
+        .unit(u)
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| b.is_open(c) && (2..=k as u32 + 1).contains(&b.cand(c).count_ones()))
+        .map(|c| (c, b.cand(c)))
+        .collect();
+    let mut sets = Vec::new();
+    first_covering::<usize, ()>(&items, k, 0, k as u32 + 1, &mut |cells, union| {
+        sets.push(AlmostLockedSet {
+            cells: cells.iter().copied().collect(),
+            union,
+            largest: cells
+                .iter()
+                .map(|&c| b.cand(c).count_ones())
+                .max()
+                .unwrap_or(0),
+        });
+        None
+    });
+    sets
 }
 
 /// An ALS wing's score: `base + ((d - m) - |m - largest|) / 10` with `d = k + 1` digits
