@@ -106,6 +106,9 @@ impl UnitDerived {
     }
 }
 
+/// A derived value and the count of changes it was built at.
+type Kept = Option<(u32, Rc<dyn Any>)>;
+
 /// The "found nothing" stamps of every search, and the value derived from the current
 /// board. The stamps hold the change count of what a search read, plus one (0: unknown).
 #[derive(Clone)]
@@ -118,9 +121,9 @@ pub struct SearchMemo {
     /// looked (chain nodes, for chain searches; 0 for the others).
     digit_quiet: Vec<Cell<(u32, u32)>>,
     /// A value built from the board at a version (its count of changes).
-    derived: RefCell<Option<(u32, Rc<dyn Any>)>>,
+    derived: RefCell<Kept>,
     /// Per unit-derived kind and unit: the value and the unit's change count plus one.
-    unit_derived: RefCell<Vec<Option<(u32, Rc<dyn Any>)>>>,
+    unit_derived: RefCell<Vec<Kept>>,
 }
 
 impl SearchMemo {
