@@ -29,7 +29,7 @@ struct Rated {
 
 /// Every step on every calibration puzzle agrees with the true solution, every technique
 /// is used somewhere, and the agreement with SE stays at its measured level (Spearman
-/// 0.991, 75.9 % exact, 90.4 % within 0.2, band agreement 97.5 %, every puzzle completed).
+/// 0.995, 78.5 % exact, 92.7 % within 0.2, band agreement 98.9 %, every puzzle completed).
 #[test]
 #[ignore = "slow (30 s): .ci/run runs it with --include-ignored"]
 fn steps_are_sound_and_scores_track_sudoku_explainer() {
@@ -95,13 +95,13 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     let ours: Vec<f64> = rated.iter().map(|r| r.ours).collect();
     let theirs: Vec<f64> = rated.iter().map(|r| r.se).collect();
     let rho = spearman(&ours, &theirs);
-    assert!(rho >= 0.985, "spearman {rho}");
+    assert!(rho >= 0.99, "spearman {rho}");
     let agreement = share(&|r| band(r.ours) == band(r.se));
-    assert!(agreement >= 0.96, "band agreement {agreement}");
+    assert!(agreement >= 0.98, "band agreement {agreement}");
     let exact = share(&|r| (r.ours - r.se).abs() < 1e-9);
-    assert!(exact >= 0.74, "exact: {exact}");
+    assert!(exact >= 0.77, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.88, "within 0.2: {close}");
+    assert!(close >= 0.91, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
 }
@@ -182,6 +182,11 @@ fn reference_puzzles_pin_each_technique() {
             Technique::EmptyRectangle,
         ),
         (
+            "000100200200300501000024030490070000570203064000040072060590000903007005005002000",
+            4.3,
+            Technique::GroupedXChain,
+        ),
+        (
             "007020500200000008031000290006159800040070010000000000800507009000204000750010026",
             4.4,
             Technique::XyzWing,
@@ -215,6 +220,11 @@ fn reference_puzzles_pin_each_technique() {
             "500080904000250008000190000701002090003000600020900507000079000100026000604010005",
             5.6,
             Technique::WxyzWing,
+        ),
+        (
+            "003200010800030204020000080500060100780904065006020007060000070308070001010008400",
+            5.7,
+            Technique::GroupedXChain,
         ),
         (
             "001375400605040108000000000000000000300000002100834006004090600800701003060000020",

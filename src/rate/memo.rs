@@ -38,11 +38,13 @@ pub enum DigitSearch {
     DirectPointing,
     /// Direct claiming; key: line and digit.
     DirectClaiming,
+    /// Grouped X-chains; key: digit.
+    GroupedXChain,
 }
 
 impl DigitSearch {
     /// Every search, one slot each.
-    const ALL: [DigitSearch; 8] = [
+    const ALL: [DigitSearch; 9] = [
         DigitSearch::Fish(2),
         DigitSearch::Fish(3),
         DigitSearch::Fish(4),
@@ -51,6 +53,7 @@ impl DigitSearch {
         DigitSearch::XChain,
         DigitSearch::DirectPointing,
         DigitSearch::DirectClaiming,
+        DigitSearch::GroupedXChain,
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -62,6 +65,7 @@ impl DigitSearch {
             DigitSearch::XChain => 5,
             DigitSearch::DirectPointing => 6,
             DigitSearch::DirectClaiming => 7,
+            DigitSearch::GroupedXChain => 8,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod common;
 pub mod direct;
 pub mod fish;
 pub mod forcing;
+pub mod grouped;
 pub mod intersections;
 pub mod single_digit;
 pub mod singles;
@@ -122,6 +123,8 @@ techniques! {
     VwxyzWing => ("vwxyz-wing", 6.2, |b, below| wings::als_wing(b, 4, below)),
     /// An alternating chain on one digit.
     XChain => ("x-chain", 4.0, chains::x_chain),
+    /// An X-chain with a group node (a digit's places where a box meets a line).
+    GroupedXChain => ("grouped x-chain", 4.3, grouped::grouped_x_chain),
     /// A chain of bivalue cells.
     XyChain => ("xy-chain", 6.5, chains::xy_chain),
     /// An assumption that implies its own opposite (an alternating inference chain).
