@@ -1,6 +1,8 @@
 //! Helpers that several technique families share.
 
 use crate::rate::board::{digits, Board};
+use crate::rate::memo::UnitSearch;
+use crate::rate::step::Step;
 use arrayvec::ArrayVec;
 
 /// Items of one unit (at most 16 cells or digits), kept on the stack: these searches run
@@ -66,4 +68,39 @@ pub fn naked_eliminations(
         .filter(|c| !cells.contains(c))
         .flat_map(|&c| digits(b.cand(c) & union).map(move |d| (c, d)))
         .collect()
+}
+
+/// The first hidden set `f` makes a step of: over the units (skipping those where `search`
+/// found nothing since they last changed), `k` of a unit's missing digits whose places
+/// number `k` in all. `f(u, missing, keep, places)` gets the unit, its missing digits, the
+/// set's digits and their places (bits of positions in the unit).
+pub fn first_hidden_set(
+    b: &Board,
+    k: usize,
+    search: UnitSearch,
+    f: &mut impl FnMut(usize, u16, u16, u16) -> Option<Step>,
+) -> Option<Step> {
+    let n = b.n();
+    for u in 0..b.unit_count() {
+        if b.found_nothing_since(search, u) {
+            continue;
+        }
+        let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
+        if (missing.count_ones() as usize) <= k {
+            continue;
+        }
+        let candidates: UnitVec<(u8, u16)> = digits(missing)
+            .map(|d| (d, b.positions(u, d)))
+            .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
+            .collect();
+        let found = first_covering(&candidates, k, 0, k as u32, &mut |chosen: &[u8], places| {
+            let keep = chosen.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
+            f(u, missing, keep, places)
+        });
+        if found.is_some() {
+            return found;
+        }
+        b.found_nothing(search, u);
+    }
+    None
 }

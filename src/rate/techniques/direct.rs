@@ -4,7 +4,7 @@
 //! 2.5) because the solver only has to see the single they make. As in the reference, the
 //! step places that single and nothing else: the pattern's other removals are not applied.
 
-use super::common::{first_covering, UnitVec};
+use super::common::{first_hidden_set, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, UnitSearch};
@@ -125,26 +125,16 @@ fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
 /// cells (the unit has more open cells than that), so the other digits would leave those
 /// cells, and one of them would be left with a single place in the unit.
 pub fn hidden(b: &Board, k: usize) -> Option<Step> {
-    let n = b.n();
     let technique = if k == 2 {
         Technique::DirectHiddenPair
     } else {
         Technique::DirectHiddenTriple
     };
-    for u in 0..b.unit_count() {
-        if b.found_nothing_since(UnitSearch::DirectHidden(k), u) {
-            continue;
-        }
-        let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
-        if (missing.count_ones() as usize) <= k {
-            continue;
-        }
-        let candidates: UnitVec<(u8, u16)> = digits(missing)
-            .map(|d| (d, b.positions(u, d)))
-            .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
-            .collect();
-        let found = first_covering(&candidates, k, 0, k as u32, &mut |chosen: &[u8], set| {
-            let keep = chosen.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
+    first_hidden_set(
+        b,
+        k,
+        UnitSearch::DirectHidden(k),
+        &mut |u, missing, keep, set| {
             digits(missing & !keep).find_map(|d| {
                 let places = b.positions(u, d);
                 let left = places & !set;
@@ -154,13 +144,8 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
                     placing(technique, pattern, cell, d)
                 })
             })
-        });
-        if found.is_some() {
-            return found;
-        }
-        b.found_nothing(UnitSearch::DirectHidden(k), u);
-    }
-    None
+        },
+    )
 }
 
 #[cfg(test)]

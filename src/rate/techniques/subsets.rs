@@ -1,6 +1,6 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
-use super::common::{first_covering, naked_eliminations, UnitVec};
+use super::common::{first_covering, first_hidden_set, naked_eliminations, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
@@ -57,35 +57,15 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
 
 /// `k` digits of a unit whose places number `k` in all: other digits leave those cells.
 pub fn hidden(b: &Board, k: usize) -> Option<Step> {
-    let n = b.n();
-    for u in 0..b.unit_count() {
-        if b.found_nothing_since(UnitSearch::Hidden(k), u) {
-            continue;
-        }
-        let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
-        if (missing.count_ones() as usize) <= k {
-            continue;
-        }
-        let candidates: UnitVec<(u8, u16)> = digits(missing)
-            .map(|d| (d, b.positions(u, d)))
-            .filter(|&(_, p)| (2..=k).contains(&(p.count_ones() as usize)))
-            .collect();
+    first_hidden_set(b, k, UnitSearch::Hidden(k), &mut |u, _, keep, places| {
         let cells = b.unit(u);
-        let found = first_covering(&candidates, k, 0, k as u32, &mut |chosen: &[u8], places| {
-            let keep = chosen.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
-            let pattern = || digits(places).map(|i| cells[i as usize - 1] as usize);
-            if pattern().all(|c| b.cand(c) & !keep == 0) {
-                return None;
-            }
-            let elims = pattern()
-                .flat_map(|c| digits(b.cand(c) & !keep).map(move |d| (c, d)))
-                .collect();
-            Some(Step::new(hidden_technique(k), pattern().collect()).eliminating(elims))
-        });
-        if found.is_some() {
-            return found;
+        let pattern = || digits(places).map(|i| cells[i as usize - 1] as usize);
+        if pattern().all(|c| b.cand(c) & !keep == 0) {
+            return None;
         }
-        b.found_nothing(UnitSearch::Hidden(k), u);
-    }
-    None
+        let elims = pattern()
+            .flat_map(|c| digits(b.cand(c) & !keep).map(move |d| (c, d)))
+            .collect();
+        Some(Step::new(hidden_technique(k), pattern().collect()).eliminating(elims))
+    })
 }
