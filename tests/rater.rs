@@ -232,6 +232,11 @@ fn reference_puzzles_pin_each_technique() {
             Technique::BugPlusOne,
         ),
         (
+            "010080000040006300700093000600000047021000560480000002000940008008200010000060070",
+            6.2,
+            Technique::AlignedPairExclusion,
+        ),
+        (
             "083000470010000030600000009040000050000806000207090608000000000900502004700103005",
             6.3,
             Technique::VwxyzWing,

@@ -5,6 +5,7 @@ pub mod chaining;
 pub mod chains;
 pub mod common;
 pub mod direct;
+pub mod exclusion;
 pub mod fish;
 pub mod forcing;
 pub mod grouped;
@@ -123,6 +124,8 @@ techniques! {
     VwxyzWing => ("vwxyz-wing", 6.2, |b, below| wings::als_wing(b, 4, below)),
     /// An alternating chain on one digit.
     XChain => ("x-chain", 4.0, chains::x_chain),
+    /// Two cells whose pairs of values the bivalue cells seeing both rule out.
+    AlignedPairExclusion => ("aligned pair exclusion", 6.2, |b, _| exclusion::aligned_pair_exclusion(b)),
     /// An X-chain with a group node (a digit's places where a box meets a line).
     GroupedXChain => ("grouped x-chain", 4.3, grouped::grouped_x_chain),
     /// A chain of bivalue cells.
