@@ -220,6 +220,12 @@ impl CellSet {
         CellSet(std::array::from_fn(|i| self.0[i] & !other.0[i]))
     }
 
+    /// The number of cells.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
     /// Whether the set is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -28,10 +28,20 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
         .map(|c| (c, b.peer_set(c).and(bivalue)))
         .filter(|(_, excluders)| !excluders.is_empty())
         .collect();
+    // A value of one cell goes only when every value of the other cell (but an equal one)
+    // meets a bivalue cell holding both, so that other cell has at most one candidate more
+    // than it has bivalue peers: a pair where neither cell is so is passed over.
+    let coverable =
+        |c: usize, excluders: CellSet| b.cand(c).count_ones() as usize <= excluders.len() + 1;
     for (j, &(c1, ex1)) in bases.iter().enumerate() {
+        let cover1 = coverable(c1, ex1);
         for &(c0, ex0) in &bases[..j] {
+            if !cover1 && !coverable(c0, ex0) {
+                continue;
+            }
             let common = ex0.and(ex1);
-            if common.iter().nth(1).is_none() {
+            let fewest = b.cand(c0).count_ones().min(b.cand(c1).count_ones()) as usize;
+            if common.len() < 2 || common.len() + 1 < fewest {
                 continue;
             }
             let locks: Vec<u16> = common.iter().map(|c| b.cand(c)).collect();
