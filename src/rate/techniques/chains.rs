@@ -8,16 +8,27 @@ use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
 use crate::rate::step::{length_bonus, most_nodes_below, Step};
 
-/// Score of a longer X-chain before the length bonus (calibrated on the reference ratings).
-const X_CHAIN_BASE: f64 = 5.4;
+/// An X-chain of `nodes` nodes (two per strong link) past two links, as Sukaku Explainer
+/// scores its strong-link chains (`StrongLinksHint`: three links 5.4, four 5.8, five 6.2,
+/// six 6.6, their plain shapes); longer ones are its forcing X-chains, 6.6 plus the length
+/// bonus. Never less for more nodes, so the shortest chain is the lowest-scoring.
+fn long_x_chain_score(nodes: usize) -> f64 {
+    match nodes {
+        0..=6 => 5.4,
+        8 => 5.8,
+        10 => 6.2,
+        12 => 6.6,
+        _ => 6.6 + length_bonus(nodes),
+    }
+}
 
 /// Four-cell X-chains (two strong links) are rated by shape as Sukaku Explainer's strong
 /// links are: skyscraper (two parallel strong lines) 4.0, any other (a row and a column,
-/// or a box link: two-string kite, turbot fish) 4.1; longer chains from [`X_CHAIN_BASE`]
-/// plus the length bonus.
+/// or a box link: two-string kite, turbot fish) 4.1; longer chains by
+/// [`long_x_chain_score`].
 fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
     if chain.len() != 4 {
-        return X_CHAIN_BASE + length_bonus(chain.len());
+        return long_x_chain_score(chain.len());
     }
     let n = b.n();
     let line = |a: usize, z: usize| {
@@ -88,14 +99,18 @@ fn worth_extending(best: &Option<Step>, nodes: usize, longest: usize) -> bool {
 /// with strong links at both ends; the digit leaves cells seeing both A and Z. Only chains
 /// scoring below `below` are looked for.
 pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
-    // Four cells score 4.0-4.2; longer chains from the base.
-    let longest = if below <= 4.2 + 1e-9 {
-        if below <= 4.0 + 1e-9 {
-            return None;
-        }
-        4
+    // Four cells score 4.0-4.1; longer chains more, the longer the more.
+    if below <= SKYSCRAPER + 1e-9 {
+        return None;
+    }
+    let longest = if below == f64::INFINITY {
+        usize::MAX
     } else {
-        most_nodes_below(below, X_CHAIN_BASE, 1).max(4)
+        (6..)
+            .step_by(2)
+            .take_while(|&k| long_x_chain_score(k) < below - 1e-9)
+            .last()
+            .unwrap_or(4)
     };
     let n = b.n();
     let cells = b.cells();
