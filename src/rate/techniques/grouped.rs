@@ -3,14 +3,14 @@
 //! Strong links: a unit whose places fall into exactly two nodes (a line's places in two
 //! boxes, a box's in two rows or two columns). Weak links: a node to another whose every
 //! cell sees every cell of the first. Sukaku Explainer prices a strong-link chain with a
-//! grouped link 0.3 above the plain one: two links 4.3, three 5.7; longer chains here take
-//! the plain X-chain's length score plus the same 0.3.
+//! grouped link 0.3 above the plain one: two links 4.3, three 5.7. Chains of up to three
+//! links are looked for.
 
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
-use crate::rate::step::{length_bonus, Step};
+use crate::rate::step::Step;
 
 /// The longest grouped chain looked for: three strong links, as far as Sukaku Explainer's
 /// grouped strong links matter on the reference ratings (longer ones score 6.1 and up,
@@ -20,12 +20,12 @@ const MOST_NODES: usize = 6;
 /// What a grouped link adds to a chain's score.
 const GROUPED: f64 = 0.3;
 
-/// Scores of the two- and three-link chains, and the base of longer ones.
+/// Scores of the two- and three-link chains (4 and 6 nodes).
 fn score(nodes: usize) -> f64 {
-    match nodes {
-        4 => 4.0 + GROUPED,
-        6 => 5.4 + GROUPED,
-        _ => 5.4 + GROUPED + length_bonus(nodes),
+    if nodes <= 4 {
+        4.0 + GROUPED
+    } else {
+        5.4 + GROUPED
     }
 }
 
