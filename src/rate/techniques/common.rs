@@ -104,3 +104,46 @@ pub fn first_hidden_set(
     }
     None
 }
+
+/// The cells of unit `u` at the positions `places` (a bit per position in the unit).
+pub fn cells_at(b: &Board, u: usize, places: u16) -> impl Iterator<Item = usize> + '_ {
+    let unit = b.unit(u);
+    digits(places).map(move |i| unit[i as usize - 1] as usize)
+}
+
+/// The unit that `places` (positions in unit `u`) all lie in besides `u`: the row or
+/// column of a box, the box of a line; `None` when they are spread. Masks over the
+/// positions, as this runs on every digit of every unit at most steps.
+pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
+    let g = b.geometry();
+    let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
+    let layout = b.layout();
+    let stacks = n / bc;
+    let inside = |mask: u16| places & !mask == 0;
+    if u >= 2 * n {
+        // A box: positions row by row.
+        let bx = u - 2 * n;
+        let (r0, c0) = ((bx / stacks) * br, (bx % stacks) * bc);
+        let row_mask = ((1u32 << bc) - 1) as u16;
+        if let Some(r) = (0..br).find(|&r| inside(row_mask << (r * bc))) {
+            return Some(layout.row(r0 + r));
+        }
+        let column_mask = |c: usize| (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
+        (0..bc)
+            .find(|&c| inside(column_mask(c)))
+            .map(|c| layout.column(c0 + c))
+    } else if u >= n {
+        // A column: positions are rows.
+        let c = u - n;
+        let band_mask = ((1u32 << br) - 1) as u16;
+        (0..n / br)
+            .find(|&t| inside(band_mask << (t * br)))
+            .map(|t| layout.box_unit(t * stacks + c / bc))
+    } else {
+        // A row: positions are columns.
+        let stack_mask = ((1u32 << bc) - 1) as u16;
+        (0..stacks)
+            .find(|&s| inside(stack_mask << (s * bc)))
+            .map(|s| layout.box_unit((u / br) * stacks + s))
+    }
+}

@@ -4,17 +4,11 @@
 //! 2.5) because the solver only has to see the single they make. As in the reference, the
 //! step places that single and nothing else: the pattern's other removals are not applied.
 
-use super::common::{first_hidden_set, UnitVec};
+use super::common::{cells_at, first_hidden_set, locked_into, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, UnitSearch};
 use crate::rate::step::Step;
-
-/// The cells of unit `u` at the positions `places` (a bit per position in the unit).
-fn cells_at(b: &Board, u: usize, places: u16) -> impl Iterator<Item = usize> + '_ {
-    let unit = b.unit(u);
-    digits(places).map(move |i| unit[i as usize - 1] as usize)
-}
 
 /// The step: `pattern` cells, `digit` placed in `cell`.
 fn placing(technique: Technique, pattern: Vec<usize>, cell: usize, digit: u8) -> Step {
@@ -82,43 +76,6 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
         }
     }
     None
-}
-
-/// The unit that `places` (positions in unit `u`) all lie in besides `u`: the row or
-/// column of a box, the box of a line; `None` when they are spread. Masks over the
-/// positions, as this runs on every digit of every unit at most steps.
-fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
-    let g = b.geometry();
-    let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
-    let layout = b.layout();
-    let stacks = n / bc;
-    let inside = |mask: u16| places & !mask == 0;
-    if u >= 2 * n {
-        // A box: positions row by row.
-        let bx = u - 2 * n;
-        let (r0, c0) = ((bx / stacks) * br, (bx % stacks) * bc);
-        let row_mask = ((1u32 << bc) - 1) as u16;
-        if let Some(r) = (0..br).find(|&r| inside(row_mask << (r * bc))) {
-            return Some(layout.row(r0 + r));
-        }
-        let column_mask = |c: usize| (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
-        (0..bc)
-            .find(|&c| inside(column_mask(c)))
-            .map(|c| layout.column(c0 + c))
-    } else if u >= n {
-        // A column: positions are rows.
-        let c = u - n;
-        let band_mask = ((1u32 << br) - 1) as u16;
-        (0..n / br)
-            .find(|&t| inside(band_mask << (t * br)))
-            .map(|t| layout.box_unit(t * stacks + c / bc))
-    } else {
-        // A row: positions are columns.
-        let stack_mask = ((1u32 << bc) - 1) as u16;
-        (0..stacks)
-            .find(|&s| inside(stack_mask << (s * bc)))
-            .map(|s| layout.box_unit((u / br) * stacks + s))
-    }
 }
 
 /// Direct hidden pair (`k` = 2) or triple (3): `k` digits of a unit confined to `k` of its

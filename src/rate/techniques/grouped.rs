@@ -6,9 +6,10 @@
 //! grouped link 0.3 above the plain one: two links 4.3, three 5.7. Chains of up to three
 //! links are looked for.
 
+use super::common::cells_at;
 use super::Technique;
 use crate::grid::CellSet;
-use crate::rate::board::{digits, Board};
+use crate::rate::board::Board;
 use crate::rate::memo::{DigitSearch, Trail};
 use crate::rate::step::Step;
 
@@ -87,8 +88,7 @@ fn graph(b: &Board, d: u8) -> Graph {
         if positions.count_ones() < 2 {
             continue;
         }
-        let unit = b.unit(u);
-        let places = || digits(positions).map(|i| unit[i as usize - 1] as usize);
+        let places = || cells_at(b, u, positions);
         // The ways to split the unit's places: by box for a line, by row and by column for
         // a box.
         let first = places().next().expect("two places");

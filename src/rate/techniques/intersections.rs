@@ -1,5 +1,6 @@
 //! Locked candidates: pointing (box → line) and claiming (line → box).
 
+use super::common::{cells_at, locked_into};
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::DigitSearch;
@@ -21,8 +22,6 @@ fn outside(
 
 fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> Option<Step> {
     let n = b.n();
-    let g = b.geometry();
-    let layout = b.layout();
     for u in from {
         let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
         let search = if technique == Technique::Pointing {
@@ -39,28 +38,11 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
             if places.count_ones() < 2 {
                 continue;
             }
-            let unit = b.unit(u);
-            let cells = || digits(places).map(|i| unit[i as usize - 1] as usize);
-            let first = cells().next().expect("two places");
-            let (r0, c0) = (first / n, first % n);
-            let target = if technique == Technique::Pointing {
-                if cells().all(|c| c / n == r0) {
-                    Some(layout.row(r0))
-                } else if cells().all(|c| c % n == c0) {
-                    Some(layout.column(c0))
-                } else {
-                    None
-                }
-            } else {
-                let bx = g.box_of(r0, c0);
-                cells()
-                    .all(|c| g.box_of(c / n, c % n) == bx)
-                    .then_some(layout.box_unit(bx))
-            };
-            if let Some(target) = target {
+            if let Some(target) = locked_into(b, u, places) {
                 if outside(b, target, u, d).next().is_some() {
                     let elims = outside(b, target, u, d).collect();
-                    return Some(Step::new(technique, cells().collect()).eliminating(elims));
+                    let cells = cells_at(b, u, places).collect();
+                    return Some(Step::new(technique, cells).eliminating(elims));
                 }
             }
             b.digit_found_nothing(search, key, d);

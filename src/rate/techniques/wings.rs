@@ -140,7 +140,7 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
                 if set.iter().all(|&c| peers.contains(c)) {
                     continue;
                 }
-                if let Some(elims) = als_wing_eliminations(b, set, als.union, end) {
+                if let Some(elims) = als_wing_eliminations(b, set, als.union, end, peers) {
                     best = Some(Step {
                         score,
                         ..Step::new(technique, [set, &[end]].concat()).eliminating(elims)
@@ -200,13 +200,15 @@ fn als_wing_score(technique: Technique, k: usize, largest: u32) -> f64 {
     (technique.base_score() * 10.0 + tenths as f64).round() / 10.0
 }
 
-/// What the wing of almost locked set `set` (digits `union`) and bivalue cell `end`
-/// removes, or `None` when neither of `end`'s digits is restricted or nothing goes.
+/// What the wing of almost locked set `set` (digits `union`) and bivalue cell `end` (its
+/// peers `peers`) removes, or `None` when neither of `end`'s digits is restricted or
+/// nothing goes.
 fn als_wing_eliminations(
     b: &Board,
     set: &[usize],
     union: u16,
     end: usize,
+    peers: CellSet,
 ) -> Option<Vec<(usize, u8)>> {
     let holders = |d: u8| -> UnitVec<usize> {
         set.iter()
@@ -214,7 +216,6 @@ fn als_wing_eliminations(
             .filter(|&c| b.cand(c) & (1 << (d - 1)) != 0)
             .collect()
     };
-    let peers = b.peer_set(end);
     let restricted = |d: u8| {
         set.iter()
             .all(|&c| b.cand(c) & (1 << (d - 1)) == 0 || peers.contains(c))
@@ -235,8 +236,9 @@ fn als_wing_eliminations(
             }
             elims
         }
-        (true, false) | (false, true) => {
-            let z = if restricted(x) { z } else { x };
+        (restricted_x, _) => {
+            // One end restricted: the other end's digit goes.
+            let z = if restricted_x { z } else { x };
             let mut pattern = holders(z);
             pattern.push(end);
             seen_by_all(b, &pattern, z)
