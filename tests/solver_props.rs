@@ -1,12 +1,13 @@
 //! The band solver against a plain backtracking counter, on random partial grids of the
-//! small sizes (and well-filled 9x9 ones), clashing clues included.
+//! small sizes (and well-filled 9x9 ones), clashing clues included, under the classic
+//! and the diagonal rules.
 
 mod common;
 
 use common::brute_count;
 use proptest::prelude::*;
 use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
-use sudoku_bank::grid::{Geometry, Grid};
+use sudoku_bank::grid::{Geometry, Grid, Variant};
 use sudoku_bank::solver::count_solutions;
 
 /// A solution grid of `size` with each cell kept with probability `keep` (per mille),
@@ -50,10 +51,14 @@ proptest! {
         seed in any::<u64>(),
         keep in 0u32..1000,
         tamper in prop::option::of((0usize..81, any::<u8>())),
+        diagonal in any::<bool>(),
     ) {
         // 9x9 keeps at least 55 % so the plain counter stays quick.
         let keep = if size == 9 { 550 + keep * 45 / 100 } else { keep };
-        let p = partial(size, seed, keep, tamper);
+        let mut p = partial(size, seed, keep, tamper);
+        if diagonal {
+            p = p.with_variant(Variant::Diagonal);
+        }
         let limit = 40;
         let expected = if p.find_conflict().is_some() {
             0 // clashing clues: the plain counter only checks the digits it places

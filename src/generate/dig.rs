@@ -1,8 +1,8 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
 use super::unavoidable::Unavoidable;
-use crate::grid::{per_geometry, CellSet, PerGeometry};
-use crate::grid::{Geometry, Grid, Symmetry, SUPPORTED_SIZES};
+use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
+use crate::grid::{Geometry, Grid, Symmetry};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
@@ -78,7 +78,7 @@ impl Strategy {
     /// per process).
     pub fn orbits(self, g: Geometry) -> &'static [Vec<usize>] {
         static ORBITS: [PerGeometry<Vec<Vec<usize>>>; Strategy::ALL.len()] =
-            [const { [const { OnceLock::new() }; SUPPORTED_SIZES.len()] }; Strategy::ALL.len()];
+            [const { [const { OnceLock::new() }; GEOMETRY_SLOTS] }; Strategy::ALL.len()];
         per_geometry(&ORBITS[self as usize], g, |g| self.build_orbits(g)).as_slice()
     }
 

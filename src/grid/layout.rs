@@ -3,20 +3,22 @@
 //! The unit list is the one place that says what a unit is: the rater and the digger
 //! read it from here (a variant with more units, diagonals or cages, adds them here).
 
-use super::{Geometry, SUPPORTED_SIZES};
+use super::{Geometry, Variant, SUPPORTED_SIZES};
 use std::ops::Range;
 use std::sync::OnceLock;
 
 /// Units and peers of one geometry, flattened for the hot path. Units are numbered rows
-/// first (`0..n`), then columns (`n..2n`), then boxes (`2n..3n`).
+/// first (`0..n`), then columns (`n..2n`), then boxes (`2n..3n`), then, in the diagonal
+/// variant, the main diagonal (`3n`) and the anti-diagonal (`3n + 1`), each listed row
+/// by row (so a cell's position along a diagonal is its row).
 pub struct Layout {
-    /// Peers of each cell, `peer_count` per cell.
+    /// Peers of each cell: `peers[peer_start[cell]..peer_start[cell + 1]]`.
     peers: Vec<u16>,
-    peer_count: usize,
-    /// Cells of each unit (rows, then columns, then boxes), `n` per unit.
+    peer_start: Vec<u32>,
+    /// Cells of each unit (rows, columns, boxes, diagonals), `n` per unit.
     units: Vec<u16>,
     n: usize,
-    /// For each cell, a bit mask of the three units it belongs to.
+    /// For each cell, a bit mask of the units it belongs to.
     pub cell_units: Vec<u64>,
     /// For each cell, its peers as a cell set.
     pub peer_sets: Vec<CellSet>,
@@ -24,6 +26,15 @@ pub struct Layout {
     pub places: Vec<CellPlace>,
     /// For each cell, its row, column and box as unit numbers.
     cell_unit_ids: Vec<[u16; 3]>,
+    /// For each cell, the diagonal units through it (none outside the diagonal variant).
+    cell_diagonals: Vec<DiagonalUnits>,
+}
+
+/// The diagonal units through a cell: none, one, or both (the centre of an odd grid).
+#[derive(Clone, Copy, Debug, Default)]
+struct DiagonalUnits {
+    units: [u16; 2],
+    count: u8,
 }
 
 /// Where a cell sits: its row, column and box (each numbered from 0) and its position
@@ -59,31 +70,38 @@ impl Layout {
                 units.push((r * n + c) as u16);
             }
         }
-        let cell_units: Vec<u64> = (0..cells)
-            .map(|cell| {
-                let (r, c) = (cell / n, cell % n);
-                (1u64 << r) | (1u64 << (n + c)) | (1u64 << (2 * n + g.box_of(r, c)))
-            })
-            .collect();
-        let peer_count = 3 * n - g.box_rows() - g.box_cols() - 1;
-        let mut peers = Vec::with_capacity(cells * peer_count);
-        for cell in 0..cells {
-            let before = peers.len();
-            for other in 0..cells {
-                if other != cell && cell_units[cell] & cell_units[other] != 0 {
-                    peers.push(other as u16);
+        if g.variant().has_diagonals() {
+            units.extend((0..n).map(|r| (r * n + r) as u16));
+            units.extend((0..n).map(|r| (r * n + n - 1 - r) as u16));
+        }
+        let unit_count = units.len() / n;
+        let mut cell_units = vec![0u64; cells];
+        let mut cell_diagonals = vec![DiagonalUnits::default(); cells];
+        for (u, unit) in units.chunks(n).enumerate() {
+            for &cell in unit {
+                cell_units[cell as usize] |= 1u64 << u;
+                if u >= 3 * n {
+                    let d = &mut cell_diagonals[cell as usize];
+                    d.units[d.count as usize] = u as u16;
+                    d.count += 1;
                 }
             }
-            debug_assert_eq!(peers.len() - before, peer_count);
         }
+        let mut peers = Vec::new();
+        let mut peer_start = Vec::with_capacity(cells + 1);
+        for cell in 0..cells {
+            peer_start.push(peers.len() as u32);
+            peers.extend(
+                (0..cells)
+                    .filter(|&other| other != cell && cell_units[cell] & cell_units[other] != 0)
+                    .map(|other| other as u16),
+            );
+        }
+        peer_start.push(peers.len() as u32);
         let peer_sets = (0..cells)
             .map(|cell| {
-                let mut set = CellSet::default();
-                let at = cell * peer_count;
-                peers[at..at + peer_count]
-                    .iter()
-                    .for_each(|&p| set.insert(p as usize));
-                set
+                let at = peer_start[cell] as usize..peer_start[cell + 1] as usize;
+                peers[at].iter().map(|&p| p as usize).collect()
             })
             .collect();
         let places = (0..cells)
@@ -108,25 +126,27 @@ impl Layout {
                 ]
             })
             .collect();
+        debug_assert!(unit_count <= 64, "unit masks are u64");
         Layout {
             peers,
-            peer_count,
+            peer_start,
             peer_sets,
             places,
             cell_unit_ids,
+            cell_diagonals,
             units,
             n,
             cell_units,
         }
     }
 
-    /// The peers of a cell (cells sharing a row, column or box).
+    /// The peers of a cell (cells sharing a unit with it), ascending.
     #[inline]
     pub fn peers(&self, cell: usize) -> &[u16] {
-        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
     }
 
-    /// The cells of unit `u` (0..n rows, n..2n columns, 2n..3n boxes).
+    /// The cells of unit `u` (0..n rows, n..2n columns, 2n..3n boxes, then diagonals).
     #[inline]
     pub fn unit(&self, u: usize) -> &[u16] {
         &self.units[u * self.n..(u + 1) * self.n]
@@ -135,13 +155,28 @@ impl Layout {
     /// How many units there are.
     #[inline]
     pub fn unit_count(&self) -> usize {
-        3 * self.n
+        self.units.len() / self.n
     }
 
-    /// The units of a cell: its row, column and box.
+    /// The row, column and box of a cell, as unit numbers.
     #[inline]
     pub fn units_of(&self, cell: usize) -> [usize; 3] {
         self.cell_unit_ids[cell].map(usize::from)
+    }
+
+    /// The diagonal units through a cell (empty outside the diagonal variant). A cell's
+    /// position within a diagonal unit is its row.
+    #[inline]
+    pub fn diagonals_of(&self, cell: usize) -> &[u16] {
+        let d = &self.cell_diagonals[cell];
+        &d.units[..d.count as usize]
+    }
+
+    /// Every unit of a cell: row, column, box, then any diagonals.
+    pub fn all_units_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.units_of(cell)
+            .into_iter()
+            .chain(self.diagonals_of(cell).iter().map(|&u| u as usize))
     }
 
     /// The unit number of row `r`.
@@ -172,6 +207,12 @@ impl Layout {
     #[inline]
     pub fn boxes(&self) -> Range<usize> {
         2 * self.n..3 * self.n
+    }
+
+    /// The diagonal units (empty outside the diagonal variant).
+    #[inline]
+    pub fn diagonals(&self) -> Range<usize> {
+        3 * self.n..self.unit_count()
     }
 }
 
@@ -246,8 +287,11 @@ impl CellSet {
     }
 }
 
-/// One value per supported geometry, built on first use.
-pub type PerGeometry<T> = [OnceLock<T>; SUPPORTED_SIZES.len()];
+/// How many geometries there are: every supported size under every variant.
+pub const GEOMETRY_SLOTS: usize = SUPPORTED_SIZES.len() * Variant::ALL.len();
+
+/// One value per supported geometry (size and variant), built on first use.
+pub type PerGeometry<T> = [OnceLock<T>; GEOMETRY_SLOTS];
 
 /// The value of `slots` for geometry `g`, built by `build` the first time it is asked for.
 pub fn per_geometry<T>(
@@ -259,13 +303,13 @@ pub fn per_geometry<T>(
         .iter()
         .position(|&n| n == g.n())
         .expect("supported geometry");
-    slots[index].get_or_init(|| build(g))
+    slots[index * Variant::ALL.len() + g.variant().index()].get_or_init(|| build(g))
 }
 
 impl Geometry {
     /// The layout of this geometry, built once per process.
     pub fn layout(self) -> &'static Layout {
-        static LAYOUTS: PerGeometry<Layout> = [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+        static LAYOUTS: PerGeometry<Layout> = [const { OnceLock::new() }; GEOMETRY_SLOTS];
         per_geometry(&LAYOUTS, self, Layout::build)
     }
 }
@@ -284,9 +328,31 @@ mod tests {
     }
 
     #[test]
+    fn diagonal_units_follow_the_classic_ones() {
+        let g = Geometry::CLASSIC.with_variant(Variant::Diagonal);
+        let t = g.layout();
+        assert_eq!(t.unit_count(), 29);
+        assert_eq!(t.unit(27), &[0, 10, 20, 30, 40, 50, 60, 70, 80]);
+        assert_eq!(t.unit(28), &[8, 16, 24, 32, 40, 48, 56, 64, 72]);
+        assert_eq!(t.diagonals_of(40), &[27, 28]);
+        assert_eq!(t.diagonals_of(1), &[] as &[u16]);
+        assert_eq!(
+            t.peers(0).len(),
+            20 + 6,
+            "r1c1 also sees the rest of its diagonal"
+        );
+        assert_eq!(t.peers(40).len(), 20 + 12);
+        assert_eq!(t.peers(1).len(), 20);
+        assert!(Geometry::CLASSIC.layout().diagonals().is_empty());
+    }
+
+    #[test]
     fn every_size_has_consistent_peers() {
-        for n in SUPPORTED_SIZES {
-            let g = Geometry::for_size(n).unwrap();
+        let geometries = SUPPORTED_SIZES
+            .into_iter()
+            .flat_map(|n| Variant::ALL.map(|v| Geometry::for_size(n).unwrap().with_variant(v)));
+        for g in geometries {
+            let n = g.n();
             let t = g.layout();
             for cell in 0..g.cells() {
                 assert!(!t.peers(cell).contains(&(cell as u16)));

@@ -7,18 +7,22 @@
 mod layout;
 mod parse;
 mod symmetry;
+mod variant;
 
-pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry};
+pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
 pub use parse::{parse_line, parse_line_with, ParseError};
 pub use symmetry::Symmetry;
+pub use variant::{UnknownVariant, Variant};
 
 use std::fmt;
 
-/// The shape of a grid: boxes of `box_rows × box_cols` cells, side `box_rows × box_cols`.
+/// The shape of a grid and the rules it follows: boxes of `box_rows × box_cols` cells,
+/// side `box_rows × box_cols`, and the variant (which adds units such as the diagonals).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     box_rows: u8,
     box_cols: u8,
+    variant: Variant,
 }
 
 /// Grid sides the engine supports, each with its box shape.
@@ -29,6 +33,7 @@ impl Geometry {
     pub const CLASSIC: Geometry = Geometry {
         box_rows: 3,
         box_cols: 3,
+        variant: Variant::Classic,
     };
 
     /// The standard geometry for a grid side: 4 (2×2), 6 (2×3), 9 (3×3), 12 (3×4), 16 (4×4).
@@ -41,7 +46,23 @@ impl Geometry {
             16 => (4, 4),
             _ => return None,
         };
-        Some(Geometry { box_rows, box_cols })
+        Some(Geometry {
+            box_rows,
+            box_cols,
+            variant: Variant::Classic,
+        })
+    }
+
+    /// The same shape under the rules of `variant`.
+    #[inline]
+    pub fn with_variant(self, variant: Variant) -> Geometry {
+        Geometry { variant, ..self }
+    }
+
+    /// The rules the grid follows.
+    #[inline]
+    pub fn variant(self) -> Variant {
+        self.variant
     }
 
     /// The geometry of a stored row's `size`, `box_rows` and `box_cols`, if supported.
@@ -93,10 +114,14 @@ impl Geometry {
         (row / self.box_rows()) * stacks + col / self.box_cols()
     }
 
-    /// Short label such as `9x9 (3x3 boxes)`.
+    /// Short label such as `9x9 (3x3 boxes)`, or `diagonal 9x9 (3x3 boxes)` for a variant.
     pub fn label(self) -> String {
+        let variant = match self.variant {
+            Variant::Classic => String::new(),
+            v => format!("{v} "),
+        };
         format!(
-            "{n}x{n} ({}x{} boxes)",
+            "{variant}{n}x{n} ({}x{} boxes)",
             self.box_rows,
             self.box_cols,
             n = self.n()
@@ -156,6 +181,12 @@ impl Grid {
         self.geometry
     }
 
+    /// The same cells under the rules of `variant`.
+    pub fn with_variant(mut self, variant: Variant) -> Grid {
+        self.geometry = self.geometry.with_variant(variant);
+        self
+    }
+
     /// Cell values, row by row.
     #[inline]
     pub fn cells(&self) -> &[u8] {
@@ -195,13 +226,15 @@ impl Grid {
                 .all(|(&a, &b)| a == 0 || a == b)
     }
 
-    /// The first conflict (a digit twice in a row, column or box), if any.
+    /// The first conflict (a digit twice in one unit: row, column, box, or a diagonal
+    /// of the diagonal variant), if any.
     pub fn find_conflict(&self) -> Option<Conflict> {
         let g = self.geometry;
         let n = g.n();
         let mut rows = vec![0u32; n];
         let mut cols = vec![0u32; n];
         let mut boxes = vec![0u32; n];
+        let mut diagonals = [0u32; 2];
         for (cell, &v) in self.cells.iter().enumerate() {
             if v == 0 {
                 continue;
@@ -209,6 +242,10 @@ impl Grid {
             let (r, c) = (cell / n, cell % n);
             let b = g.box_of(r, c);
             let bit = 1u32 << v;
+            let on_diagonal = |d: usize| {
+                let on = if d == 0 { r == c } else { r + c == n - 1 };
+                g.variant.has_diagonals() && on
+            };
             let unit = if rows[r] & bit != 0 {
                 Some(Unit::Row(r))
             } else if cols[c] & bit != 0 {
@@ -216,7 +253,9 @@ impl Grid {
             } else if boxes[b] & bit != 0 {
                 Some(Unit::Box(b))
             } else {
-                None
+                (0..2)
+                    .find(|&d| on_diagonal(d) && diagonals[d] & bit != 0)
+                    .map(Unit::Diagonal)
             };
             if let Some(unit) = unit {
                 return Some(Conflict { digit: v, unit });
@@ -224,6 +263,11 @@ impl Grid {
             rows[r] |= bit;
             cols[c] |= bit;
             boxes[b] |= bit;
+            for (d, seen) in diagonals.iter_mut().enumerate() {
+                if on_diagonal(d) {
+                    *seen |= bit;
+                }
+            }
         }
         None
     }
@@ -269,7 +313,7 @@ impl fmt::Display for Grid {
     }
 }
 
-/// A row, column or box, numbered from 1 in messages.
+/// A row, column, box or diagonal, numbered from 1 in messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
     /// Row index (0-based).
@@ -278,6 +322,9 @@ pub enum Unit {
     Column(usize),
     /// Box index (0-based, row-major).
     Box(usize),
+    /// Diagonal of the diagonal variant: 0 the main one (top left to bottom right), 1 the
+    /// anti-diagonal (top right to bottom left).
+    Diagonal(usize),
 }
 
 impl fmt::Display for Unit {
@@ -286,6 +333,8 @@ impl fmt::Display for Unit {
             Unit::Row(i) => write!(f, "row {}", i + 1),
             Unit::Column(i) => write!(f, "column {}", i + 1),
             Unit::Box(i) => write!(f, "box {}", i + 1),
+            Unit::Diagonal(0) => f.write_str("the main diagonal"),
+            Unit::Diagonal(_) => f.write_str("the anti-diagonal"),
         }
     }
 }
@@ -359,6 +408,32 @@ mod tests {
         g.set(10, 5);
         let c = g.find_conflict().unwrap();
         assert_eq!(c.to_string(), "digit 5 appears twice in box 1");
+    }
+
+    #[test]
+    fn diagonal_conflicts_only_under_the_diagonal_rule() {
+        let mut g = Grid::empty(Geometry::CLASSIC);
+        g.set(0, 4); // r1c1
+        g.set(80, 4); // r9c9
+        assert_eq!(g.find_conflict(), None);
+        let mut d = Grid::empty(Geometry::CLASSIC.with_variant(Variant::Diagonal));
+        d.set(0, 4);
+        d.set(80, 4);
+        assert_eq!(
+            d.find_conflict().unwrap().to_string(),
+            "digit 4 appears twice in the main diagonal"
+        );
+        d.set(80, 0);
+        d.set(8, 7); // r1c9
+        d.set(72, 7); // r9c1
+        assert_eq!(
+            d.find_conflict().unwrap().to_string(),
+            "digit 7 appears twice in the anti-diagonal"
+        );
+        assert_eq!(
+            Geometry::CLASSIC.with_variant(Variant::Diagonal).label(),
+            "diagonal 9x9 (3x3 boxes)"
+        );
     }
 
     #[test]

@@ -52,8 +52,9 @@ impl Board {
         };
         // Digits placed in each unit, then each open cell's candidates in one pass: what
         // placing the clues one by one would leave, without the peer-by-peer eliminations.
+        let layout = b.layout;
         for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
-            for u in b.units_of(cell) {
+            for u in layout.all_units_of(cell) {
                 b.placed[u] |= 1 << (v - 1);
             }
         }
@@ -63,7 +64,7 @@ impl Board {
                 continue;
             }
             let units = b.units_of(cell);
-            let open = all & !units.iter().fold(0, |m, &u| m | b.placed[u]);
+            let open = all & !layout.all_units_of(cell).fold(0, |m, u| m | b.placed[u]);
             b.cand[cell] = open;
             let at = b.layout.places[cell];
             for d in digits(open) {
@@ -71,6 +72,9 @@ impl Board {
                 b.places[units[0] * n + d] |= 1 << at.col;
                 b.places[units[1] * n + d] |= 1 << at.row;
                 b.places[units[2] * n + d] |= 1 << at.in_box;
+                for &u in layout.diagonals_of(cell) {
+                    b.places[u as usize * n + d] |= 1 << at.row;
+                }
             }
         }
         b
@@ -132,7 +136,7 @@ impl Board {
         }
         self.value[cell] = digit;
         self.cand[cell] = bit;
-        for u in self.units_of(cell) {
+        for u in self.layout.all_units_of(cell) {
             self.placed[u] |= bit;
         }
         for &p in self.layout.peers(cell) {
@@ -149,7 +153,7 @@ impl Board {
         }
     }
 
-    /// Clears open `cell` from the places of `digit` in its three units.
+    /// Clears open `cell` from the places of `digit` in its units.
     fn unmark(&mut self, cell: usize, digit: u8) {
         let n = self.n();
         let at = self.layout.places[cell];
@@ -162,6 +166,11 @@ impl Board {
         self.places[bx * n + d] &= !(1 << at.in_box);
         for u in [row, col, bx] {
             self.unit_changes[u] += 1;
+        }
+        // A diagonal lists its cells row by row: a cell's place in it is its row.
+        for &u in l.diagonals_of(cell) {
+            self.places[u as usize * n + d] &= !(1 << r);
+            self.unit_changes[u as usize] += 1;
         }
         self.digit_changes[d] += 1;
         self.version = self.version.wrapping_add(1);
@@ -241,7 +250,7 @@ impl Board {
         b
     }
 
-    /// The cells of unit `u` (rows, then columns, then boxes).
+    /// The cells of unit `u` (rows, then columns, then boxes, then any diagonals).
     pub fn unit(&self, u: usize) -> &'static [u16] {
         self.layout.unit(u)
     }
@@ -270,7 +279,7 @@ impl Board {
         self.layout
     }
 
-    /// The cells sharing a row, column or box with `cell`, in ascending order.
+    /// The cells sharing a unit with `cell`, in ascending order.
     pub fn peers(&self, cell: usize) -> &'static [u16] {
         self.layout.peers(cell)
     }
@@ -281,7 +290,7 @@ impl Board {
         self.layout.peer_sets[cell]
     }
 
-    /// Whether two different cells share a row, column or box.
+    /// Whether two different cells share a unit.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
         let cu = &self.layout.cell_units;

@@ -5,8 +5,8 @@
 //! band's boxes number `n / box_cols = box_rows`, so the rows × boxes pattern of one digit
 //! is a square of at most 4 × 4 bits.
 
-use crate::grid::{per_geometry, PerGeometry};
-use crate::grid::{Geometry, SUPPORTED_SIZES};
+use crate::grid::Geometry;
+use crate::grid::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
 use std::sync::OnceLock;
 
 /// Tables for one geometry. Indexes are masked to the table sizes, so lookups need no
@@ -24,6 +24,9 @@ pub(super) struct BandTables {
     pub(super) stack_permutations: Box<[u16; 1 << 16]>,
     /// Box of a band -> its cells.
     pub(super) band_box: [u64; 4],
+    /// `diagonals[x][k]`: the cells of band `k` on the main (`x = 0`) or anti-diagonal
+    /// (`x = 1`); all empty unless the geometry's variant has diagonals.
+    pub(super) diagonals: [[u64; 4]; 2],
 }
 
 impl BandTables {
@@ -60,7 +63,16 @@ impl BandTables {
                 })
             })
             .collect();
+        let mut diagonals = [[0u64; 4]; 2];
+        if g.variant().has_diagonals() {
+            for r in 0..n {
+                let (k, row) = (r / br, r % br);
+                diagonals[0][k] |= 1 << (row * n + r);
+                diagonals[1][k] |= 1 << (row * n + n - 1 - r);
+            }
+        }
         BandTables {
+            diagonals,
             band_box,
             boxes_of_row,
             band_keep,
@@ -100,7 +112,7 @@ fn permutations_of(k: usize) -> Vec<u16> {
 
 /// The band tables for a supported geometry, built once per process.
 pub(super) fn band_tables(g: Geometry) -> &'static BandTables {
-    static TABLES: PerGeometry<BandTables> = [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+    static TABLES: PerGeometry<BandTables> = [const { OnceLock::new() }; GEOMETRY_SLOTS];
     per_geometry(&TABLES, g, BandTables::build)
 }
 

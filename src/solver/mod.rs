@@ -238,6 +238,43 @@ mod tests {
         assert_eq!(count_solutions(&g, 10_000).count, 288);
     }
 
+    /// The diagonal 4×4 grids are the classic ones (all 288, listed by a plain search
+    /// here) whose diagonals hold every digit; on 6×6 the solver finds a valid one.
+    #[test]
+    fn diagonal_grids_are_the_classic_ones_with_diagonals() {
+        use crate::grid::Variant;
+        let mut all = Vec::new();
+        every_solution(&mut Grid::empty(Geometry::for_size(4).unwrap()), &mut all);
+        assert_eq!(all.len(), 288);
+        let diagonal = |g: &Grid| g.clone().with_variant(Variant::Diagonal);
+        let expected = all
+            .iter()
+            .filter(|g| diagonal(g).find_conflict().is_none())
+            .count() as u64;
+        let empty = diagonal(&Grid::empty(Geometry::for_size(4).unwrap()));
+        assert_eq!(count_solutions(&empty, 10_000).count, expected);
+        assert!(expected > 0 && expected < 288);
+        let six = diagonal(&Grid::empty(Geometry::for_size(6).unwrap()));
+        let first = count_solutions(&six, 1).first.unwrap();
+        assert!(first.is_full() && first.find_conflict().is_none());
+        assert_eq!(first.geometry().variant(), Variant::Diagonal);
+    }
+
+    /// Every solution of `grid`, by trying each digit in each empty cell in turn.
+    fn every_solution(grid: &mut Grid, out: &mut Vec<Grid>) {
+        let Some(cell) = (0..grid.cells().len()).find(|&c| grid.get(c) == 0) else {
+            out.push(grid.clone());
+            return;
+        };
+        for d in 1..=grid.geometry().n() as u8 {
+            grid.set(cell, d);
+            if grid.find_conflict().is_none() {
+                every_solution(grid, out);
+            }
+        }
+        grid.set(cell, 0);
+    }
+
     #[test]
     fn contradiction_has_no_solution() {
         // Row 1 holds 1-8, so its last cell needs a 9, but column 9 already has one.

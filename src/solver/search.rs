@@ -82,6 +82,8 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     stale: u64,
     /// Keep the values of the first solution (off when only the count matters).
     pub(super) keep_first: bool,
+    /// Whether the two main diagonals are units too (the diagonal variant).
+    diagonal: bool,
 }
 
 /// The shape constants of one monomorphisation.
@@ -155,6 +157,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             dirty: 0,
             stale: 0,
             keep_first: true,
+            diagonal: tables.diagonals[0][0] != 0,
         }
     }
 
@@ -386,6 +389,9 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     self.place::<N, BR, DB, BANDS>(b, d, k, bit, false);
                 }
             }
+            if self.diagonal && self.dirty == 0 && !self.settle_diagonals::<N, BR, DB, BANDS>(b) {
+                return false;
+            }
             if self.dirty == 0 && !self.settle_stacks::<N, BR, DB, BANDS>(b) {
                 return false;
             }
@@ -468,6 +474,57 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                         return false; // the digit would go twice in a row or box
                     }
                     self.place::<N, BR, DB, BANDS>(b, d, k, new, true);
+                }
+            }
+        }
+        true
+    }
+
+    /// The diagonal variant's rule, for every digit with a changed word: a digit placed on
+    /// a diagonal leaves the rest of it; a digit left with one open cell on a diagonal
+    /// (and not placed there) goes there. `false` on contradiction: the digit twice on a
+    /// diagonal, or nowhere left on it. Leaves `stale` for the stacks' pass.
+    fn settle_diagonals<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) -> bool {
+        let diagonals = &self.tables.diagonals;
+        let band_words = (1u64 << BANDS) - 1;
+        let mut digits = (0..N).fold(0u32, |m, d| {
+            m | (((self.stale >> (d * BANDS)) & band_words != 0) as u32) << d
+        });
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            for diagonal in diagonals {
+                let (mut placed, mut open) = (0u32, 0u32);
+                for k in 0..BANDS {
+                    let m = b.cand[d * BANDS + k] & diagonal[k];
+                    placed += (m & !b.open[k]).count_ones();
+                    open += (m & b.open[k]).count_ones();
+                }
+                match (placed, open) {
+                    (0, 0) | (2.., _) => return false,
+                    (1, 0) => {}
+                    (1, _) => {
+                        for k in 0..BANDS {
+                            let i = d * BANDS + k;
+                            let cleared = b.cand[i] & diagonal[k] & b.open[k];
+                            if cleared != 0 {
+                                b.cand[i] &= !cleared;
+                                self.dirty |= 1 << i;
+                                self.stale |= 1 << i;
+                            }
+                        }
+                    }
+                    (0, 1) => {
+                        let k = (0..BANDS)
+                            .find(|&k| b.cand[d * BANDS + k] & diagonal[k] & b.open[k] != 0)
+                            .expect("one open cell");
+                        let cell = b.cand[d * BANDS + k] & diagonal[k] & b.open[k];
+                        self.place::<N, BR, DB, BANDS>(b, d, k, cell, true);
+                    }
+                    (0, _) => {}
                 }
             }
         }

@@ -27,14 +27,18 @@ pub fn puzzles(rel: &str) -> Vec<Grid> {
 
 /// Solutions of `cells` (row-major, 0 for empty) up to `limit`, by plain backtracking on
 /// the open cell with the fewest digits left: a counter written apart from the
-/// production solver, to check what it stores.
+/// production solver, to check what it stores. Knows the diagonal variant's rule.
 pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64) -> u64 {
     let n = g.n();
+    let diagonals = g.variant().has_diagonals();
     let fits = |cells: &[u8], cell: usize, d: u8| {
         let (r, c) = (cell / n, cell % n);
         !(0..cells.len()).any(|o| {
             let (ro, co) = (o / n, o % n);
-            cells[o] == d && (ro == r || co == c || g.box_of(ro, co) == g.box_of(r, c))
+            let same_diagonal =
+                diagonals && ((ro == co && r == c) || (ro + co == n - 1 && r + c == n - 1));
+            cells[o] == d
+                && (ro == r || co == c || g.box_of(ro, co) == g.box_of(r, c) || same_diagonal)
         })
     };
     let mut best: Option<(usize, Vec<u8>)> = None;

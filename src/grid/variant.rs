@@ -1,0 +1,91 @@
+//! The rule set a grid follows: classic sudoku, or a variant that adds units.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which rules a grid follows. A variant is part of a [`super::Geometry`], so every grid,
+/// layout, solver call and stored row carries it with its shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// Rows, columns and boxes.
+    #[default]
+    Classic,
+    /// Classic rules plus the two main diagonals, each holding every digit once.
+    Diagonal,
+}
+
+impl Variant {
+    /// Every variant, in the order of their index.
+    pub const ALL: [Variant; 2] = [Variant::Classic, Variant::Diagonal];
+
+    /// The name used on the command line, in config and in the bank.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Classic => "classic",
+            Variant::Diagonal => "diagonal",
+        }
+    }
+
+    /// The variant called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// Whether both main diagonals are units.
+    #[inline]
+    pub fn has_diagonals(self) -> bool {
+        self == Variant::Diagonal
+    }
+
+    /// Position in [`Variant::ALL`].
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The names of every variant, for messages: `classic, diagonal`.
+    pub fn names() -> String {
+        Variant::ALL.map(Variant::name).join(", ")
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A variant name that is not one of ours.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{0}`: use one of {names}", names = Variant::names())]
+pub struct UnknownVariant(pub String);
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::from_name(s).ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}
+
+impl serde::Serialize for Variant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+            assert_eq!(Variant::ALL[v.index()], v);
+        }
+        let err = "killer9".parse::<Variant>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown variant `killer9`: use one of classic, diagonal"
+        );
+    }
+}
