@@ -498,8 +498,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             digits &= digits - 1;
             for diagonal in diagonals {
                 let (mut placed, mut open) = (0u32, 0u32);
-                for k in 0..BANDS {
-                    let m = b.cand[d * BANDS + k] & diagonal[k];
+                for (k, &on) in diagonal.iter().enumerate().take(BANDS) {
+                    let m = b.cand[d * BANDS + k] & on;
                     placed += (m & !b.open[k]).count_ones();
                     open += (m & b.open[k]).count_ones();
                 }
@@ -507,9 +507,9 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     (0, 0) | (2.., _) => return false,
                     (1, 0) => {}
                     (1, _) => {
-                        for k in 0..BANDS {
+                        for (k, &on) in diagonal.iter().enumerate().take(BANDS) {
                             let i = d * BANDS + k;
-                            let cleared = b.cand[i] & diagonal[k] & b.open[k];
+                            let cleared = b.cand[i] & on & b.open[k];
                             if cleared != 0 {
                                 b.cand[i] &= !cleared;
                                 self.dirty |= 1 << i;
