@@ -359,3 +359,56 @@ fn explain_shows_forcing_chains_link_by_link() {
         common::stderr(&o)
     );
 }
+
+/// Diagonal puzzles of every size: each step is true against the solution, the
+/// uniqueness techniques (unsound once the diagonals are units) are never used, and the
+/// diagonals give hidden singles of their own.
+#[test]
+fn diagonal_steps_are_true_and_skip_uniqueness() {
+    use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
+    use sudoku_bank::grid::{Geometry, Variant};
+    let (mut rated, mut techniques) = (0, BTreeSet::new());
+    for (size, levels) in [
+        (9, &[17usize, 20, 24, 28][..]),
+        (6, &[8, 12][..]),
+        (4, &[4, 6][..]),
+        (12, &[60][..]),
+    ] {
+        let geometry = Geometry::for_size(size)
+            .unwrap()
+            .with_variant(Variant::Diagonal);
+        for &clues in levels {
+            let spec = Spec {
+                geometry,
+                route: Route::Enumerate,
+                strategy: Strategy::Random,
+                stop: DigStop::Clues(clues),
+                failure_budget: None,
+            };
+            let seeds = if size == 9 { 0..40 } else { 0..10 };
+            for seed in seeds {
+                let Ok(g) = generate(&spec, seed, None) else {
+                    continue;
+                };
+                assert!(g.solution.find_conflict().is_none());
+                let r = rate(&g.puzzle);
+                for s in &r.steps {
+                    assert!(!s.technique.assumes_classic_uniqueness(), "{}", g.puzzle);
+                    for &(c, d) in &s.placements {
+                        assert_eq!(g.solution.get(c), d, "{}: {:?}", g.puzzle, s.technique);
+                    }
+                    for &(c, d) in &s.eliminations {
+                        assert_ne!(g.solution.get(c), d, "{}: {:?}", g.puzzle, s.technique);
+                    }
+                    techniques.insert(s.technique);
+                }
+                rated += 1;
+            }
+        }
+    }
+    assert!(rated > 150, "{rated} rated");
+    assert!(
+        techniques.len() > 10,
+        "the puzzles used too few techniques to test much: {techniques:?}"
+    );
+}

@@ -1,11 +1,12 @@
 //! Solution grids by the design's three routes: transforms (of a random *mother* grid,
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
-use crate::grid::CellPlace;
+use crate::grid::{per_geometry, CellPlace, PerGeometry, GEOMETRY_SLOTS};
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// How a solution grid is built.
@@ -41,6 +42,11 @@ impl Route {
             Route::Backtrack => "backtrack",
             Route::Enumerate => "enumerate",
         }
+    }
+
+    /// Whether the route can make grids of `g`: the pattern grid breaks the diagonals.
+    pub fn usable(self, g: Geometry) -> bool {
+        !(self == Route::Pattern && g.variant().has_diagonals())
     }
 
     /// A number of the route's own, mixed into its stream seed, so that two routes never
@@ -86,8 +92,15 @@ pub fn solution_grid(
     }
 }
 
-/// The pattern grid `cell(r, c) = (r·box_cols + r / box_rows + c) mod N + 1`.
+/// The pattern grid `cell(r, c) = (r·box_cols + r / box_rows + c) mod N + 1`. It breaks
+/// the diagonal rule (its main diagonal repeats digits), so a variant with diagonals has
+/// no pattern grid: [`Route::usable`] says so before a fill starts.
 pub fn pattern_grid(g: Geometry) -> Grid {
+    assert!(
+        Route::Pattern.usable(g),
+        "no pattern grid for {}",
+        g.label()
+    );
     let n = g.n();
     let cells = (0..n * n)
         .map(|i| {
@@ -114,14 +127,32 @@ fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<
 
 /// A grid under a random element of the validity-preserving group: digit relabelling,
 /// rows within bands, bands, columns within stacks, stacks, and transposition when boxes
-/// are square.
+/// are square. With diagonals, the line permutations are the ones that keep both
+/// diagonals (see [`diagonal_permutations`]).
 fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
     let g = source.geometry();
     let n = g.n();
     let mut digits: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut digits);
-    let rows = line_permutation(g.box_rows(), n / g.box_rows(), rng);
-    let cols = line_permutation(g.box_cols(), n / g.box_cols(), rng);
+    let (rows, cols) = if g.variant().has_diagonals() {
+        let all = diagonal_permutations(g);
+        let rows: Vec<usize> = all[rng.below(all.len() as u32) as usize]
+            .iter()
+            .map(|&r| r as usize)
+            .collect();
+        // Columns follow the rows, or their mirror image (which swaps the diagonals).
+        let mirror = rng.below(2) == 1;
+        let cols = rows
+            .iter()
+            .map(|&r| if mirror { n - 1 - r } else { r })
+            .collect();
+        (rows, cols)
+    } else {
+        (
+            line_permutation(g.box_rows(), n / g.box_rows(), rng),
+            line_permutation(g.box_cols(), n / g.box_cols(), rng),
+        )
+    };
     let transpose = g.square_boxes() && rng.below(2) == 1;
     let cells = (0..n * n)
         .map(|i| {
@@ -147,12 +178,68 @@ fn line_permutation(per_group: usize, groups: usize, rng: &mut Rand) -> Vec<usiz
     lines
 }
 
+/// The line permutations `π` that keep both diagonals when applied to rows and columns
+/// alike: `π` keeps bands and stacks (so boxes stay boxes) and commutes with the
+/// reflection `i ↦ N−1−i` (so the anti-diagonal stays too). Found once per geometry by a
+/// search that fixes `π(i)` and `π(N−1−i)` together: 4 on 4×4 and 6×6, 24 on 9×9 and
+/// 12×12, 4,608 on 16×16.
+pub fn diagonal_permutations(g: Geometry) -> &'static [Vec<u8>] {
+    static PERMUTATIONS: PerGeometry<Vec<Vec<u8>>> = [const { OnceLock::new() }; GEOMETRY_SLOTS];
+    per_geometry(&PERMUTATIONS, g, |g| {
+        let mut out = Vec::new();
+        extend_diagonal_permutation(g, 0, &mut vec![u8::MAX; g.n()], &mut out);
+        out
+    })
+    .as_slice()
+}
+
+/// Extends `pi`, fixed on lines `0..i` and their mirrors, in every way that keeps bands,
+/// stacks and the mirror; pushes each complete one.
+fn extend_diagonal_permutation(g: Geometry, i: usize, pi: &mut [u8], out: &mut Vec<Vec<u8>>) {
+    let n = g.n();
+    if 2 * i >= n {
+        out.push(pi.to_vec());
+        return;
+    }
+    let mirror = n - 1 - i;
+    let keeps = |pi: &[u8], a: usize| {
+        (0..n).filter(|&b| pi[b] != u8::MAX).all(|b| {
+            let (x, y) = (pi[a] as usize, pi[b] as usize);
+            (a / g.box_rows() == b / g.box_rows()) == (x / g.box_rows() == y / g.box_rows())
+                && (a / g.box_cols() == b / g.box_cols()) == (x / g.box_cols() == y / g.box_cols())
+        })
+    };
+    for v in 0..n {
+        let w = n - 1 - v;
+        if pi.contains(&(v as u8)) || (i == mirror) != (v == w) {
+            continue;
+        }
+        pi[i] = v as u8;
+        pi[mirror] = w as u8;
+        if keeps(pi, i) && keeps(pi, mirror) {
+            extend_diagonal_permutation(g, i + 1, pi, out);
+        }
+        pi[i] = u8::MAX;
+        pi[mirror] = u8::MAX;
+    }
+}
+
 /// Fills an empty grid cell by cell: the open cell with the fewest allowed digits
 /// first, digits in random order, undoing on dead ends.
 fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
     let n = g.n();
+    let layout = g.layout();
     let mut filler = Filler {
-        places: &g.layout().places,
+        places: &layout.places,
+        diagonal_of: (0..n * n)
+            .map(|cell| {
+                layout
+                    .diagonals_of(cell)
+                    .iter()
+                    .fold(0, |m, &u| m | 1 << (u as usize - 3 * n))
+            })
+            .collect(),
+        diagonals: [0; 2],
         n,
         cells: vec![0; n * n],
         rows: vec![0; n],
@@ -171,6 +258,10 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
 struct Filler {
     /// Row, column and box of each cell.
     places: &'static [CellPlace],
+    /// Which diagonals each cell lies on (bit 0 main, bit 1 anti; none when classic).
+    diagonal_of: Vec<u8>,
+    /// Digits used on each diagonal.
+    diagonals: [u32; 2],
     n: usize,
     cells: Vec<u8>,
     rows: Vec<u32>,
@@ -183,8 +274,11 @@ struct Filler {
 impl Filler {
     fn allowed(&self, cell: usize) -> u32 {
         let p = self.places[cell];
-        let used =
+        let mut used =
             self.rows[p.row as usize] | self.cols[p.col as usize] | self.boxes[p.bx as usize];
+        for (x, &on) in self.diagonals.iter().enumerate() {
+            used |= on & (self.diagonal_of[cell] as u32 >> x & 1).wrapping_neg();
+        }
         !used & ((1u32 << self.n) - 1)
     }
 
@@ -194,6 +288,9 @@ impl Filler {
         self.rows[p.row as usize] ^= bit;
         self.cols[p.col as usize] ^= bit;
         self.boxes[p.bx as usize] ^= bit;
+        for (x, on) in self.diagonals.iter_mut().enumerate() {
+            *on ^= bit & (self.diagonal_of[cell] as u32 >> x & 1).wrapping_neg();
+        }
     }
 
     fn fill(&mut self, rng: &mut Rand) -> Result<bool, Aborted> {
@@ -238,7 +335,7 @@ impl Filler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::SUPPORTED_SIZES;
+    use crate::grid::{Variant, SUPPORTED_SIZES};
 
     fn assert_solution(grid: &Grid) {
         assert!(grid.is_full());
@@ -253,16 +350,44 @@ mod tests {
     }
 
     #[test]
-    fn every_route_gives_valid_grids_of_every_size() {
+    fn every_route_gives_valid_grids_of_every_size_and_variant() {
         for n in SUPPORTED_SIZES {
-            let g = Geometry::for_size(n).unwrap();
-            for route in Route::ALL {
-                for seed in 0..3 {
-                    let grid = solution_grid(g, route, &mut Rand::new(seed), None, None).unwrap();
-                    assert_solution(&grid);
+            for variant in Variant::ALL {
+                let g = Geometry::for_size(n).unwrap().with_variant(variant);
+                for route in Route::ALL.into_iter().filter(|r| r.usable(g)) {
+                    for seed in 0..3 {
+                        let grid =
+                            solution_grid(g, route, &mut Rand::new(seed), None, None).unwrap();
+                        assert_eq!(grid.geometry(), g);
+                        assert_solution(&grid);
+                    }
                 }
             }
         }
+        let diagonal = Geometry::CLASSIC.with_variant(Variant::Diagonal);
+        assert!(!Route::Pattern.usable(diagonal));
+    }
+
+    /// Each diagonal-keeping permutation really keeps both diagonals and the boxes, on
+    /// every size; 9×9 has the 24 the structure predicts.
+    #[test]
+    fn diagonal_permutations_keep_the_diagonals() {
+        for n in SUPPORTED_SIZES {
+            let g = Geometry::for_size(n)
+                .unwrap()
+                .with_variant(Variant::Diagonal);
+            let all = diagonal_permutations(g);
+            assert!(all.len() >= 2, "size {n}");
+            let mother = mother_grid(g, 3, None).unwrap();
+            for pi in all {
+                let cells = (0..n * n)
+                    .map(|i| mother.get(pi[i / n] as usize * n + pi[i % n] as usize))
+                    .collect();
+                assert_solution(&Grid::from_cells(g, cells));
+            }
+        }
+        let nine = Geometry::CLASSIC.with_variant(Variant::Diagonal);
+        assert_eq!(diagonal_permutations(nine).len(), 24);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! grid valid exactly when, for every unit, the set holds both of the unit's two cells or
 //! neither. The smallest such sets are the connected components of the graph that links the
 //! two cells of every unit; the unavoidable rectangles (four cells, two boxes) are among
-//! them.
+//! them. In the diagonal variant each diagonal is one more unit that joins rows.
 
 use crate::grid::CellSet;
 use crate::grid::Grid;
@@ -38,12 +38,21 @@ impl Unavoidable {
         let mut cell_in_row = vec![0usize; (n + 1) * n];
         let mut row_in_col = vec![0usize; (n + 1) * n];
         let mut row_in_box = vec![0usize; (n + 1) * n];
+        // The same for the diagonals of the diagonal variant (unused otherwise).
+        let mut row_in_diagonal = vec![[0usize; 2]; n + 1];
         for (cell, &d) in solution.cells().iter().enumerate() {
             let (r, c, d) = (cell / n, cell % n, d as usize);
             cell_in_row[d * n + r] = cell;
             row_in_col[d * n + c] = r;
             row_in_box[d * n + g.box_of(r, c)] = r;
+            if r == c {
+                row_in_diagonal[d][0] = r;
+            }
+            if r + c == n - 1 {
+                row_in_diagonal[d][1] = r;
+            }
         }
+        let diagonals = if g.variant().has_diagonals() { 2 } else { 0 };
         let mut found = Unavoidable {
             sets: Vec::new(),
             through: vec![NONE; g.cells() * (n - 1)],
@@ -60,6 +69,9 @@ impl Unavoidable {
                 for u in 0..n {
                     union(&mut parent, row_in_col[a * n + u], row_in_col[b * n + u]);
                     union(&mut parent, row_in_box[a * n + u], row_in_box[b * n + u]);
+                }
+                for x in 0..diagonals {
+                    union(&mut parent, row_in_diagonal[a][x], row_in_diagonal[b][x]);
                 }
                 let mut roots = [0usize; 16];
                 for (r, root) in roots.iter_mut().enumerate().take(n) {
@@ -124,7 +136,7 @@ fn union(parent: &mut [usize], x: usize, y: usize) {
 mod tests {
     use super::*;
     use crate::generate::base::{pattern_grid, solution_grid, Route};
-    use crate::grid::{parse_line, Geometry};
+    use crate::grid::{parse_line, Geometry, Variant};
     use crate::rng::Rand;
     use crate::solver::count_solutions;
 
@@ -155,6 +167,23 @@ mod tests {
         for set in ua.sets() {
             assert_unavoidable(&grid, set);
         }
+        // Under the diagonal rule (counted by the diagonal-aware solver), on every size.
+        let mut found = 0;
+        for n in crate::grid::SUPPORTED_SIZES {
+            let g = Geometry::for_size(n)
+                .unwrap()
+                .with_variant(Variant::Diagonal);
+            for seed in 0..6 {
+                let grid =
+                    solution_grid(g, Route::Enumerate, &mut Rand::new(seed), None, None).unwrap();
+                let ua = Unavoidable::two_digit(&grid);
+                for set in ua.sets() {
+                    assert_unavoidable(&grid, set);
+                    found += 1;
+                }
+            }
+        }
+        assert!(found > 0, "no diagonal grid had a two-digit set to check");
     }
 
     #[test]

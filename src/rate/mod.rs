@@ -21,7 +21,7 @@ pub use board::Board;
 pub use step::{Link, Step};
 pub use techniques::Technique;
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Variant};
 use crate::solver::{Aborted, SearchStats, Solver};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -129,9 +129,10 @@ pub fn rate_within(
 /// chain of a harder kind, a unique rectangle type 3 with a quad more than an X-chain).
 pub(crate) fn next_step(board: &Board, cap: f64) -> Option<Step> {
     let mut found: Option<Step> = None;
+    let classic = board.geometry().variant() == Variant::Classic;
     for entry in &techniques::REGISTRY {
         let base = entry.base_score;
-        if base > cap {
+        if base > cap || (!classic && entry.technique.assumes_classic_uniqueness()) {
             continue;
         }
         if found.as_ref().is_some_and(|f| base >= f.score - 1e-9) {

@@ -118,8 +118,8 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     let mut trail = Trail::new(cells * 2);
     let holding = holding_each_digit(b);
     // Strong partners of each cell: the other place of the digit in a unit where it has
-    // two (at most one per unit, so three).
-    let mut strong = vec![[0usize; 3]; cells];
+    // two (at most one per unit: three, or five on the centre of a diagonal grid).
+    let mut strong = vec![[0usize; 5]; cells];
     let mut strong_len = vec![0usize; cells];
     for d in 1..=n as u8 {
         // The most nodes a chain of this digit may have: a digit that had none within that

@@ -161,6 +161,20 @@ impl Technique {
     pub fn name(self) -> &'static str {
         self.entry().name
     }
+
+    /// Whether the technique reasons from the puzzle having one solution under the classic
+    /// rules alone (a deadly pattern is only deadly when no other unit breaks it): the
+    /// rater skips it for the variants, where a diagonal can break the pattern.
+    pub fn assumes_classic_uniqueness(self) -> bool {
+        matches!(
+            self,
+            Technique::UniqueRectangle1
+                | Technique::UniqueRectangle2
+                | Technique::UniqueRectangle3
+                | Technique::UniqueRectangle4
+                | Technique::BugPlusOne
+        )
+    }
 }
 
 #[cfg(test)]

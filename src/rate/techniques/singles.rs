@@ -39,14 +39,15 @@ pub fn full_house(b: &Board) -> Option<Step> {
     collect(Technique::FullHouse, out)
 }
 
-/// Digits with one place left in a box (`boxes`) or in a row or column.
+/// Digits with one place left in a box (`boxes`), or in a row, column or diagonal (a
+/// diagonal of the diagonal variant is scored as a line).
 pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
     let n = b.n();
     let layout = b.layout();
     let units = if boxes {
-        layout.boxes()
+        layout.boxes().chain(0..0)
     } else {
-        layout.lines()
+        layout.lines().chain(layout.diagonals())
     };
     let mut out = Vec::new();
     for u in units {
