@@ -70,8 +70,9 @@ impl Unavoidable {
                     union(&mut parent, row_in_col[a * n + u], row_in_col[b * n + u]);
                     union(&mut parent, row_in_box[a * n + u], row_in_box[b * n + u]);
                 }
-                for x in 0..diagonals {
-                    union(&mut parent, row_in_diagonal[a][x], row_in_diagonal[b][x]);
+                let (on_a, on_b) = (row_in_diagonal[a], row_in_diagonal[b]);
+                for (&ra, &rb) in on_a.iter().zip(&on_b).take(diagonals) {
+                    union(&mut parent, ra, rb);
                 }
                 let mut roots = [0usize; 16];
                 for (r, root) in roots.iter_mut().enumerate().take(n) {
