@@ -25,6 +25,10 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
         return None;
     }
     let g = grid.geometry();
+    if g.variant().has_diagonals() {
+        // Only the transformations that keep the diagonals relate two such grids.
+        return Some(super::diagonal::minlex_diagonal(grid));
+    }
     let n = g.n();
     let mut best: Option<Vec<u8>> = None;
     let transposes: &[bool] = if g.square_boxes() {

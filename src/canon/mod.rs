@@ -3,12 +3,13 @@
 
 #[cfg(test)]
 mod brute;
+mod diagonal;
 mod full;
 mod puzzle;
 pub use full::{minlex_solution, solution_class, solution_class_of_form};
 pub use puzzle::{full_fingerprint, full_fingerprint_of_form, minlex_puzzle};
 
-use crate::grid::{Grid, Symmetry};
+use crate::grid::{Grid, Symmetry, Variant};
 
 /// The canonical form: over every box-keeping symmetry, the image with digits relabelled
 /// in order of first appearance (row by row), lexicographically least (empty = 0 first).
@@ -63,6 +64,10 @@ fn hash_form(tag: &[u8], form: &Grid) -> String {
     let mut hasher = blake3::Hasher::new();
     hasher.update(tag);
     hasher.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
+    // Classic keys stay what they were; a variant's keys never meet another's.
+    if g.variant() != Variant::Classic {
+        hasher.update(g.variant().name().as_bytes());
+    }
     hasher.update(form.cells());
     hasher.finalize().to_hex().to_string()
 }

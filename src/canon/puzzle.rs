@@ -11,10 +11,15 @@
 
 use crate::grid::Grid;
 
-/// The full-group minlex form of a grid; `None` for 16×16 (too many column arrangements).
+/// The full-group minlex form of a grid; `None` for classic 16×16 (too many column
+/// arrangements). A diagonal grid's form is over the group that keeps the diagonals.
 pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
     let g = grid.geometry();
     let n = g.n();
+    if g.variant().has_diagonals() {
+        // The diagonal-keeping group is small enough for every size.
+        return Some(super::diagonal::minlex_diagonal(grid));
+    }
     if n > 12 {
         return None;
     }

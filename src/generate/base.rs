@@ -1,12 +1,11 @@
 //! Solution grids by the design's three routes: transforms (of a random *mother* grid,
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
-use crate::grid::{per_geometry, CellPlace, PerGeometry, GEOMETRY_SLOTS};
+use crate::grid::CellPlace;
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
-use std::sync::OnceLock;
 use std::time::Instant;
 
 /// How a solution grid is built.
@@ -128,14 +127,14 @@ fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<
 /// A grid under a random element of the validity-preserving group: digit relabelling,
 /// rows within bands, bands, columns within stacks, stacks, and transposition when boxes
 /// are square. With diagonals, the line permutations are the ones that keep both
-/// diagonals (see [`diagonal_permutations`]).
+/// diagonals (see [`Geometry::diagonal_permutations`]).
 fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
     let g = source.geometry();
     let n = g.n();
     let mut digits: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut digits);
     let (rows, cols) = if g.variant().has_diagonals() {
-        let all = diagonal_permutations(g);
+        let all = g.diagonal_permutations();
         let rows: Vec<usize> = all[rng.below(all.len() as u32) as usize]
             .iter()
             .map(|&r| r as usize)
@@ -176,52 +175,6 @@ fn line_permutation(per_group: usize, groups: usize, rng: &mut Rand) -> Vec<usiz
         lines.extend(inner);
     }
     lines
-}
-
-/// The line permutations `π` that keep both diagonals when applied to rows and columns
-/// alike: `π` keeps bands and stacks (so boxes stay boxes) and commutes with the
-/// reflection `i ↦ N−1−i` (so the anti-diagonal stays too). Found once per geometry by a
-/// search that fixes `π(i)` and `π(N−1−i)` together: 4 on 4×4 and 6×6, 24 on 9×9 and
-/// 12×12, 4,608 on 16×16.
-pub fn diagonal_permutations(g: Geometry) -> &'static [Vec<u8>] {
-    static PERMUTATIONS: PerGeometry<Vec<Vec<u8>>> = [const { OnceLock::new() }; GEOMETRY_SLOTS];
-    per_geometry(&PERMUTATIONS, g, |g| {
-        let mut out = Vec::new();
-        extend_diagonal_permutation(g, 0, &mut vec![u8::MAX; g.n()], &mut out);
-        out
-    })
-    .as_slice()
-}
-
-/// Extends `pi`, fixed on lines `0..i` and their mirrors, in every way that keeps bands,
-/// stacks and the mirror; pushes each complete one.
-fn extend_diagonal_permutation(g: Geometry, i: usize, pi: &mut [u8], out: &mut Vec<Vec<u8>>) {
-    let n = g.n();
-    if 2 * i >= n {
-        out.push(pi.to_vec());
-        return;
-    }
-    let mirror = n - 1 - i;
-    let keeps = |pi: &[u8], a: usize| {
-        (0..n).filter(|&b| pi[b] != u8::MAX).all(|b| {
-            let (x, y) = (pi[a] as usize, pi[b] as usize);
-            (a / g.box_rows() == b / g.box_rows()) == (x / g.box_rows() == y / g.box_rows())
-                && (a / g.box_cols() == b / g.box_cols()) == (x / g.box_cols() == y / g.box_cols())
-        })
-    };
-    for v in 0..n {
-        let w = n - 1 - v;
-        if pi.contains(&(v as u8)) || (i == mirror) != (v == w) {
-            continue;
-        }
-        pi[i] = v as u8;
-        pi[mirror] = w as u8;
-        if keeps(pi, i) && keeps(pi, mirror) {
-            extend_diagonal_permutation(g, i + 1, pi, out);
-        }
-        pi[i] = u8::MAX;
-        pi[mirror] = u8::MAX;
-    }
 }
 
 /// Fills an empty grid cell by cell: the open cell with the fewest allowed digits
@@ -376,7 +329,7 @@ mod tests {
             let g = Geometry::for_size(n)
                 .unwrap()
                 .with_variant(Variant::Diagonal);
-            let all = diagonal_permutations(g);
+            let all = g.diagonal_permutations();
             assert!(all.len() >= 2, "size {n}");
             let mother = mother_grid(g, 3, None).unwrap();
             for pi in all {
@@ -387,7 +340,7 @@ mod tests {
             }
         }
         let nine = Geometry::CLASSIC.with_variant(Variant::Diagonal);
-        assert_eq!(diagonal_permutations(nine).len(), 24);
+        assert_eq!(nine.diagonal_permutations().len(), 24);
     }
 
     #[test]

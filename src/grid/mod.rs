@@ -4,6 +4,7 @@
 //! Cell values are `0` for empty and `1..=N` for digits. In text, empty is `.` or `0`,
 //! digits are `1`–`9`, then `A`–`G` for 10–16.
 
+mod diagonal;
 mod layout;
 mod parse;
 mod symmetry;
