@@ -6,7 +6,7 @@
 use crate::canon::fingerprint;
 use crate::cli::input;
 use crate::config::Settings;
-use crate::grid::{parse_line, parse_line_with, Geometry, SUPPORTED_SIZES};
+use crate::grid::{parse_line, parse_line_with, Geometry, Variant, SUPPORTED_SIZES};
 use crate::solver::Solver;
 use std::io::Cursor;
 use std::time::{Duration, Instant};
@@ -54,7 +54,11 @@ pub fn config_text(bytes: &[u8]) {
 /// puzzles fuzzing makes).
 pub fn import_lines(bytes: &[u8]) {
     let mut last = 0;
-    for line in input::puzzles(Box::new(Cursor::new(bytes.to_vec())), None) {
+    for line in input::puzzles(
+        Box::new(Cursor::new(bytes.to_vec())),
+        None,
+        Variant::Classic,
+    ) {
         let line = line.expect("reading from memory cannot fail");
         assert!(line.number > last, "line numbers ascend");
         last = line.number;

@@ -162,9 +162,14 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
             .unwrap()
             .map(|c| c.unwrap())
             .collect();
-        // Back to schema 3: no classes, no mother seeds, no heartbeats, no samples.
+        // Back to schema 3: no classes, no mother seeds, no heartbeats, no samples, no
+        // variants.
         conn.execute_batch(
-            "DROP TABLE run_samples;
+            "DROP INDEX puzzles_by_variant;
+             ALTER TABLE puzzles DROP COLUMN cages;
+             ALTER TABLE puzzles DROP COLUMN variant;
+             ALTER TABLE base_grids DROP COLUMN variant;
+             DROP TABLE run_samples;
              ALTER TABLE runs DROP COLUMN heartbeat_at;
              DROP INDEX puzzles_by_class;
              DROP INDEX puzzles_by_full_fingerprint;

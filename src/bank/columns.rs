@@ -3,14 +3,14 @@
 //! only binds [`Value`]s and exposes its rows through [`ReadRow`].
 
 use super::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredPuzzle};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Variant};
 use anyhow::{anyhow, Context, Result};
 use std::str::FromStr;
 use std::sync::LazyLock;
 
 /// A record's columns, in the order [`puzzle_values`] gives them and [`read_puzzle`]
 /// reads them.
-pub const PUZZLE_COLUMNS: [&str; 26] = [
+pub const PUZZLE_COLUMNS: [&str; 27] = [
     "base_grid_id",
     "size",
     "box_rows",
@@ -37,10 +37,11 @@ pub const PUZZLE_COLUMNS: [&str; 26] = [
     "origin",
     "solution_class",
     "full_fingerprint",
+    "variant",
 ];
 
 /// The `base_grids` columns, in the order [`base_grid_values`] gives them.
-pub const BASE_GRID_COLUMNS: [&str; 8] = [
+pub const BASE_GRID_COLUMNS: [&str; 9] = [
     "id",
     "size",
     "box_rows",
@@ -49,6 +50,7 @@ pub const BASE_GRID_COLUMNS: [&str; 8] = [
     "grid",
     "seed",
     "mother_seed",
+    "variant",
 ];
 
 /// The select list [`read_puzzle`] reads: id, run id, creation time, the record's
@@ -145,6 +147,7 @@ pub fn puzzle_values(p: &PuzzleRecord) -> Vec<Value> {
         Value::Text(p.origin.clone()),
         Value::Text(p.solution_class.clone()),
         Value::Text(p.full_fingerprint.clone()),
+        text(g.variant().name()),
     ]
 }
 
@@ -159,6 +162,7 @@ pub fn base_grid_values(g: Geometry, b: &BaseGridRecord) -> Vec<Value> {
         text(&b.grid),
         text(b.seed.to_string()),
         Value::Text(b.mother_seed.map(|s| s.to_string())),
+        text(g.variant().name()),
     ]
 }
 
@@ -222,8 +226,12 @@ fn read_columns(r: &impl ReadRow) -> Result<StoredPuzzle> {
             r.number(col("box_rows"))?,
             r.number(col("box_cols"))?,
         );
+        let variant: Variant = r
+            .parsed(col("variant"))?
+            .ok_or_else(|| anyhow!("variant is NULL"))?;
         Geometry::from_columns(size, rows, cols)
             .ok_or_else(|| anyhow!("unsupported geometry {size}x{size} with {rows}x{cols} boxes"))?
+            .with_variant(variant)
     };
     let base = match r.text(col("base_grid_id"))? {
         Some(id) => {

@@ -154,6 +154,8 @@ pub struct PuzzleFilter {
     pub tier: Option<String>,
     /// Only this grid side.
     pub size: Option<usize>,
+    /// Only this variant.
+    pub variant: Option<crate::grid::Variant>,
     /// At most this many.
     pub limit: Option<u64>,
     /// A random sample rather than id order.

@@ -6,13 +6,19 @@
 //! worker made past that point are surplus, dropped, and its tier closes.
 
 use super::{Batch, PuzzleRecord};
+use crate::grid::Variant;
 use anyhow::Result;
 use std::collections::{BTreeMap, HashMap};
 
 /// A size and tier.
-pub type StockKey = (usize, String);
+pub type StockKey = (usize, Variant, String);
 
 /// Unserved puzzles wanted per size and tier (empty: no quota, store everything).
+/// The stock a puzzle counts in: its size, variant and tier.
+pub fn stock_key(p: &PuzzleRecord) -> StockKey {
+    (p.geometry.n(), p.geometry.variant(), p.tier.clone())
+}
+
 pub type StockCaps = HashMap<StockKey, u64>;
 
 /// What became of one puzzle of a batch.
@@ -47,19 +53,19 @@ impl Room {
     pub fn count(
         caps: &StockCaps,
         batch: &Batch,
-        mut unserved: impl FnMut(usize, &str) -> Result<u64>,
+        mut unserved: impl FnMut(usize, Variant, &str) -> Result<u64>,
     ) -> Result<Room> {
         let mut keys: Vec<StockKey> = batch
             .puzzles
             .iter()
-            .map(|p| (p.geometry.n(), p.tier.clone()))
+            .map(stock_key)
             .filter(|k| caps.contains_key(k))
             .collect();
         keys.sort();
         keys.dedup();
         let mut left = BTreeMap::new();
         for key in keys {
-            let have = unserved(key.0, &key.1)?;
+            let have = unserved(key.0, key.1, &key.2)?;
             left.insert(key.clone(), caps[&key].saturating_sub(have));
         }
         Ok(Room { left })
@@ -104,12 +110,11 @@ pub fn insert_within(
     mut room: Room,
     mut store: impl FnMut(&[&PuzzleRecord]) -> Result<Vec<bool>>,
 ) -> Result<Inserted> {
-    let key = |p: &PuzzleRecord| (p.geometry.n(), p.tier.clone());
     let mut outcomes: Vec<Option<Stored>> = vec![None; batch.puzzles.len()];
     loop {
         let mut picked = Vec::new();
         for (i, p) in batch.puzzles.iter().enumerate() {
-            let k = key(p);
+            let k = stock_key(p);
             if outcomes[i].is_none() && room.fits(&k) {
                 room.take(&k);
                 picked.push(i);
@@ -124,7 +129,7 @@ pub fn insert_within(
             outcomes[i] = Some(if was_new {
                 Stored::New
             } else {
-                room.give_back(&key(&batch.puzzles[i]));
+                room.give_back(&stock_key(&batch.puzzles[i]));
                 Stored::Duplicate
             });
         }

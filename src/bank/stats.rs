@@ -18,6 +18,8 @@ pub struct Stats {
 #[derive(Serialize)]
 pub struct TierCount {
     pub size: u32,
+    /// The variant.
+    pub variant: crate::grid::Variant,
     pub tier: String,
     pub puzzles: u64,
     pub unserved: u64,
@@ -29,6 +31,8 @@ pub struct TierCount {
 #[derive(Serialize)]
 pub struct Variety {
     pub size: u32,
+    /// The variant.
+    pub variant: crate::grid::Variant,
     pub tier: String,
     /// Distinct solution grids up to the sudoku group.
     pub solution_classes: u64,
@@ -44,6 +48,8 @@ pub struct Variety {
 #[derive(Serialize)]
 pub struct ClueCount {
     pub size: u32,
+    /// The variant.
+    pub variant: crate::grid::Variant,
     pub tier: String,
     pub clues: u32,
     pub puzzles: u64,

@@ -8,6 +8,8 @@ use serde::Serialize;
 pub struct StockLevel {
     /// Grid side.
     pub size: usize,
+    /// The variant.
+    pub variant: crate::grid::Variant,
     /// Tier name.
     pub tier: String,
     /// Stored puzzles, served or not.
@@ -18,11 +20,13 @@ pub struct StockLevel {
     pub served_since: u64,
 }
 
-/// What `take` asks for: `count` unserved puzzles of one size and tier.
+/// What `take` asks for: `count` unserved puzzles of one size, variant and tier.
 #[derive(Clone, Debug)]
 pub struct Claim {
     /// Grid side.
     pub size: usize,
+    /// The variant.
+    pub variant: crate::grid::Variant,
     /// Tier name.
     pub tier: String,
     /// How many at most.

@@ -3,7 +3,7 @@
 
 use crate::bank::{Location, PuzzleFilter};
 use crate::config::{Settings, MAX_THREADS};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Variant};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -43,6 +43,10 @@ pub struct SelectArgs {
     /// Only this grid side: 4, 6, 9, 12 or 16.
     #[arg(long, value_parser = geometry)]
     pub size: Option<Geometry>,
+    /// Only this variant: classic or diagonal (default: every variant; `fill` makes
+    /// classic puzzles unless told).
+    #[arg(long, value_parser = variant)]
+    pub variant: Option<Variant>,
 }
 
 impl SelectArgs {
@@ -60,9 +64,28 @@ impl SelectArgs {
         PuzzleFilter {
             tier: self.tier.clone(),
             size: self.size.map(|g| g.n()),
+            variant: self.variant,
             ..PuzzleFilter::default()
         }
     }
+
+    /// Whether a geometry (size and variant) is among those selected.
+    pub fn selects(&self, g: Geometry) -> bool {
+        self.size.is_none_or(|s| s.n() == g.n()) && self.variant.is_none_or(|v| v == g.variant())
+    }
+
+    /// The one geometry to make: `--size` (else `default`'s size) under `--variant` (else
+    /// classic).
+    pub fn geometry_or(&self, default: Geometry) -> Geometry {
+        self.size
+            .unwrap_or(default)
+            .with_variant(self.variant.unwrap_or_default())
+    }
+}
+
+/// A variant name as a variant.
+pub fn variant(text: &str) -> Result<Variant, String> {
+    text.parse::<Variant>().map_err(|e| e.to_string())
 }
 
 /// A grid side as its geometry.

@@ -93,7 +93,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 fn load(file: &str) -> Result<Vec<Grid>> {
     let (name, reader) = input::open(Some(file))?;
     let mut puzzles = Vec::new();
-    for line in input::puzzles(reader, None) {
+    for line in input::puzzles(reader, None, crate::grid::Variant::Classic) {
         let line = line?;
         match line.puzzle {
             Ok(p) => puzzles.push(p),

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 /// The field names, in CSV column order. The first twenty are the columns of earlier
 /// exports, in their old order, so scripts that cut columns by position keep working.
-const FIELD_NAMES: [&str; 33] = [
+const FIELD_NAMES: [&str; 34] = [
     "id",
     "size",
     "box_rows",
@@ -43,11 +43,12 @@ const FIELD_NAMES: [&str; 33] = [
     "mother_seed",
     "solution_class",
     "full_fingerprint",
+    "variant",
 ];
 
 /// A stored puzzle's values, in [`FIELD_NAMES`] order. Seeds are text (JSON readers lose
 /// digits above 2^53).
-fn values(p: &StoredPuzzle) -> [Value; 33] {
+fn values(p: &StoredPuzzle) -> [Value; 34] {
     let rating = p.rating.as_ref();
     let base = p.base.as_ref();
     [
@@ -84,6 +85,7 @@ fn values(p: &StoredPuzzle) -> [Value; 33] {
         json!(base.and_then(|b| b.mother_seed).map(|s| s.to_string())),
         json!(p.solution_class),
         json!(p.full_fingerprint),
+        json!(p.geometry.variant().name()),
     ]
 }
 

@@ -3,7 +3,7 @@
 use super::args::BankArgs;
 use super::notation;
 use crate::bank;
-use crate::grid::parse_line;
+use crate::grid::{parse_line_in, parse_line_with, Variant};
 use crate::picture::html::solving::SolvingPage;
 use crate::rate::{apply, rate, Board, Step, Technique};
 use crate::solver::count_solutions;
@@ -19,6 +19,10 @@ pub struct ExplainArgs {
     /// backtracking search) to this file instead of printing the steps.
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
+    /// The rules of a puzzle given in one-line form: classic or diagonal (a bank id's
+    /// puzzle follows its stored variant).
+    #[arg(long, value_parser = super::args::variant, default_value = "classic")]
+    pub variant: Variant,
     #[command(flatten)]
     pub common: BankArgs,
 }
@@ -32,18 +36,18 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
             let p = bank
                 .puzzle(id)?
                 .with_context(|| format!("no puzzle with id {id} in '{}'", args.common.db))?;
-            let grid =
-                parse_line(&p.puzzle).with_context(|| format!("puzzle {id} is malformed"))?;
+            let grid = parse_line_with(&p.puzzle, p.geometry)
+                .with_context(|| format!("puzzle {id} is malformed"))?;
             (
                 grid,
-                format!("Puzzle {id} ({}, {n}x{n})", p.tier, n = p.geometry.n()),
+                format!("Puzzle {id} ({}, {})", p.tier, p.geometry.short_label()),
             )
         }
         _ => {
-            let grid =
-                parse_line(&args.what).map_err(|e| anyhow::anyhow!("'{}': {e}", args.what))?;
-            let n = grid.geometry().n();
-            (grid, format!("Puzzle ({n}x{n})"))
+            let grid = parse_line_in(&args.what, args.variant)
+                .map_err(|e| anyhow::anyhow!("'{}': {e}", args.what))?;
+            let label = grid.geometry().short_label();
+            (grid, format!("Puzzle ({label})"))
         }
     };
     if count_solutions(&puzzle, 2).count != 1 {

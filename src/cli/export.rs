@@ -3,7 +3,7 @@
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use super::exchange;
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
-use crate::grid::parse_line;
+use crate::grid::parse_line_with;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -81,8 +81,8 @@ fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<(
         Format::Jsonl => writeln!(out, "{}", exchange::json_object(p))?,
         Format::Txt => writeln!(out, "{}", p.puzzle)?,
         Format::Sdk => {
-            let grid =
-                parse_line(&p.puzzle).with_context(|| format!("puzzle {} is malformed", p.id))?;
+            let grid = parse_line_with(&p.puzzle, p.geometry)
+                .with_context(|| format!("puzzle {} is malformed", p.id))?;
             let line = grid.to_line();
             for row in line.as_bytes().chunks(p.geometry.n()) {
                 out.write_all(row)?;

@@ -3,6 +3,7 @@
 use super::args::{self, BankArgs, ConfigArgs, SelectArgs};
 use crate::bank::{self, Bank, RunCounts, RunStatus};
 use crate::config::Settings;
+use crate::grid::{Geometry, Variant};
 use crate::pipeline::{fill, FillReport, FillRequest, Progress, WallClock};
 use anyhow::{Context, Result};
 use clap::Args;
@@ -111,7 +112,7 @@ fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillReque
             anyhow::bail!("--quota: the config has no [quota.SIZE] tables");
         }
         if let Some(g) = select.size {
-            if !settings.quotas().iter().any(|q| q.geometry == g) {
+            if !settings.quotas().iter().any(|q| select.selects(q.geometry)) {
                 let mut sizes: Vec<String> = settings
                     .quotas()
                     .iter()
@@ -127,10 +128,10 @@ fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillReque
             }
         }
         return FillRequest::quotas(settings, run_seed, |g, t| {
-            select.size.is_none_or(|s| s == g) && tiers.iter().any(|k| k.name == t.name)
+            select.selects(g) && tiers.iter().any(|k| k.name == t.name)
         });
     }
-    let geometry = select.size.unwrap_or(settings.generation.default_geometry);
+    let geometry = select.geometry_or(settings.generation.default_geometry);
     FillRequest::split(
         settings,
         args.count.unwrap_or(0),
@@ -144,6 +145,7 @@ fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillReque
 #[derive(Clone, Debug, serde::Serialize)]
 struct Refill {
     size: usize,
+    variant: Variant,
     tier: String,
     /// The quota: unserved puzzles the bank should hold.
     wanted: u64,
@@ -161,13 +163,16 @@ fn deficit(mut request: FillRequest, bank: &Bank) -> Result<(FillRequest, Vec<Re
     let stock = bank.stock(since.as_deref())?;
     let mut refills = Vec::new();
     for item in &mut request.plan {
-        let level = stock
-            .iter()
-            .find(|l| l.size == item.geometry.n() && l.tier == item.tier.name);
+        let level = stock.iter().find(|l| {
+            l.size == item.geometry.n()
+                && l.variant == item.geometry.variant()
+                && l.tier == item.tier.name
+        });
         let unserved = level.map_or(0, |l| l.unserved);
         let to_add = item.count.saturating_sub(unserved);
         refills.push(Refill {
             size: item.geometry.n(),
+            variant: item.geometry.variant(),
             tier: item.tier.name.clone(),
             wanted: item.count,
             unserved_before: unserved,
@@ -186,7 +191,7 @@ fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
         let item = report.and_then(|rep| {
             rep.items
                 .iter()
-                .find(|i| i.size == r.size && i.tier == r.tier)
+                .find(|i| i.size == r.size && i.variant == r.variant && i.tier == r.tier)
         });
         let shared = match item {
             Some(i) if i.met_by_bank => format!(
@@ -195,10 +200,12 @@ fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
             ),
             _ => String::new(),
         };
+        let label = Geometry::for_size(r.size).map_or_else(
+            || r.size.to_string(),
+            |g| g.with_variant(r.variant).short_label(),
+        );
         note!(
-            "{}x{} {}: wanted {}, unserved before {}, served since last run {}, added {}{shared}",
-            r.size,
-            r.size,
+            "{label} {}: wanted {}, unserved before {}, served since last run {}, added {}{shared}",
             r.tier,
             r.wanted,
             r.unserved_before,
@@ -245,10 +252,11 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
         .items
         .iter()
         .map(|i| {
-            format!(
-                "{}x{} {}={}/{}",
-                i.size, i.size, i.tier, i.accepted, i.wanted
-            )
+            let label = Geometry::for_size(i.size).map_or_else(
+                || i.size.to_string(),
+                |g| g.with_variant(i.variant).short_label(),
+            );
+            format!("{label} {}={}/{}", i.tier, i.accepted, i.wanted)
         })
         .collect();
     let line = format!(
@@ -279,8 +287,8 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
     }
 }
 
-fn bar_key(size: usize, tier: &str) -> String {
-    format!("{size}x{size} {tier}")
+fn bar_key(geometry: Geometry, tier: &str) -> String {
+    format!("{} {tier}", geometry.short_label())
 }
 
 /// One progress bar per tier when stderr is a terminal; nothing otherwise.
@@ -311,7 +319,7 @@ impl Bars {
             .map(|item| {
                 let bar = multi.add(ProgressBar::new(item.count));
                 bar.set_style(style.clone());
-                let key = bar_key(item.geometry.n(), &item.tier.name);
+                let key = bar_key(item.geometry, &item.tier.name);
                 bar.set_prefix(key.clone());
                 (key, bar)
             })
@@ -330,8 +338,8 @@ impl Bars {
 }
 
 impl Progress for Bars {
-    fn update(&self, size: usize, tier: &str, accepted: u64, _wanted: u64, c: &RunCounts) {
-        let key = bar_key(size, tier);
+    fn update(&self, geometry: Geometry, tier: &str, accepted: u64, _wanted: u64, c: &RunCounts) {
+        let key = bar_key(geometry, tier);
         if let Some((_, bar)) = self.bars.iter().find(|(k, _)| *k == key) {
             bar.set_position(accepted);
             // The tier's own counters; its rate over the run so far (tiers run side by side).

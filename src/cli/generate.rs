@@ -1,7 +1,7 @@
 //! `bank generate`: puzzles to standard output, one per line.
 
 use crate::generate::{generate_job, DigStop, Route, Spec, Strategy};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Variant};
 use anyhow::{bail, Result};
 use clap::Args;
 use rayon::prelude::*;
@@ -14,10 +14,14 @@ pub struct SpecArgs {
     /// Grid side: 4, 6, 9, 12 or 16.
     #[arg(long, default_value = "9", value_parser = super::args::geometry)]
     pub size: Geometry,
+    /// The rules: classic, or diagonal (both main diagonals hold every digit once).
+    #[arg(long, default_value = "classic", value_parser = super::args::variant)]
+    pub variant: Variant,
     /// How solution grids are built.
     #[arg(long, default_value = "transform", value_parser = clap::value_parser!(Route))]
     pub route: Route,
-    /// Which cells are removed together.
+    /// Which cells are removed together (`diagonal` here is a digging symmetry, the
+    /// reflection in the main diagonal, not the variant: see --variant).
     #[arg(long, default_value = "random", value_parser = clap::value_parser!(Strategy))]
     pub strategy: Strategy,
     /// Dig to this many clues.
@@ -35,9 +39,17 @@ pub struct SpecArgs {
 impl SpecArgs {
     /// Checks the combination and turns it into a generation spec.
     pub fn spec(&self) -> Result<Spec> {
-        let geometry = self.size;
+        let geometry = self.size.with_variant(self.variant);
         if let Err(msg) = self.strategy.check(geometry) {
             bail!("{msg}");
+        }
+        if !self.route.usable(geometry) {
+            bail!(
+                "--route {}: the pattern grid breaks the diagonal rule; use transform, \
+                 backtrack or enumerate for --variant {}",
+                self.route.name(),
+                self.variant
+            );
         }
         let stop = match self.clues {
             Some(k) if k > geometry.cells() => bail!(

@@ -11,7 +11,7 @@ use crate::bank::{
 use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::{parse_line, parse_line_with, Grid};
+use crate::grid::{parse_line_in, parse_line_with, Grid, Variant};
 use crate::pipeline::attempt::grid_id;
 use crate::solver::Solver;
 use anyhow::Result;
@@ -41,6 +41,10 @@ pub struct ImportArgs {
     /// What the file holds.
     #[arg(long, value_enum, default_value = "auto")]
     pub format: ImportFormat,
+    /// The rules of plain puzzle lines (txt, sdk): classic or diagonal. A jsonl or csv
+    /// row's own `variant` field wins; a row without one is taken as this.
+    #[arg(long, value_parser = super::args::variant, default_value = "classic")]
+    pub variant: Variant,
     #[command(flatten)]
     pub common: BankArgs,
     /// Whose tiers place the puzzles.
@@ -84,11 +88,11 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
             let origin = format!("import {name} line {}", line.number);
             let record = match format {
                 ImportFormat::Csv => csv_row(&line, header.as_deref().unwrap_or_default())
-                    .and_then(|row| from_row(&row, &settings, origin)),
+                    .and_then(|row| from_row(&row, &settings, args.variant, origin)),
                 ImportFormat::Jsonl => {
-                    json_row(&line).and_then(|row| from_row(&row, &settings, origin))
+                    json_row(&line).and_then(|row| from_row(&row, &settings, args.variant, origin))
                 }
-                _ => parse_line(&line.text)
+                _ => parse_line_in(&line.text, args.variant)
                     .map_err(|e| line.explain(e.to_string()))
                     .and_then(|p| rate(&p, &settings)),
             };
@@ -254,16 +258,22 @@ fn json_row(line: &RawLine) -> Result<Row, String> {
 /// A puzzle of an export row: solved, rated and fingerprinted here like any import (the
 /// tier is this config's), with the row's metadata kept when it is consistent: the
 /// solution must be the puzzle's, the base grid must be that solution.
-fn from_row(row: &Row, settings: &Settings, origin: String) -> Result<PuzzleRecord, String> {
+fn from_row(
+    row: &Row,
+    settings: &Settings,
+    variant: Variant,
+    origin: String,
+) -> Result<PuzzleRecord, String> {
     let text = row.text("puzzle").ok_or("no 'puzzle' field")?;
     let size: Option<usize> = row.parsed("size")?;
+    let variant = row.parsed("variant")?.unwrap_or(variant);
     let puzzle = match size {
         Some(n) => {
             let g = crate::grid::Geometry::for_size(n)
                 .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))?;
-            parse_line_with(&text, g)
+            parse_line_with(&text, g.with_variant(variant))
         }
-        None => parse_line(&text),
+        None => parse_line_in(&text, variant),
     }
     .map_err(|e| format!("field 'puzzle': {e}"))?;
     let mut record = rate(&puzzle, settings)?;

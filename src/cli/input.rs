@@ -1,6 +1,6 @@
 //! Reading puzzles one per line from a file or standard input.
 
-use crate::grid::{parse_line, parse_line_with, Geometry, Grid};
+use crate::grid::{parse_line_in, parse_line_with, Geometry, Grid, Variant};
 use anyhow::{Context, Result};
 use clap::Args;
 use std::fs::File;
@@ -43,6 +43,10 @@ pub struct PuzzleInput {
     /// Grid side every line must have (default: taken from each line's length).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
+    /// The rules the puzzles follow: classic, or diagonal (both main diagonals hold every
+    /// digit once).
+    #[arg(long, value_parser = super::args::variant, default_value = "classic")]
+    pub variant: Variant,
 }
 
 /// A line of text input that is not blank or a `#` comment: its number, its text
@@ -104,20 +108,21 @@ pub fn lines(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<RawLine>> 
 pub fn puzzles(
     reader: Box<dyn BufRead>,
     geometry: Option<Geometry>,
+    variant: Variant,
 ) -> impl Iterator<Item = Result<Line>> {
     lines(reader).map(move |line| {
         let line = line?;
         Ok(Line {
             number: line.number,
-            puzzle: parse(&line.text, geometry).map_err(|e| line.explain(e)),
+            puzzle: parse(&line.text, geometry, variant).map_err(|e| line.explain(e)),
         })
     })
 }
 
-fn parse(text: &str, geometry: Option<Geometry>) -> Result<Grid, String> {
+fn parse(text: &str, geometry: Option<Geometry>, variant: Variant) -> Result<Grid, String> {
     match geometry {
-        Some(g) => parse_line_with(text, g),
-        None => parse_line(text),
+        Some(g) => parse_line_with(text, g.with_variant(variant)),
+        None => parse_line_in(text, variant),
     }
     .map_err(|e| e.to_string())
 }
@@ -160,13 +165,13 @@ pub fn for_each_puzzle(
     for (i, source) in sources.iter().enumerate() {
         if source != "-" && !std::path::Path::new(source).exists() && looks_like_puzzle(source) {
             take(
-                parse(source.trim(), geometry),
+                parse(source.trim(), geometry, input.variant),
                 &format_args!("argument {}", i + 1),
             )?;
             continue;
         }
         let (name, reader) = open(Some(source))?;
-        for line in puzzles(reader, geometry) {
+        for line in puzzles(reader, geometry, input.variant) {
             let line = line?;
             take(line.puzzle, &format_args!("{name}: line {}", line.number))?;
         }

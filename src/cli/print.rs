@@ -2,7 +2,7 @@
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
-use crate::grid::parse_line;
+use crate::grid::parse_line_with;
 use crate::picture::sheet::{Book, Entry, Paper, PerPage};
 use crate::picture::{Canvas, PdfCanvas, SvgCanvas};
 use anyhow::{bail, Context, Result};
@@ -18,22 +18,11 @@ pub enum SheetFormat {
     Svg,
 }
 
-/// Puzzle rules. Only classic sudoku is stored today; the flag is here so scripts can
-/// name it now and variants slot in later.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// Classic sudoku.
-    Classic,
-}
-
 /// Print puzzle sheets.
 #[derive(Args, Debug)]
 pub struct PrintArgs {
     #[command(flatten)]
     pub select: SelectArgs,
-    /// Puzzle rules.
-    #[arg(long, value_enum, default_value = "classic")]
-    pub variant: Variant,
     /// These puzzles, in this order (comma-separated ids).
     #[arg(long, value_delimiter = ',', conflicts_with_all = ["count", "tier", "size", "unserved"])]
     pub ids: Vec<i64>,
@@ -157,7 +146,7 @@ fn entry(p: &StoredPuzzle) -> Result<Entry> {
     Ok(Entry {
         label: p.id.to_string(),
         details: format!("{} - {} - {} clues", p.tier, score, p.clues),
-        puzzle: parse_line(&p.puzzle).with_context(malformed)?,
-        solution: parse_line(&p.solution).with_context(malformed)?,
+        puzzle: parse_line_with(&p.puzzle, p.geometry).with_context(malformed)?,
+        solution: parse_line_with(&p.solution, p.geometry).with_context(malformed)?,
     })
 }

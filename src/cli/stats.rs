@@ -2,6 +2,7 @@
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank;
+use crate::grid::Variant;
 use anyhow::Result;
 use clap::Args;
 
@@ -38,24 +39,37 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
             .position(|t| t.name == tier)
             .unwrap_or(usize::MAX)
     };
-    let keep = |size: u32, tier: &str| {
+    let keep = |size: u32, variant: Variant, tier: &str| {
         args.select.size.is_none_or(|g| g.n() == size as usize)
+            && args.select.variant.is_none_or(|v| v == variant)
             && args.select.tier.as_deref().is_none_or(|t| t == tier)
     };
-    s.by_tier.retain(|t| keep(t.size, &t.tier));
-    s.by_tier.sort_by_key(|t| (t.size, rank(&t.tier)));
-    s.clue_histogram.retain(|h| keep(h.size, &h.tier));
-    s.variety.retain(|v| keep(v.size, &v.tier));
-    s.variety.sort_by_key(|v| (v.size, rank(&v.tier)));
+    s.by_tier.retain(|t| keep(t.size, t.variant, &t.tier));
+    s.by_tier
+        .sort_by_key(|t| (t.size, t.variant, rank(&t.tier)));
     s.clue_histogram
-        .sort_by_key(|h| (h.size, rank(&h.tier), h.clues));
+        .retain(|h| keep(h.size, h.variant, &h.tier));
+    s.variety.retain(|v| keep(v.size, v.variant, &v.tier));
+    s.variety
+        .sort_by_key(|v| (v.size, v.variant, rank(&v.tier)));
+    s.clue_histogram
+        .sort_by_key(|h| (h.size, h.variant, rank(&h.tier), h.clues));
     for t in &mut s.by_tier {
         t.quota = settings
             .quotas()
             .iter()
-            .find(|q| q.geometry.n() == t.size as usize && q.tier.name == t.tier)
+            .find(|q| {
+                q.geometry.n() == t.size as usize
+                    && q.geometry.variant() == t.variant
+                    && q.tier.name == t.tier
+            })
             .map(|q| q.count);
     }
+    // A variant's size reads `9d` (diagonal); classic sizes stay bare numbers.
+    let size = |n: u32, v: Variant| match v {
+        Variant::Classic => n.to_string(),
+        v => format!("{n}{}", &v.name()[..1]),
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(super::EXIT_OK);
@@ -66,7 +80,11 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
         let quota = t.quota.map_or("-".into(), |q| q.to_string());
         println!(
             "{:>4}  {:<10} {:>8} {:>9} {:>9}",
-            t.size, t.tier, t.puzzles, t.unserved, quota
+            size(t.size, t.variant),
+            t.tier,
+            t.puzzles,
+            t.unserved,
+            quota
         );
     }
     println!("\nvariety  (solution classes: solution grids up to the sudoku group)");
@@ -74,20 +92,25 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     for v in &s.variety {
         println!(
             "{:>4}  {:<10} {:>8} {:>8} {:>11} {:>7}",
-            v.size, v.tier, v.solution_classes, v.largest_class, v.dig_strategies, v.routes
+            size(v.size, v.variant),
+            v.tier,
+            v.solution_classes,
+            v.largest_class,
+            v.dig_strategies,
+            v.routes
         );
     }
     println!("\nclue histogram (size tier: clues=count ...)");
-    let mut last: Option<(u32, &str)> = None;
+    let mut last: Option<(u32, Variant, &str)> = None;
     for h in &s.clue_histogram {
-        if last != Some((h.size, h.tier.as_str())) {
+        if last != Some((h.size, h.variant, h.tier.as_str())) {
             print!(
                 "{}{:>4} {:<10}",
                 if last.is_some() { "\n" } else { "" },
-                h.size,
+                size(h.size, h.variant),
                 h.tier
             );
-            last = Some((h.size, h.tier.as_str()));
+            last = Some((h.size, h.variant, h.tier.as_str()));
         }
         print!(" {}={}", h.clues, h.puzzles);
     }

@@ -6,7 +6,7 @@ use crate::bank::stock::{Claim, Day};
 use crate::bank::{self, StoredPuzzle};
 use crate::config::Settings;
 use crate::date::Date;
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Variant};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -29,6 +29,9 @@ pub struct StockArgs {
     /// Grid side: 4, 6, 9, 12 or 16 (default: the config's generation.default_size).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
+    /// The variant: classic or diagonal (`daily` is classic only).
+    #[arg(long, value_parser = super::args::variant, default_value = "classic")]
+    pub variant: Variant,
     /// Output format.
     #[arg(long, value_enum, default_value = "txt")]
     pub format: TakeFormat,
@@ -40,15 +43,15 @@ pub struct StockArgs {
 }
 
 impl StockArgs {
-    /// The size and the checked tier name.
-    fn resolve(&self) -> Result<(usize, String)> {
+    /// The geometry (size and variant) and the checked tier name.
+    fn resolve(&self) -> Result<(Geometry, String)> {
         let settings: Settings = self.config.settings()?;
         let tier = settings.tier(&self.tier)?.name.clone();
-        let size = self
+        let geometry = self
             .size
             .unwrap_or(settings.generation.default_geometry)
-            .n();
-        Ok((size, tier))
+            .with_variant(self.variant);
+        Ok((geometry, tier))
     }
 }
 
@@ -67,10 +70,11 @@ pub struct TakeArgs {
 
 /// `take`: exit 0 when all were taken, 1 when the stock had fewer.
 pub fn run_take(args: &TakeArgs) -> Result<u8> {
-    let (size, tier) = args.stock.resolve()?;
+    let (geometry, tier) = args.stock.resolve()?;
     let mut bank = bank::open(&args.stock.common.db)?;
     let taken = bank.take(&Claim {
-        size,
+        size: geometry.n(),
+        variant: geometry.variant(),
         tier: tier.clone(),
         count: args.count,
         client: args.client.clone(),
@@ -79,10 +83,11 @@ pub fn run_take(args: &TakeArgs) -> Result<u8> {
     let missing = args.count - taken.len() as u64;
     if missing > 0 {
         note!(
-            "took {} of {} {size}x{size} {tier} puzzles: the stock is {missing} short \
+            "took {} of {} {} {tier} puzzles: the stock is {missing} short \
              (run `bank nightly` to refill it)",
             taken.len(),
-            args.count
+            args.count,
+            geometry.short_label()
         );
         return Ok(super::EXIT_NEGATIVE);
     }
@@ -101,7 +106,15 @@ pub struct DailyArgs {
 
 /// `daily`: the day's puzzle (chosen and taken out of the stock the first time).
 pub fn run_daily(args: &DailyArgs) -> Result<u8> {
-    let (size, tier) = args.stock.resolve()?;
+    let (geometry, tier) = args.stock.resolve()?;
+    if geometry.variant() != Variant::Classic {
+        anyhow::bail!(
+            "--variant {}: the puzzle of the day is classic only (use `bank take --variant {}`)",
+            geometry.variant(),
+            geometry.variant()
+        );
+    }
+    let size = geometry.n();
     let mut bank = bank::open(&args.stock.common.db)?;
     let day = Day {
         date: args.date.unwrap_or_else(Date::today),
@@ -164,7 +177,7 @@ fn print_all(puzzles: &[StoredPuzzle], format: TakeFormat) -> Result<()> {
                 "{}",
                 serde_json::json!({
                     "id": p.id, "puzzle": p.puzzle, "solution": p.solution,
-                    "size": p.geometry.n(), "tier": p.tier,
+                    "size": p.geometry.n(), "variant": p.geometry.variant(), "tier": p.tier,
                     "score": p.rating.as_ref().map(|r| r.score), "clues": p.clues,
                 })
             )?,

@@ -5,7 +5,7 @@
 use super::file::{ConfigFile, TierTable};
 use super::{DEFAULT_CONFIG, MAX_THREADS};
 use crate::generate::{Route, Strategy};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Variant};
 use crate::rng::Weighted;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -77,13 +77,25 @@ impl Generation {
     /// strategies when none does (quarter turns and diagonals need square boxes).
     /// Refuses `dedup = "full"` for 16x16, whose group is too large to search.
     pub fn check_dedup(&self, g: Geometry) -> Result<()> {
-        if self.dedup == Dedup::Full && g.n() > 12 {
+        if self.dedup == Dedup::Full && g.n() > 12 && !g.variant().has_diagonals() {
             bail!(
                 "generation.dedup = \"full\" supports sizes up to 12x12, not {}: use \"dihedral\"",
                 g.label()
             );
         }
         Ok(())
+    }
+
+    /// The routes that can make grids of `g`, by weight (the pattern grid breaks the
+    /// diagonal rule); an error when none can.
+    pub fn routes_for(&self, g: Geometry) -> Result<Weighted<Route>> {
+        Weighted::new(self.routes.items().filter(|(r, _)| r.usable(g))).with_context(|| {
+            format!(
+                "generation.routes: the pattern route cannot make {} grids (its diagonal \
+                 repeats digits): give transform, backtrack or enumerate a weight above 0",
+                g.label()
+            )
+        })
     }
 
     pub fn strategies_for(&self, g: Geometry) -> Result<Weighted<Strategy>> {
@@ -441,16 +453,27 @@ fn resolve_tiers(tables: &[TierTable]) -> Result<Vec<Tier>> {
     Ok(tiers)
 }
 
+/// The geometry of a `[quota.KEY]` table: `9` (classic) or `diagonal-9`.
+fn quota_geometry(key: &str) -> Option<Geometry> {
+    let (variant, size) = match key.split_once('-') {
+        Some((variant, size)) => (Variant::from_name(variant)?, size),
+        None => (Variant::Classic, key),
+    };
+    Some(Geometry::for_size(size.parse().ok()?)?.with_variant(variant))
+}
+
 fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result<Vec<Quota>> {
     let mut sized = Vec::new();
     for (size, wanted) in &file.quota {
-        let geometry = size
-            .parse::<usize>()
-            .ok()
-            .and_then(Geometry::for_size)
-            .with_context(|| {
-                format!("quota.{size}: not a supported grid size (4, 6, 9, 12 or 16)")
-            })?;
+        let geometry = quota_geometry(size).with_context(|| {
+            format!(
+                "quota.{size}: not a supported grid: use a size (4, 6, 9, 12 or 16), or a \
+                 variant and a size such as diagonal-9 (variants: {})",
+                Variant::names()
+            )
+        })?;
+        gen.routes_for(geometry)
+            .with_context(|| format!("quota.{size}"))?;
         gen.strategies_for(geometry)
             .with_context(|| format!("quota.{size}"))?;
         for name in wanted.keys() {
@@ -460,7 +483,7 @@ fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result
         }
         sized.push((geometry, wanted));
     }
-    sized.sort_by_key(|(g, _)| g.n());
+    sized.sort_by_key(|(g, _)| (g.n(), g.variant()));
     Ok(sized
         .into_iter()
         .flat_map(|(geometry, wanted)| {
@@ -536,7 +559,14 @@ mod tests {
             .iter()
             .any(|q| q.geometry.n() == 9 && q.tier.name == "hard" && q.count == 10_000));
         let err = refused("[quota.9]", "[quota.8]");
-        assert!(err.contains("quota.8: not a supported grid size"), "{err}");
+        assert!(err.contains("quota.8: not a supported grid"), "{err}");
+        let err = refused("[quota.9]", "[quota.killer-9]");
+        assert!(err.contains("diagonal-9"), "{err}");
+        let text = DEFAULT_CONFIG.replace("[quota.9]", "[quota.diagonal-9]");
+        let c = Settings::parse(&text, "test").unwrap();
+        assert!(c.quotas().iter().any(|q| q.geometry.n() == 9
+            && q.geometry.variant() == Variant::Diagonal
+            && q.tier.name == "hard"));
     }
 
     #[test]

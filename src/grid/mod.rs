@@ -11,7 +11,7 @@ mod symmetry;
 mod variant;
 
 pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
-pub use parse::{parse_line, parse_line_with, ParseError};
+pub use parse::{parse_line, parse_line_in, parse_line_with, ParseError};
 pub use symmetry::Symmetry;
 pub use variant::{UnknownVariant, Variant};
 
@@ -127,6 +127,15 @@ impl Geometry {
             self.box_cols,
             n = self.n()
         )
+    }
+
+    /// The side as `9x9`, after the variant unless classic: `diagonal 9x9`.
+    pub fn short_label(self) -> String {
+        let n = self.n();
+        match self.variant {
+            Variant::Classic => format!("{n}x{n}"),
+            v => format!("{v} {n}x{n}"),
+        }
     }
 
     /// The box shape as `RxC`, e.g. `3x3`.

@@ -1,6 +1,6 @@
 //! Parsing one puzzle per line.
 
-use super::{Conflict, Geometry, Grid};
+use super::{Conflict, Geometry, Grid, Variant};
 use thiserror::Error;
 
 /// Why a line is not a puzzle. Messages name the problem; callers prefix the line number.
@@ -37,13 +37,18 @@ pub enum ParseError {
 /// Leading whitespace and anything after the first run of non-whitespace are ignored,
 /// so `<cells> <rating>` lines parse.
 pub fn parse_line(line: &str) -> Result<Grid, ParseError> {
+    parse_line_in(line, Variant::Classic)
+}
+
+/// [`parse_line`] under the rules of `variant` (clues clashing on a diagonal are refused).
+pub fn parse_line_in(line: &str, variant: Variant) -> Result<Grid, ParseError> {
     let token = cell_token(line)?;
     let len = token.chars().count();
     let geometry = Geometry::for_cell_count(len).ok_or_else(|| ParseError::WrongLength {
         found: len,
         expected: "16, 36, 81, 144 or 256".into(),
     })?;
-    parse_cells(token, geometry)
+    parse_cells(token, geometry.with_variant(variant))
 }
 
 /// Parses a line that must be of the given geometry.

@@ -183,7 +183,7 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
 }
 
 /// One grid, centred in its slot under its caption: thick outline and box lines, thin
-/// cell lines, digits centred in their cells. `scale` shrinks solution grids.
+/// cell lines (and both diagonals for the diagonal variant), digits centred in their cells. `scale` shrinks solution grids.
 fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
     let geometry = grid.geometry();
     let n = geometry.n();
@@ -217,6 +217,12 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         canvas.line((x0 + at, y0), (x0 + at, y0 + side), col_pen);
     }
     canvas.rect(x0, y0, side, side, OUTLINE);
+    if geometry.variant().has_diagonals() {
+        // The diagonal variant's two extra units, corner to corner, as printed X-sudoku
+        // marks them.
+        canvas.line((x0, y0), (x0 + side, y0 + side), CELL_LINE);
+        canvas.line((x0 + side, y0), (x0, y0 + side), CELL_LINE);
+    }
     let size = cell * 0.6;
     for (i, &value) in grid.cells().iter().enumerate() {
         if value == 0 {

@@ -251,11 +251,15 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
     }))
 }
 
-/// The base-grid id: blake3 of size, box shape and cells, 32 hex digits.
+/// The base-grid id: blake3 of size, box shape, variant (unless classic) and cells, 32
+/// hex digits.
 pub fn grid_id(grid: &Grid) -> String {
     let g = grid.geometry();
     let mut h = blake3::Hasher::new();
     h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
+    if g.variant() != crate::grid::Variant::Classic {
+        h.update(g.variant().name().as_bytes());
+    }
     h.update(grid.cells());
     h.finalize().to_hex()[..32].to_string()
 }

@@ -23,6 +23,7 @@ pub use plan::{FillRequest, PlanItem};
 use crate::bank::{Bank, Batch, RunCounts, RunEnd, RunStatus};
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
+use crate::grid::{Geometry, Variant};
 use anyhow::Result;
 use rayon::prelude::*;
 use sampler::Sampler;
@@ -52,15 +53,22 @@ impl Deadlines for WallClock {
 
 /// Told after each round how a tier is going.
 pub trait Progress {
-    /// `accepted` of `wanted` for `tier` of grid side `size`, with the tier's own counters.
-    fn update(&self, size: usize, tier: &str, accepted: u64, wanted: u64, counts: &RunCounts);
+    /// `accepted` of `wanted` for `tier` of `geometry`, with the tier's own counters.
+    fn update(
+        &self,
+        geometry: Geometry,
+        tier: &str,
+        accepted: u64,
+        wanted: u64,
+        counts: &RunCounts,
+    );
 }
 
 /// A progress sink that shows nothing.
 pub struct NoProgress;
 
 impl Progress for NoProgress {
-    fn update(&self, _: usize, _: &str, _: u64, _: u64, _: &RunCounts) {}
+    fn update(&self, _: Geometry, _: &str, _: u64, _: u64, _: &RunCounts) {}
 }
 
 /// Outcome of one plan item.
@@ -68,6 +76,8 @@ impl Progress for NoProgress {
 pub struct ItemReport {
     /// Grid side.
     pub size: usize,
+    /// The variant's name.
+    pub variant: Variant,
     /// Tier name.
     pub tier: String,
     /// Puzzles wanted.
@@ -176,6 +186,7 @@ pub fn fill(
         .iter()
         .map(|t| ItemReport {
             size: t.item().geometry.n(),
+            variant: t.item().geometry.variant(),
             tier: t.item().tier.name.clone(),
             wanted: t.wanted,
             accepted: t.accepted,
@@ -190,7 +201,7 @@ pub fn fill(
     counts.duplicates += written.ignored;
     let mut items = items;
     for item in &mut items {
-        let key = (item.size, item.tier.clone());
+        let key = (item.size, item.variant, item.tier.clone());
         item.accepted = written.stored.get(&key).copied().unwrap_or(0);
         item.surplus = written.surplus.get(&key).copied().unwrap_or(0);
         item.met_by_bank |= item.surplus > 0;
@@ -330,9 +341,14 @@ fn run_rounds(
         chunk.counts = Some(counts);
         writer.send(chunk)?;
         // Stocks that other workers filled to their quota: stop making them.
-        for (size, tier) in writer.take_full() {
+        for (size, variant, tier) in writer.take_full() {
             for t in tiers.iter_mut() {
-                if t.is_open() && t.item().geometry.n() == size && t.item().tier.name == tier {
+                let g = t.item().geometry;
+                if t.is_open()
+                    && g.n() == size
+                    && g.variant() == variant
+                    && t.item().tier.name == tier
+                {
                     t.met_by_bank = true;
                 }
             }
@@ -341,7 +357,7 @@ fn run_rounds(
             let t = &tiers[i];
             let item = t.item();
             progress.update(
-                item.geometry.n(),
+                item.geometry,
                 &item.tier.name,
                 t.accepted,
                 t.wanted,

@@ -3,7 +3,7 @@
 
 use crate::bank::quota::StockCaps;
 use crate::config::{Settings, Tier};
-use crate::generate::Strategy;
+use crate::generate::{Route, Strategy};
 use crate::grid::Geometry;
 use crate::rng::Weighted;
 use anyhow::Result;
@@ -20,6 +20,8 @@ pub struct PlanItem {
     pub count: u64,
     /// The digging strategies that fit the geometry, by weight.
     pub strategies: Weighted<Strategy>,
+    /// The solution-grid routes that can make the geometry's grids, by weight.
+    pub routes: Weighted<Route>,
 }
 
 impl PlanItem {
@@ -32,6 +34,7 @@ impl PlanItem {
             tier: tier.clone(),
             count,
             strategies: settings.generation.strategies_for(geometry)?,
+            routes: settings.generation.routes_for(geometry)?,
         })
     }
 }
@@ -102,7 +105,12 @@ impl FillRequest {
             skip_unreachable: false,
             caps: quotas
                 .iter()
-                .map(|q| ((q.geometry.n(), q.tier.name.clone()), q.count))
+                .map(|q| {
+                    (
+                        (q.geometry.n(), q.geometry.variant(), q.tier.name.clone()),
+                        q.count,
+                    )
+                })
                 .collect(),
         })
     }

@@ -102,7 +102,7 @@ impl<'a> TierFill<'a> {
         // rare tier, however the cells are chosen.
         let grid_round = u64::from(job.attempt / ATTEMPTS_PER_GRID);
         let pick = derive_seed(&[self.seed, 1, grid_number, grid_round]);
-        let route = generation.routes.pick(pick);
+        let route = self.item.routes.pick(pick);
         let attempt = u64::from(job.attempt);
         AttemptInput {
             geometry: self.item.geometry,

@@ -23,7 +23,7 @@ pub struct WriterReport {
     /// Puzzles stored.
     pub inserted: u64,
     /// Puzzles stored per (grid side, tier).
-    pub stored: HashMap<(usize, String), u64>,
+    pub stored: HashMap<StockKey, u64>,
     /// Puzzles another process stored first (same fingerprint).
     pub ignored: u64,
     /// Puzzles dropped because their stock had reached its quota (other workers filled
@@ -155,7 +155,7 @@ fn store_all(
                 let done_now = bank.insert_batch(target.run_id, &pending, &target.caps)?;
                 report.busy += started.elapsed();
                 for (p, outcome) in pending.puzzles.iter().zip(&done_now.outcomes) {
-                    let key = (p.geometry.n(), p.tier.clone());
+                    let key = crate::bank::quota::stock_key(p);
                     match outcome {
                         Stored::New => {
                             *report.stored.entry(key).or_default() += 1;

@@ -9,6 +9,7 @@ use crate::bank::columns::{
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
 use crate::bank::samples::SAMPLE_COLUMNS;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, PuzzleRecord, StoredPuzzle};
+use crate::grid::Variant;
 use anyhow::Result;
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
@@ -17,8 +18,13 @@ use std::collections::{HashMap, HashSet};
 
 /// The advisory lock key of one size and tier's stock: every quota writer of that stock
 /// takes it, for its transaction, before counting.
-pub(super) fn stock_lock(size: usize, tier: &str) -> i64 {
-    let hash = blake3::hash(format!("sudoku-bank stock {size} {tier}").as_bytes());
+pub(super) fn stock_lock(size: usize, variant: Variant, tier: &str) -> i64 {
+    // Classic keeps the key it had before variants, so mixed binaries still agree.
+    let key = match variant {
+        Variant::Classic => format!("sudoku-bank stock {size} {tier}"),
+        v => format!("sudoku-bank stock {size} {v} {tier}"),
+    };
+    let hash = blake3::hash(key.as_bytes());
     i64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"))
 }
 
@@ -31,15 +37,16 @@ pub(super) fn insert_batch(
     caps: &StockCaps,
 ) -> Result<Inserted> {
     let mut tx = client.transaction()?;
-    let room = Room::count(caps, batch, |size, tier| {
+    let room = Room::count(caps, batch, |size, variant, tier| {
         tx.execute(
             "SELECT pg_advisory_xact_lock($1)",
-            &[&stock_lock(size, tier)],
+            &[&stock_lock(size, variant, tier)],
         )?;
         let n: i64 = tx
             .query_one(
-                "SELECT count(*) FROM puzzles WHERE size = $1 AND tier = $2 AND served_at IS NULL",
-                &[&(size as i64), &tier],
+                "SELECT count(*) FROM puzzles
+                 WHERE size = $1 AND variant = $2 AND tier = $3 AND served_at IS NULL",
+                &[&(size as i64), &variant.name(), &tier],
             )?
             .get(0);
         Ok(n as u64)
@@ -168,9 +175,11 @@ pub(super) fn by_id(c: &mut impl GenericClient, id: i64) -> Result<Option<Stored
         .transpose()
 }
 
-/// The filter's `WHERE` (parameters 1 to 5: tier, size, unserved, first and last run).
+/// The filter's `WHERE` (parameters 1 to 6: tier, size, unserved, first and last run,
+/// variant).
 const FILTER: &str = "($1::text IS NULL OR p.tier = $1) AND ($2::bigint IS NULL OR p.size = $2)
-     AND (NOT $3::boolean OR p.served_at IS NULL) AND p.run_id BETWEEN $4 AND $5";
+     AND (NOT $3::boolean OR p.served_at IS NULL) AND p.run_id BETWEEN $4 AND $5
+     AND ($6::text IS NULL OR p.variant = $6)";
 
 /// Visits the puzzles `filter` selects, streaming rows as the server sends them.
 pub(super) fn scan(
@@ -180,18 +189,20 @@ pub(super) fn scan(
 ) -> Result<()> {
     let order = filter.order_by();
     let sql = format!(
-        "{} WHERE {FILTER} ORDER BY {order} LIMIT $6::bigint",
+        "{} WHERE {FILTER} ORDER BY {order} LIMIT $7::bigint",
         *SELECT
     );
     let size = filter.size.map(|s| s as i64);
     let limit = filter.limit.map(|l| l.min(i64::MAX as u64) as i64);
     let (first_run, last_run) = filter.run_bounds();
-    let params: [&(dyn postgres::types::ToSql + Sync); 6] = [
+    let variant = filter.variant.map(|v| v.name());
+    let params: [&(dyn postgres::types::ToSql + Sync); 7] = [
         &filter.tier,
         &size,
         &filter.unserved,
         &first_run,
         &last_run,
+        &variant,
         &limit,
     ];
     let mut rows = client.query_raw(&sql, params)?;
@@ -204,6 +215,7 @@ pub(super) fn scan(
 /// How many puzzles `filter` selects.
 pub(super) fn count(c: &mut impl GenericClient, filter: &PuzzleFilter) -> Result<u64> {
     let size = filter.size.map(|s| s as i64);
+    let variant = filter.variant.map(|v| v.name());
     let n: i64 = c
         .query_one(
             &format!("SELECT count(*) FROM puzzles p WHERE {FILTER}"),
@@ -213,6 +225,7 @@ pub(super) fn count(c: &mut impl GenericClient, filter: &PuzzleFilter) -> Result
                 &filter.unserved,
                 &filter.run_bounds().0,
                 &filter.run_bounds().1,
+                &variant,
             ],
         )?
         .get(0);

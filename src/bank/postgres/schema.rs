@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0004_variety.sql"),
     include_str!("../../../migrations/postgres/0005_workers.sql"),
     include_str!("../../../migrations/postgres/0006_samples.sql"),
+    include_str!("../../../migrations/postgres/0007_variants.sql"),
 ];
 
 /// Both backends are at the same version of one model.

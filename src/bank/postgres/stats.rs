@@ -13,13 +13,14 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
     let total: i64 = c.query_one("SELECT count(*) FROM puzzles", &[])?.get(0);
     let by_tier = c
         .query(
-            "SELECT size, tier, count(*), count(*) - count(served_at) FROM puzzles
-             GROUP BY size, tier ORDER BY size, min(id)",
+            "SELECT size, tier, count(*), count(*) - count(served_at), variant FROM puzzles
+             GROUP BY size, variant, tier ORDER BY size, variant, min(id)",
             &[],
         )?
         .iter()
         .map(|r| TierCount {
             size: small(r, 0),
+            variant: r.get::<_, &str>(4).parse().unwrap_or_default(),
             tier: r.get(1),
             puzzles: n(r, 2),
             unserved: n(r, 3),
@@ -31,16 +32,18 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
         .query(
             "SELECT p.size, p.tier, count(DISTINCT p.solution_class),
                     (SELECT max(k) FROM (SELECT count(*) AS k FROM puzzles q
-                      WHERE q.size = p.size AND q.tier = p.tier GROUP BY q.solution_class) AS classes),
+                      WHERE q.size = p.size AND q.variant = p.variant AND q.tier = p.tier
+                      GROUP BY q.solution_class) AS classes),
                     count(DISTINCT p.dig_strategy),
-                    count(DISTINCT g.route || (g.mother_seed IS NULL)::text)
+                    count(DISTINCT g.route || (g.mother_seed IS NULL)::text), p.variant
              FROM puzzles p LEFT JOIN base_grids g ON g.id = p.base_grid_id
-             GROUP BY p.size, p.tier ORDER BY p.size, min(p.id)",
+             GROUP BY p.size, p.variant, p.tier ORDER BY p.size, p.variant, min(p.id)",
             &[],
         )?
         .iter()
         .map(|r| Variety {
             size: small(r, 0),
+            variant: r.get::<_, &str>(6).parse().unwrap_or_default(),
             tier: r.get(1),
             solution_classes: n(r, 2),
             largest_class: r.get::<_, Option<i64>>(3).unwrap_or(0) as u64,
@@ -50,13 +53,14 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
         .collect();
     let clue_histogram = c
         .query(
-            "SELECT size, tier, clues, count(*) FROM puzzles
-             GROUP BY size, tier, clues ORDER BY size, tier, clues",
+            "SELECT size, tier, clues, count(*), variant FROM puzzles
+             GROUP BY size, variant, tier, clues ORDER BY size, variant, tier, clues",
             &[],
         )?
         .iter()
         .map(|r| ClueCount {
             size: small(r, 0),
+            variant: r.get::<_, &str>(4).parse().unwrap_or_default(),
             tier: r.get(1),
             clues: small(r, 2),
             puzzles: n(r, 3),

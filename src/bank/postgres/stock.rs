@@ -12,24 +12,27 @@ use postgres::{Client, GenericClient};
 /// and read its choice.
 const DAILY_LOCK: i64 = 0x5355_444f_4b55_0002;
 
-/// Stored and unserved puzzles per size and tier, with those served at or after `since`.
+/// Stored and unserved puzzles per size, variant and tier, with those served at or after
+/// `since`.
 pub(super) fn levels(c: &mut impl GenericClient, since: Option<&str>) -> Result<Vec<StockLevel>> {
     let rows = c.query(
         "SELECT size, tier, count(*), count(*) - count(served_at),
-                count(*) FILTER (WHERE $1::text IS NOT NULL AND served_at >= $1)
-         FROM puzzles GROUP BY size, tier ORDER BY size, min(id)",
+                count(*) FILTER (WHERE $1::text IS NOT NULL AND served_at >= $1), variant
+         FROM puzzles GROUP BY size, variant, tier ORDER BY size, variant, min(id)",
         &[&since],
     )?;
-    Ok(rows
-        .iter()
-        .map(|r| StockLevel {
-            size: r.get::<_, i64>(0) as usize,
-            tier: r.get(1),
-            puzzles: r.get::<_, i64>(2) as u64,
-            unserved: r.get::<_, i64>(3) as u64,
-            served_since: r.get::<_, i64>(4) as u64,
+    rows.iter()
+        .map(|r| {
+            Ok(StockLevel {
+                size: r.get::<_, i64>(0) as usize,
+                variant: super::variant_column(r.get(5))?,
+                tier: r.get(1),
+                puzzles: r.get::<_, i64>(2) as u64,
+                unserved: r.get::<_, i64>(3) as u64,
+                served_since: r.get::<_, i64>(4) as u64,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// Marks up to `claim.count` unserved puzzles served and returns them, in id order:
@@ -56,8 +59,9 @@ pub(super) fn take(client: &mut Client, claim: &Claim) -> Result<Vec<StoredPuzzl
         let rows = tx.query(
             "SELECT id, solution_class FROM puzzles
              WHERE size = $1 AND tier = $2 AND served_at IS NULL AND id > $3
+               AND variant = $5
              ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED",
-            &[&size, &claim.tier, &after, &page],
+            &[&size, &claim.tier, &after, &page, &claim.variant.name()],
         )?;
         if rows.is_empty() {
             break;

@@ -339,6 +339,17 @@ fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
     }
 }
 
+/// A `variant` column as a variant (the schema's CHECK admits only known names).
+pub(super) fn variant_column(
+    r: &rusqlite::Row,
+    i: usize,
+) -> rusqlite::Result<crate::grid::Variant> {
+    let name: String = r.get(i)?;
+    name.parse().map_err(|e: crate::grid::UnknownVariant| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

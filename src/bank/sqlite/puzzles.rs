@@ -25,10 +25,11 @@ pub(super) fn insert_batch(
     // IMMEDIATE: take the write lock up front so two fills never deadlock on an upgrade.
     // It is also the lock the quota count needs: no other writer runs until commit.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-    let room = Room::count(caps, batch, |size, tier| {
+    let room = Room::count(caps, batch, |size, variant, tier| {
         Ok(tx.query_row(
-            "SELECT count(*) FROM puzzles WHERE size = ?1 AND tier = ?2 AND served_at IS NULL",
-            params![size, tier],
+            "SELECT count(*) FROM puzzles
+             WHERE size = ?1 AND variant = ?2 AND tier = ?3 AND served_at IS NULL",
+            params![size, variant.name(), tier],
             |r| r.get(0),
         )?)
     })?;
@@ -132,6 +133,7 @@ pub(super) fn scan(
     let sql = format!(
         "{} WHERE (?1 IS NULL OR p.tier = ?1) AND (?2 IS NULL OR p.size = ?2)
               AND (NOT ?4 OR p.served_at IS NULL) AND p.run_id BETWEEN ?5 AND ?6
+              AND (?7 IS NULL OR p.variant = ?7)
               ORDER BY {order} LIMIT ?3",
         *SELECT
     );
@@ -144,7 +146,8 @@ pub(super) fn scan(
         limit,
         filter.unserved,
         first_run,
-        last_run
+        last_run,
+        filter.variant.map(|v| v.name())
     ])?;
     while let Some(row) = rows.next()? {
         visit(read_puzzle(row)?)?;
@@ -156,13 +159,15 @@ pub(super) fn scan(
 pub(super) fn count(conn: &Connection, filter: &PuzzleFilter) -> Result<u64> {
     let n: u64 = conn.query_row(
         "SELECT count(*) FROM puzzles WHERE (?1 IS NULL OR tier = ?1) AND (?2 IS NULL OR size = ?2)
-         AND (NOT ?3 OR served_at IS NULL) AND run_id BETWEEN ?4 AND ?5",
+         AND (NOT ?3 OR served_at IS NULL) AND run_id BETWEEN ?4 AND ?5
+         AND (?6 IS NULL OR variant = ?6)",
         params![
             filter.tier,
             filter.size,
             filter.unserved,
             filter.run_bounds().0,
-            filter.run_bounds().1
+            filter.run_bounds().1,
+            filter.variant.map(|v| v.name())
         ],
         |r| r.get(0),
     )?;

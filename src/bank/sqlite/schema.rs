@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0004_variety.sql"),
     include_str!("../../../migrations/0005_workers.sql"),
     include_str!("../../../migrations/0006_samples.sql"),
+    include_str!("../../../migrations/0007_variants.sql"),
 ];
 
 /// Schema version this binary writes.

@@ -8,16 +8,18 @@ use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 
-/// Stored and unserved puzzles per size and tier, with those served at or after `since`.
+/// Stored and unserved puzzles per size, variant and tier, with those served at or after
+/// `since`.
 pub(super) fn levels(conn: &Connection, since: Option<&str>) -> Result<Vec<StockLevel>> {
     let mut stmt = conn.prepare(
         "SELECT size, tier, count(*), count(*) - count(served_at),
-                coalesce(sum(?1 IS NOT NULL AND served_at >= ?1), 0)
-         FROM puzzles GROUP BY size, tier ORDER BY size, min(id)",
+                coalesce(sum(?1 IS NOT NULL AND served_at >= ?1), 0), variant
+         FROM puzzles GROUP BY size, variant, tier ORDER BY size, variant, min(id)",
     )?;
     let rows = stmt.query_map([since], |r| {
         Ok(StockLevel {
             size: r.get(0)?,
+            variant: super::variant_column(r, 5)?,
             tier: r.get(1)?,
             puzzles: r.get(2)?,
             unserved: r.get(3)?,
@@ -50,9 +52,9 @@ pub(super) fn take(conn: &mut Connection, claim: &Claim) -> Result<Vec<StoredPuz
     {
         let mut stmt = tx.prepare(
             "SELECT id, solution_class FROM puzzles
-             WHERE size = ?1 AND tier = ?2 AND served_at IS NULL ORDER BY id",
+             WHERE size = ?1 AND tier = ?2 AND variant = ?3 AND served_at IS NULL ORDER BY id",
         )?;
-        let mut rows = stmt.query(params![claim.size, claim.tier])?;
+        let mut rows = stmt.query(params![claim.size, claim.tier, claim.variant.name()])?;
         while (ids.len() as u64) < claim.count {
             let Some(row) = rows.next()? else { break };
             let class: Option<String> = row.get(1)?;
