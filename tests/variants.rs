@@ -1,0 +1,210 @@
+//! The diagonal variant end to end, on each backend: fill, the independent counter,
+//! reproduce, verify, take, export/import, stats, and the same bank on any thread count.
+
+mod common;
+
+use common::{bank, banks, brute_count, ok, stderr, temp_db, texts};
+use sudoku_bank::grid::{parse_line_in, Variant};
+
+/// `SELECT` of every diagonal puzzle's `puzzle solution` line.
+const DIAGONAL_ROWS: &str =
+    "SELECT puzzle || ' ' || solution FROM puzzles WHERE variant = 'diagonal' ORDER BY id";
+
+/// A diagonal fill of every size stores puzzles that a plain counter, which knows the
+/// diagonals and nothing of the production solver, finds unique with the stored
+/// solution (4, 6, 9; 12 and 16 are checked by their solution's validity and by verify).
+#[test]
+fn diagonal_fills_store_unique_diagonal_puzzles() {
+    for (_dir, db) in banks() {
+        for size in ["4", "6", "9", "12", "16"] {
+            // 16x16 digs to its harder tiers slowly (classic too): easy only.
+            let (count, tier) = if size == "16" {
+                ("4", "easy")
+            } else {
+                ("12", "")
+            };
+            let mut args = vec![
+                "fill",
+                "--variant",
+                "diagonal",
+                "--count",
+                count,
+                "--size",
+                size,
+                "--seed",
+                "3",
+                "--db",
+                &db,
+            ];
+            if !tier.is_empty() {
+                args.extend(["--tier", tier]);
+            }
+            ok(&args);
+        }
+        let rows = texts(&db, DIAGONAL_ROWS);
+        assert_eq!(rows.len(), 4 * 12 + 4, "{db}");
+        for row in &rows {
+            let (puzzle, solution) = row.split_once(' ').unwrap();
+            let p = parse_line_in(puzzle, Variant::Diagonal).unwrap();
+            let s = parse_line_in(solution, Variant::Diagonal).unwrap();
+            assert!(s.is_full() && s.find_conflict().is_none() && p.is_consistent_with(&s));
+            if p.geometry().n() <= 9 {
+                let mut cells = p.cells().to_vec();
+                assert_eq!(brute_count(p.geometry(), &mut cells, 2), 1, "{puzzle}");
+            }
+        }
+        // Under the classic rules alone most of them have other solutions: the
+        // diagonals are doing work.
+        let classic_unique = rows
+            .iter()
+            .filter(|row| {
+                let puzzle = row.split_once(' ').unwrap().0;
+                let p = sudoku_bank::grid::parse_line(puzzle).unwrap();
+                p.geometry().n() <= 9 && brute_count(p.geometry(), &mut p.cells().to_vec(), 2) == 1
+            })
+            .count();
+        assert!(
+            classic_unique < 18,
+            "{classic_unique} of 36 unique without diagonals"
+        );
+        // verify re-checks the rules of each row's variant.
+        let verified = ok(&["verify", "--db", &db]);
+        assert!(verified.contains("0 corrupt"), "{verified}");
+        // Every stored puzzle regenerates identically.
+        for id in texts(
+            &db,
+            "SELECT CAST(id AS TEXT) FROM puzzles ORDER BY id LIMIT 6",
+        ) {
+            let out = ok(&["reproduce", &id, "--db", &db]);
+            assert!(out.contains("identical"), "{id}: {out}");
+        }
+    }
+}
+
+/// A row whose variant is changed no longer matches its fingerprint: verify reports it
+/// corrupt (exit 1) and names it.
+#[test]
+fn verify_flags_a_puzzle_moved_to_another_variant() {
+    let (_dir, db) = temp_db();
+    ok(&[
+        "fill",
+        "--variant",
+        "diagonal",
+        "--count",
+        "8",
+        "--seed",
+        "5",
+        "--db",
+        &db,
+    ]);
+    common::execute(&db, "UPDATE puzzles SET variant = 'classic' WHERE id = 3");
+    let o = bank(&["verify", "--db", &db], None);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report = format!("{}{}", common::stdout(&o), stderr(&o));
+    assert!(report.contains("puzzle 3"), "{report}");
+}
+
+/// Same seed, same diagonal bank on 1 and 2 threads; classic and diagonal stocks are
+/// kept apart by take, stats and export/import.
+#[test]
+fn diagonal_banks_are_deterministic_and_kept_apart() {
+    let (_a, one) = temp_db();
+    let (_b, two) = temp_db();
+    for (db, threads) in [(&one, "1"), (&two, "2")] {
+        ok(&[
+            "fill",
+            "--variant",
+            "diagonal",
+            "--count",
+            "40",
+            "--seed",
+            "11",
+            "--threads",
+            threads,
+            "--db",
+            db,
+        ]);
+    }
+    let puzzles = "SELECT puzzle || ' ' || tier || ' ' || variant FROM puzzles ORDER BY id";
+    assert_eq!(texts(&one, puzzles), texts(&two, puzzles));
+
+    ok(&["fill", "--count", "8", "--seed", "11", "--db", &one]);
+    let taken = ok(&[
+        "take",
+        "--tier",
+        "hard",
+        "--variant",
+        "diagonal",
+        "--count",
+        "3",
+        "--format",
+        "jsonl",
+        "--db",
+        &one,
+    ]);
+    assert_eq!(taken.lines().count(), 3);
+    assert!(
+        taken
+            .lines()
+            .all(|l| l.contains("\"variant\":\"diagonal\"")),
+        "{taken}"
+    );
+    let classic = ok(&["take", "--tier", "hard", "--format", "jsonl", "--db", &one]);
+    assert!(classic.contains("\"variant\":\"classic\""), "{classic}");
+    let stats = ok(&["stats", "--db", &one]);
+    assert!(
+        stats.contains("   9  hard") && stats.contains("  9d  hard"),
+        "{stats}"
+    );
+
+    // export/import round-trips the variant; import re-derives everything else.
+    let file = _a.path().join("d.jsonl");
+    let exported = ok(&[
+        "export",
+        "--variant",
+        "diagonal",
+        "--format",
+        "jsonl",
+        "--db",
+        &one,
+    ]);
+    std::fs::write(&file, &exported).unwrap();
+    let (_c, copy) = temp_db();
+    ok(&["import", file.to_str().unwrap(), "--db", &copy]);
+    let rows = "SELECT fingerprint || ' ' || variant FROM puzzles ORDER BY fingerprint";
+    let diagonal_rows = "SELECT fingerprint || ' ' || variant FROM puzzles \
+                         WHERE variant = 'diagonal' ORDER BY fingerprint";
+    assert_eq!(texts(&copy, rows), texts(&one, diagonal_rows));
+}
+
+/// Bad variant input is refused with exit 2 and a message naming the fix.
+#[test]
+fn bad_variant_input_is_refused() {
+    let (_dir, db) = temp_db();
+    let o = bank(
+        &["fill", "--variant", "killer9", "--count", "1", "--db", &db],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("use one of classic, diagonal"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bank(
+        &["generate", "--variant", "diagonal", "--route", "pattern"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("breaks the diagonal rule"),
+        "{}",
+        stderr(&o)
+    );
+    // Two 5s on the main diagonal (r1c1, r9c9): fine as classic, a clash as diagonal.
+    let line = format!("5{}5", ".".repeat(79));
+    assert!(ok(&["solve", &line]).lines().count() >= 1);
+    let o = bank(&["solve", "--variant", "diagonal", &line], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("main diagonal"), "{}", stderr(&o));
+}
