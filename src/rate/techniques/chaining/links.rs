@@ -4,7 +4,7 @@
 
 use super::potentials::{Potential, PotentialSet};
 use super::NONE;
-use crate::grid::CellSet;
+use crate::grid::{CellSet, Layout};
 use crate::rate::board::{digits, Board};
 
 /// Which links an assumption is followed along.
@@ -40,6 +40,11 @@ pub struct Links<'b> {
     pub(super) places_at_start: Vec<u8>,
     /// The row, column and box of each candidate's cell.
     pub(super) units: Vec<[u16; 3]>,
+    /// The grid's layout: the diagonal units of a cell, when the variant has them.
+    pub(super) layout: &'static Layout,
+    /// Whether cells may lie on diagonal units (read before asking the layout, so the
+    /// classic hot path does not).
+    pub(super) diagonals: bool,
 }
 
 impl<'b> Links<'b> {
@@ -85,7 +90,7 @@ impl<'b> Links<'b> {
                 let other = (board.cand(cell) & !bit).trailing_zeros() as u8 + 1;
                 strong.push(id(cell, other) as u32);
             }
-            for u in board.units_of(cell) {
+            for u in board.layout().all_units_of(cell) {
                 let places = board.positions(u, digit);
                 if places.count_ones() == 2 {
                     for i in digits(places) {
@@ -119,6 +124,8 @@ impl<'b> Links<'b> {
             strong_at,
             places_at_start,
             units,
+            layout: board.layout(),
+            diagonals: !board.layout().diagonals().is_empty(),
         }
     }
 

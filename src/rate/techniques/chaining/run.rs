@@ -350,7 +350,15 @@ impl<'l, 'b> Run<'l, 'b> {
             let single = left.trailing_zeros() as u8 + 1;
             self.reach(self.links.potential(cell, single, true), Cause::LastInCell);
         }
-        for u in self.links.units[k] {
+        let diagonals = if self.links.diagonals {
+            self.links.layout.diagonals_of(cell)
+        } else {
+            &[]
+        };
+        for u in self.links.units[k]
+            .into_iter()
+            .chain(diagonals.iter().copied())
+        {
             let u = u as usize;
             if self.places[u * self.links.n + digit as usize - 1] != 1 {
                 continue;
@@ -374,6 +382,11 @@ impl<'l, 'b> Run<'l, 'b> {
         self.left[cell as usize] &= !(1 << (digit - 1));
         for u in self.links.units[k] {
             self.places[u as usize * self.links.n + digit as usize - 1] -= 1;
+        }
+        if self.links.diagonals {
+            for &u in self.links.layout.diagonals_of(cell as usize) {
+                self.places[u as usize * self.links.n + digit as usize - 1] -= 1;
+            }
         }
     }
 }
