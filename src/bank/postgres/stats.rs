@@ -18,15 +18,17 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
             &[],
         )?
         .iter()
-        .map(|r| TierCount {
-            size: small(r, 0),
-            variant: r.get::<_, &str>(4).parse().unwrap_or_default(),
-            tier: r.get(1),
-            puzzles: n(r, 2),
-            unserved: n(r, 3),
-            quota: None,
+        .map(|r| {
+            Ok(TierCount {
+                size: small(r, 0),
+                variant: super::variant_column(r.get(4))?,
+                tier: r.get(1),
+                puzzles: n(r, 2),
+                unserved: n(r, 3),
+                quota: None,
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     // A 'transform' base grid without a mother seed is the pattern route (migration 4).
     let variety = c
         .query(
@@ -41,16 +43,18 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
             &[],
         )?
         .iter()
-        .map(|r| Variety {
-            size: small(r, 0),
-            variant: r.get::<_, &str>(6).parse().unwrap_or_default(),
-            tier: r.get(1),
-            solution_classes: n(r, 2),
-            largest_class: r.get::<_, Option<i64>>(3).unwrap_or(0) as u64,
-            dig_strategies: n(r, 4),
-            routes: n(r, 5),
+        .map(|r| {
+            Ok(Variety {
+                size: small(r, 0),
+                variant: super::variant_column(r.get(6))?,
+                tier: r.get(1),
+                solution_classes: n(r, 2),
+                largest_class: r.get::<_, Option<i64>>(3).unwrap_or(0) as u64,
+                dig_strategies: n(r, 4),
+                routes: n(r, 5),
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let clue_histogram = c
         .query(
             "SELECT size, tier, clues, count(*), variant FROM puzzles
@@ -58,14 +62,16 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
             &[],
         )?
         .iter()
-        .map(|r| ClueCount {
-            size: small(r, 0),
-            variant: r.get::<_, &str>(4).parse().unwrap_or_default(),
-            tier: r.get(1),
-            clues: small(r, 2),
-            puzzles: n(r, 3),
+        .map(|r| {
+            Ok(ClueCount {
+                size: small(r, 0),
+                variant: super::variant_column(r.get(4))?,
+                tier: r.get(1),
+                clues: small(r, 2),
+                puzzles: n(r, 3),
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let runs = c
         .query(
             &format!(
