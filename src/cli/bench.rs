@@ -146,9 +146,11 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
     let pct = |p: f64| times[((times.len() - 1) as f64 * p) as usize].as_secs_f64() * 1e6;
     let made = count - failed;
     println!(
-        "generate\tsize={} route={} strategy={} stop={:?}\tpuzzles={made} failed={failed}\t\
-         median={:.1} us\tp90={:.1} us\tmean={:.1} us\tmean clues={:.1}\t{:.0} attempts/s",
+        "generate\tsize={} variant={} route={} strategy={} stop={:?}\tpuzzles={made} \
+         failed={failed}\tmedian={:.1} us\tp90={:.1} us\tmean={:.1} us\tmean clues={:.1}\t\
+         {:.0} attempts/s",
         spec.geometry.n(),
+        spec.geometry.variant(),
         spec.route.name(),
         spec.strategy.name(),
         spec.stop,
