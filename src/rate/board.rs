@@ -167,10 +167,13 @@ impl Board {
         for u in [row, col, bx] {
             self.unit_changes[u] += 1;
         }
-        // A diagonal lists its cells row by row: a cell's place in it is its row.
-        for &u in l.diagonals_of(cell) {
-            self.places[u as usize * n + d] &= !(1 << r);
-            self.unit_changes[u as usize] += 1;
+        // A diagonal lists its cells row by row: a cell's place in it is its row. (The
+        // variant is tested first so that classic boards skip the lookup.)
+        if self.geometry.variant().has_diagonals() {
+            for &u in l.diagonals_of(cell) {
+                self.places[u as usize * n + d] &= !(1 << r);
+                self.unit_changes[u as usize] += 1;
+            }
         }
         self.digit_changes[d] += 1;
         self.version = self.version.wrapping_add(1);

@@ -483,7 +483,9 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     /// The diagonal variant's rule, for every digit with a changed word: a digit placed on
     /// a diagonal leaves the rest of it; a digit left with one open cell on a diagonal
     /// (and not placed there) goes there. `false` on contradiction: the digit twice on a
-    /// diagonal, or nowhere left on it. Leaves `stale` for the stacks' pass.
+    /// diagonal, or nowhere left on it. Leaves `stale` for the stacks' pass. Kept out of
+    /// line so classic searches carry none of its code.
+    #[inline(never)]
     fn settle_diagonals<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,

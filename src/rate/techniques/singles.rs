@@ -42,23 +42,13 @@ pub fn full_house(b: &Board) -> Option<Step> {
 /// Digits with one place left in a box (`boxes`), or in a row, column or diagonal (a
 /// diagonal of the diagonal variant is scored as a line).
 pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
-    let n = b.n();
     let layout = b.layout();
-    let units = if boxes {
-        layout.boxes().chain(0..0)
-    } else {
-        layout.lines().chain(layout.diagonals())
-    };
     let mut out = Vec::new();
-    for u in units {
-        let cells = b.unit(u);
-        for d in digits(!b.placed_in(u) & ((1u32 << n) - 1) as u16) {
-            let places = b.positions(u, d);
-            if places.count_ones() == 1 {
-                let c = cells[places.trailing_zeros() as usize];
-                push_unique(&mut out, c as usize, d);
-            }
-        }
+    if boxes {
+        push_hidden_singles(b, layout.boxes(), &mut out);
+    } else {
+        push_hidden_singles(b, layout.lines(), &mut out);
+        push_hidden_singles(b, layout.diagonals(), &mut out);
     }
     let technique = if boxes {
         Technique::HiddenSingleBox
@@ -66,6 +56,22 @@ pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
         Technique::HiddenSingleLine
     };
     collect(technique, out)
+}
+
+/// Pushes the hidden singles of `units` (plain ranges: chaining them cost a classic fill
+/// 0.3 % of its instructions).
+fn push_hidden_singles(b: &Board, units: std::ops::Range<usize>, out: &mut Vec<(usize, u8)>) {
+    let n = b.n();
+    for u in units {
+        let cells = b.unit(u);
+        for d in digits(!b.placed_in(u) & ((1u32 << n) - 1) as u16) {
+            let places = b.positions(u, d);
+            if places.count_ones() == 1 {
+                let c = cells[places.trailing_zeros() as usize];
+                push_unique(out, c as usize, d);
+            }
+        }
+    }
 }
 
 /// Cells with one candidate left.
