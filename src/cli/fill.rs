@@ -200,12 +200,9 @@ fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
             ),
             _ => String::new(),
         };
-        let label = Geometry::for_size(r.size).map_or_else(
-            || r.size.to_string(),
-            |g| g.with_variant(r.variant).short_label(),
-        );
         note!(
-            "{label} {}: wanted {}, unserved before {}, served since last run {}, added {}{shared}",
+            "{} {}: wanted {}, unserved before {}, served since last run {}, added {}{shared}",
+            stock_label(r.size, r.variant),
             r.tier,
             r.wanted,
             r.unserved_before,
@@ -252,10 +249,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
         .items
         .iter()
         .map(|i| {
-            let label = Geometry::for_size(i.size).map_or_else(
-                || i.size.to_string(),
-                |g| g.with_variant(i.variant).short_label(),
-            );
+            let label = stock_label(i.size, i.variant);
             format!("{label} {}={}/{}", i.tier, i.accepted, i.wanted)
         })
         .collect();
@@ -285,6 +279,14 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
     if let Some(m) = &r.message {
         note!("run {} {}: {m}", r.run_id, r.status.name());
     }
+}
+
+/// A stock's size and variant as `9x9` or `diagonal 9x9`.
+fn stock_label(size: usize, variant: Variant) -> String {
+    Geometry::for_size(size).map_or_else(
+        || size.to_string(),
+        |g| g.with_variant(variant).short_label(),
+    )
 }
 
 fn bar_key(geometry: Geometry, tier: &str) -> String {

@@ -117,16 +117,7 @@ impl Geometry {
 
     /// Short label such as `9x9 (3x3 boxes)`, or `diagonal 9x9 (3x3 boxes)` for a variant.
     pub fn label(self) -> String {
-        let variant = match self.variant {
-            Variant::Classic => String::new(),
-            v => format!("{v} "),
-        };
-        format!(
-            "{variant}{n}x{n} ({}x{} boxes)",
-            self.box_rows,
-            self.box_cols,
-            n = self.n()
-        )
+        format!("{} ({} boxes)", self.short_label(), self.box_shape())
     }
 
     /// The side as `9x9`, after the variant unless classic: `diagonal 9x9`.
