@@ -5,10 +5,12 @@
 
 pub mod base;
 pub mod dig;
+pub mod killer;
 pub mod unavoidable;
 
 pub use base::{mother_grid, pattern_grid, solution_grid, Route};
 pub use dig::{dig, is_minimal, BaseGrid, DigError, DigStop, Digger, Strategy};
+pub use killer::{grow_cages, CageSizes};
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::{derive_seed, Rand};

@@ -31,6 +31,7 @@ const NONE: u16 = u16::MAX;
 impl Unavoidable {
     /// The two-digit unavoidable sets of `solution`, smaller than the whole of two digits'
     /// cells (swapping two digits everywhere is a relabelling: no clue set misses it).
+    /// None for a killer grid.
     pub fn two_digit(solution: &Grid) -> Unavoidable {
         let g = solution.geometry();
         let n = g.n();
@@ -58,6 +59,10 @@ impl Unavoidable {
             through: vec![NONE; g.cells() * (n - 1)],
             slots: n - 1,
         };
+        if solution.cages().is_some() {
+            // Swapping two digits changes cage sums, so under cages no set is unavoidable.
+            return found;
+        }
         // Union-find over the rows: a row's two cells (digit a's and digit b's) always go
         // together, so a component is a set of rows; columns and boxes join rows.
         let mut parent = [0usize; 16];

@@ -4,18 +4,24 @@
 //! Cell values are `0` for empty and `1..=N` for digits. In text, empty is `.` or `0`,
 //! digits are `1`–`9`, then `A`–`G` for 10–16.
 
+mod cages;
 mod diagonal;
 mod layout;
 mod parse;
 mod symmetry;
 mod variant;
 
+pub use cages::{
+    cell_name, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError, Cages,
+    MAX_CAGES,
+};
 pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
 pub use parse::{parse_line, parse_line_in, parse_line_with, ParseError};
 pub use symmetry::Symmetry;
 pub use variant::{UnknownVariant, Variant};
 
 use std::fmt;
+use std::sync::Arc;
 
 /// The shape of a grid and the rules it follows: boxes of `box_rows × box_cols` cells,
 /// side `box_rows × box_cols`, and the variant (which adds units such as the diagonals).
@@ -147,11 +153,13 @@ impl serde::Serialize for Geometry {
     }
 }
 
-/// A grid: geometry plus cell values (`0` empty, `1..=N` digits).
+/// A grid: geometry plus cell values (`0` empty, `1..=N` digits), and for a killer
+/// puzzle its cages (shared: digging and solving clone grids often).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
     geometry: Geometry,
     cells: Vec<u8>,
+    cages: Option<Arc<Cages>>,
 }
 
 impl Grid {
@@ -160,6 +168,7 @@ impl Grid {
         Grid {
             geometry,
             cells: vec![0; geometry.cells()],
+            cages: None,
         }
     }
 
@@ -173,7 +182,11 @@ impl Grid {
             cells.iter().all(|&v| (v as usize) <= geometry.n()),
             "cell value out of range"
         );
-        Grid { geometry, cells }
+        Grid {
+            geometry,
+            cells,
+            cages: None,
+        }
     }
 
     /// The geometry.
@@ -182,10 +195,34 @@ impl Grid {
         self.geometry
     }
 
-    /// The same cells under the rules of `variant`.
+    /// The same cells under the rules of `variant` (a killer grid keeps its cages only
+    /// while it stays killer).
     pub fn with_variant(mut self, variant: Variant) -> Grid {
         self.geometry = self.geometry.with_variant(variant);
+        if !variant.has_cages() {
+            self.cages = None;
+        }
         self
+    }
+
+    /// The same cells as a killer grid with `cages` (of this grid's side).
+    pub fn with_cages(mut self, cages: Arc<Cages>) -> Grid {
+        debug_assert_eq!(cages.n(), self.geometry.n());
+        self.geometry = self.geometry.with_variant(Variant::Killer);
+        self.cages = Some(cages);
+        self
+    }
+
+    /// The cages of a killer grid (`None` for the other variants, and for a killer grid
+    /// whose cages are not known, such as a bare solution).
+    #[inline]
+    pub fn cages(&self) -> Option<&Arc<Cages>> {
+        self.cages.as_ref()
+    }
+
+    /// The values only, as a grid with no cages (the solution grid under them).
+    pub fn without_cages(&self) -> Grid {
+        Grid::from_cells(self.geometry, self.cells.clone())
     }
 
     /// Cell values, row by row.
@@ -228,7 +265,7 @@ impl Grid {
     }
 
     /// The first conflict (a digit twice in one unit: row, column, box, or a diagonal
-    /// of the diagonal variant), if any.
+    /// of the diagonal variant; a killer cage repeating a digit or missing its sum), if any.
     pub fn find_conflict(&self) -> Option<Conflict> {
         let g = self.geometry;
         let n = g.n();
@@ -259,7 +296,7 @@ impl Grid {
                     .map(Unit::Diagonal)
             };
             if let Some(unit) = unit {
-                return Some(Conflict { digit: v, unit });
+                return Some(Conflict::Repeat { digit: v, unit });
             }
             rows[r] |= bit;
             cols[c] |= bit;
@@ -270,7 +307,19 @@ impl Grid {
                 }
             }
         }
-        None
+        let cages = self.cages.as_ref()?;
+        cages.find_broken(&self.cells).map(|broken| match broken {
+            CageBreak::Repeat { cage, digit } => Conflict::Repeat {
+                digit,
+                unit: Unit::Cage(cage),
+            },
+            CageBreak::Sum { cage, found } => Conflict::CageSum {
+                cage,
+                cells: cages.cell_list(cage),
+                sum: cages.sum(cage),
+                found,
+            },
+        })
     }
 
     /// One-line form: `.` for empty cells.
@@ -326,6 +375,8 @@ pub enum Unit {
     /// Diagonal of the diagonal variant: 0 the main one (top left to bottom right), 1 the
     /// anti-diagonal (top right to bottom left).
     Diagonal(usize),
+    /// Killer cage index (0-based, in the order cages first appear).
+    Cage(usize),
 }
 
 impl fmt::Display for Unit {
@@ -336,27 +387,51 @@ impl fmt::Display for Unit {
             Unit::Box(i) => write!(f, "box {}", i + 1),
             Unit::Diagonal(0) => f.write_str("the main diagonal"),
             Unit::Diagonal(_) => f.write_str("the anti-diagonal"),
+            Unit::Cage(i) => write!(f, "cage {}", i + 1),
         }
     }
 }
 
-/// A digit that appears twice in one unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Conflict {
-    /// The repeated digit.
-    pub digit: u8,
-    /// Where it repeats.
-    pub unit: Unit,
+/// Why values break the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Conflict {
+    /// A digit twice in one unit (or killer cage).
+    Repeat {
+        /// The repeated digit.
+        digit: u8,
+        /// Where it repeats.
+        unit: Unit,
+    },
+    /// A killer cage whose filled cells cannot make its sum.
+    CageSum {
+        /// The cage.
+        cage: usize,
+        /// Its cells, as `r1c1+r1c2`.
+        cells: String,
+        /// Its sum.
+        sum: u32,
+        /// What its filled cells add up to.
+        found: u32,
+    },
 }
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "digit {} appears twice in {}",
-            digit_char(self.digit),
-            self.unit
-        )
+        match self {
+            Conflict::Repeat { digit, unit } => {
+                write!(f, "digit {} appears twice in {unit}", digit_char(*digit))
+            }
+            Conflict::CageSum {
+                cage,
+                cells,
+                sum,
+                found,
+            } => write!(
+                f,
+                "cage {} ({cells}) must sum to {sum}, but its digits give {found}",
+                cage + 1
+            ),
+        }
     }
 }
 

@@ -12,17 +12,21 @@ pub enum Variant {
     Classic,
     /// Classic rules plus the two main diagonals, each holding every digit once.
     Diagonal,
+    /// Classic rules plus cages: connected groups of cells whose digits do not repeat and
+    /// add up to the cage's sum. The cages belong to the puzzle, not to the geometry.
+    Killer,
 }
 
 impl Variant {
     /// Every variant, in the order of their index.
-    pub const ALL: [Variant; 2] = [Variant::Classic, Variant::Diagonal];
+    pub const ALL: [Variant; 3] = [Variant::Classic, Variant::Diagonal, Variant::Killer];
 
     /// The name used on the command line, in config and in the bank.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Classic => "classic",
             Variant::Diagonal => "diagonal",
+            Variant::Killer => "killer",
         }
     }
 
@@ -37,12 +41,18 @@ impl Variant {
         self == Variant::Diagonal
     }
 
+    /// Whether puzzles carry cages with sums.
+    #[inline]
+    pub fn has_cages(self) -> bool {
+        self == Variant::Killer
+    }
+
     /// Position in [`Variant::ALL`].
     pub(crate) fn index(self) -> usize {
         self as usize
     }
 
-    /// The names of every variant, for messages: `classic, diagonal`.
+    /// The names of every variant, for messages: `classic, diagonal, killer`.
     pub fn names() -> String {
         Variant::ALL.map(Variant::name).join(", ")
     }
@@ -85,7 +95,7 @@ mod tests {
         let err = "killer9".parse::<Variant>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown variant `killer9`: use one of classic, diagonal"
+            "unknown variant `killer9`: use one of classic, diagonal, killer"
         );
     }
 }

@@ -16,6 +16,7 @@
 //! digit-band words.
 
 use super::band_tables::BandTables;
+use super::cages::CageTable;
 use super::{Aborted, SearchStats};
 use std::time::Instant;
 
@@ -84,6 +85,8 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     pub(super) keep_first: bool,
     /// Whether the two main diagonals are units too (the diagonal variant).
     diagonal: bool,
+    /// The killer cages, if any.
+    cages: Option<&'t CageTable>,
 }
 
 /// The shape constants of one monomorphisation.
@@ -158,7 +161,14 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             stale: 0,
             keep_first: true,
             diagonal: tables.diagonals[0][0] != 0,
+            cages: None,
         }
+    }
+
+    /// The same search under killer cages too.
+    pub(super) fn with_cages(mut self, cages: Option<&'t CageTable>) -> Self {
+        self.cages = cages;
+        self
     }
 
     /// The board for `clues` (`0` = open), or `None` when two clues clash.
@@ -392,6 +402,13 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             if self.diagonal && self.dirty == 0 && !self.settle_diagonals::<N, BR, DB, BANDS>(b) {
                 return false;
             }
+            if !SINGLES_ONLY
+                && self.cages.is_some()
+                && self.dirty == 0
+                && !self.settle_cages::<N, BR, DB, BANDS>(b)
+            {
+                return false;
+            }
             if self.dirty == 0 && !self.settle_stacks::<N, BR, DB, BANDS>(b) {
                 return false;
             }
@@ -527,6 +544,89 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                         self.place::<N, BR, DB, BANDS>(b, d, k, cell, true);
                     }
                     (0, _) => {}
+                }
+            }
+        }
+        true
+    }
+
+    /// The killer rule, cage by cage: the digits placed in a cage must differ and leave a
+    /// sum its open cells can make; each open cell keeps only digits of some combination
+    /// of distinct digits (not yet placed in the cage) with the right size and sum, and a
+    /// digit every such combination holds goes in the cage's one cell left for it. `false`
+    /// on contradiction. Out of line so classic searches carry none of its code.
+    #[inline(never)]
+    fn settle_cages<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) -> bool {
+        let Some(table) = self.cages else {
+            return true;
+        };
+        for cage in &table.cages {
+            let mut open_cells = 0usize;
+            for k in 0..BANDS {
+                open_cells += (cage.cells[k] & b.open[k]).count_ones() as usize;
+            }
+            let (mut placed, mut placed_sum, mut present) = (0u16, 0u32, 0u16);
+            for d in 0..N {
+                let (mut on_placed, mut on_open) = (0u32, 0u64);
+                for k in 0..BANDS {
+                    let m = b.cand[d * BANDS + k] & cage.cells[k];
+                    on_placed += (m & !b.open[k]).count_ones();
+                    on_open |= m & b.open[k];
+                }
+                if on_placed > 1 {
+                    return false; // the digit twice in the cage
+                }
+                placed |= (on_placed as u16) << d;
+                placed_sum += on_placed * (d as u32 + 1);
+                present |= ((on_open != 0) as u16) << d;
+            }
+            if placed_sum > cage.sum {
+                return false;
+            }
+            let rest = cage.sum - placed_sum;
+            if open_cells == 0 {
+                if rest != 0 {
+                    return false;
+                }
+                continue;
+            }
+            let (some, every) = table.combos.within(open_cells, rest, present & !placed);
+            if some == 0 {
+                return false;
+            }
+            let mut remove = present & !some;
+            while remove != 0 {
+                let d = remove.trailing_zeros() as usize;
+                remove &= remove - 1;
+                for k in 0..BANDS {
+                    let i = d * BANDS + k;
+                    let cleared = b.cand[i] & cage.cells[k] & b.open[k];
+                    if cleared != 0 {
+                        b.cand[i] &= !cleared;
+                        self.dirty |= 1 << i;
+                        self.stale |= 1 << i;
+                    }
+                }
+            }
+            let mut must = every;
+            while must != 0 {
+                let d = must.trailing_zeros() as usize;
+                must &= must - 1;
+                let (mut count, mut at) = (0u32, (0usize, 0u64));
+                for k in 0..BANDS {
+                    let m = b.cand[d * BANDS + k] & cage.cells[k] & b.open[k];
+                    count += m.count_ones();
+                    if m != 0 {
+                        at = (k, m);
+                    }
+                }
+                match count {
+                    0 => return false,
+                    1 => self.place::<N, BR, DB, BANDS>(b, d, at.0, at.1, true),
+                    _ => {}
                 }
             }
         }
