@@ -38,11 +38,11 @@ pub fn config_text(bytes: &[u8]) {
     let Ok(settings) = Settings::parse(&text, "fuzz.toml") else {
         return;
     };
-    assert!(!settings.tiers().is_empty());
+    assert!(Variant::ALL.iter().all(|&v| !settings.tiers(v).is_empty()));
     for n in SUPPORTED_SIZES {
         let g = Geometry::for_size(n).expect("supported");
         let _ = settings.generation.strategies_for(g);
-        for tier in settings.tiers() {
+        for tier in Variant::ALL.iter().flat_map(|&v| settings.tiers(v)) {
             let (low, high) = tier.clue_range(g);
             assert!(low <= high && high <= g.cells(), "{}", tier.name);
         }

@@ -2,7 +2,7 @@
 //! writes into it, and the one reader that turns a row back into a record. A backend
 //! only binds [`Value`]s and exposes its rows through [`ReadRow`].
 
-use super::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredPuzzle};
+use super::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages, StoredPuzzle};
 use crate::grid::{Geometry, Variant};
 use anyhow::{anyhow, Context, Result};
 use std::str::FromStr;
@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 /// A record's columns, in the order [`puzzle_values`] gives them and [`read_puzzle`]
 /// reads them.
-pub const PUZZLE_COLUMNS: [&str; 27] = [
+pub const PUZZLE_COLUMNS: [&str; 28] = [
     "base_grid_id",
     "size",
     "box_rows",
@@ -38,6 +38,7 @@ pub const PUZZLE_COLUMNS: [&str; 27] = [
     "solution_class",
     "full_fingerprint",
     "variant",
+    "cages",
 ];
 
 /// The `base_grids` columns, in the order [`base_grid_values`] gives them.
@@ -148,6 +149,7 @@ pub fn puzzle_values(p: &PuzzleRecord) -> Vec<Value> {
         Value::Text(p.solution_class.clone()),
         Value::Text(p.full_fingerprint.clone()),
         text(g.variant().name()),
+        Value::Text(p.cages.as_ref().map(StoredCages::column)),
     ]
 }
 
@@ -285,6 +287,10 @@ fn read_columns(r: &impl ReadRow) -> Result<StoredPuzzle> {
             origin: r.text(col("origin"))?,
             solution_class: r.text(col("solution_class"))?,
             full_fingerprint: r.text(col("full_fingerprint"))?,
+            cages: r
+                .text(col("cages"))?
+                .map(|text| StoredCages::from_column(geometry, &text))
+                .transpose()?,
         },
     })
 }

@@ -19,7 +19,7 @@ pub mod stock;
 
 pub use record::{
     AlarmRecord, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunRecord,
-    RunStatus, Source, StoredPuzzle,
+    RunStatus, Source, StoredCages, StoredPuzzle,
 };
 pub use sqlite::SCHEMA_VERSION;
 

@@ -2,9 +2,11 @@
 //! import and read back by every reader, runs, alarms. Conversions to and from column
 //! text live here and nowhere else.
 
-use crate::generate::{Route, Strategy};
-use crate::grid::Geometry;
+use crate::generate::{CageSizes, Route, Strategy};
+use crate::grid::{parse_line_with, Cages, Geometry, Grid};
+use anyhow::{anyhow, Context, Result};
 use serde::{Serialize, Serializer};
+use std::sync::Arc;
 
 /// Where a puzzle came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -124,6 +126,79 @@ pub struct PuzzleRecord {
     pub served_to: Option<String>,
     /// Where it came from when not made in this bank (`merge`, `import` of an export).
     pub origin: Option<String>,
+    /// A killer puzzle's cages (`None` for the other variants).
+    pub cages: Option<StoredCages>,
+}
+
+impl PuzzleRecord {
+    /// The puzzle as a grid of its geometry, with its cages.
+    pub fn puzzle_grid(&self) -> Result<Grid> {
+        self.grid_of(&self.puzzle, "puzzle")
+    }
+
+    /// The solution as a grid of its geometry, with the puzzle's cages.
+    pub fn solution_grid(&self) -> Result<Grid> {
+        self.grid_of(&self.solution, "solution")
+    }
+
+    fn grid_of(&self, line: &str, what: &str) -> Result<Grid> {
+        let grid = parse_line_with(line, self.geometry.with_variant(crate::grid::Variant::Classic))
+            .with_context(|| format!("stored {what} is malformed"))?
+            .with_variant(self.geometry.variant());
+        match (&self.cages, self.geometry.variant().has_cages()) {
+            (Some(c), true) => Ok(grid.with_cages(c.cages.clone())),
+            (None, false) => Ok(grid),
+            (None, true) => Err(anyhow!("stored killer {what} has no cages")),
+            (Some(_), false) => Err(anyhow!(
+                "stored {} {what} has cages",
+                self.geometry.variant()
+            )),
+        }
+    }
+}
+
+/// A killer puzzle's cages as the bank keeps them, with the sizes they were grown to
+/// (for `reproduce`; `None` for imported cages).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredCages {
+    /// The cages.
+    pub cages: Arc<Cages>,
+    /// The range of sizes the fill grew them to.
+    pub grown: Option<CageSizes>,
+}
+
+impl StoredCages {
+    /// The `cages` column: `{"cage_sizes": "2-5", "cages": [{"sum": 3, "cells": ["r1c1",
+    /// "r1c2"]}, …]}`.
+    pub fn column(&self) -> String {
+        serde_json::to_string(self).expect("cages serialise")
+    }
+
+    /// Reads a `cages` column of a grid of geometry `g`.
+    pub fn from_column(g: Geometry, text: &str) -> Result<StoredCages> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).context("cages column is not JSON")?;
+        let grown = match value.get("cage_sizes").and_then(|v| v.as_str()) {
+            Some(sizes) => Some(sizes.parse().map_err(|e: String| anyhow!(e))?),
+            None => None,
+        };
+        let list = value.get("cages").unwrap_or(&value);
+        let cages = Cages::from_json(g, list).context("cages column")?;
+        Ok(StoredCages {
+            cages: Arc::new(cages),
+            grown,
+        })
+    }
+}
+
+impl Serialize for StoredCages {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::json!({ "cages": self.cages.to_json() });
+        if let Some(sizes) = self.grown {
+            value["cage_sizes"] = serde_json::Value::String(sizes.to_string());
+        }
+        value.serialize(s)
+    }
 }
 
 /// A puzzle as stored, with where and when.

@@ -9,11 +9,18 @@ mod puzzle;
 pub use full::{minlex_solution, solution_class, solution_class_of_form};
 pub use puzzle::{full_fingerprint, full_fingerprint_of_form, minlex_puzzle};
 
-use crate::grid::{Grid, Symmetry, Variant};
+use crate::grid::{Cages, Grid, Symmetry, Variant};
+use std::sync::Arc;
 
 /// The canonical form: over every box-keeping symmetry, the image with digits relabelled
 /// in order of first appearance (row by row), lexicographically least (empty = 0 first).
+///
+/// A killer puzzle's form is the least image of (givens, cages, sums) under the symmetries
+/// alone: relabelling digits changes the sums, so it makes another puzzle.
 pub fn canonical(puzzle: &Grid) -> Grid {
+    if let Some(cages) = puzzle.cages() {
+        return killer_canonical(puzzle, cages);
+    }
     let g = puzzle.geometry();
     let n = g.n();
     let mut best: Option<Vec<u8>> = None;
@@ -28,6 +35,32 @@ pub fn canonical(puzzle: &Grid) -> Grid {
         }
     }
     Grid::from_cells(g, best.expect("the group has the identity"))
+}
+
+/// [`canonical`] for a killer puzzle: the image whose givens, then cage map (cages
+/// numbered by first appearance), then sums are least.
+fn killer_canonical(puzzle: &Grid, cages: &Cages) -> Grid {
+    let g = puzzle.geometry();
+    let n = g.n();
+    let key = |grid: &Grid, cages: &Cages| {
+        let map: Vec<usize> = (0..g.cells()).map(|c| cages.cage_of(c)).collect();
+        let sums: Vec<u32> = (0..cages.count()).map(|k| cages.sum(k)).collect();
+        (grid.cells().to_vec(), map, sums)
+    };
+    let mut best: Option<(Grid, (Vec<u8>, Vec<usize>, Vec<u32>))> = None;
+    for s in Symmetry::group(g) {
+        let mut cells = vec![0u8; g.cells()];
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            cells[s.map_cell(n, cell)] = v;
+        }
+        let moved = cages.mapped(|cell| s.map_cell(n, cell));
+        let image = Grid::from_cells(g, cells).with_cages(Arc::new(moved));
+        let k = key(&image, image.cages().expect("caged"));
+        if best.as_ref().is_none_or(|(_, b)| k < *b) {
+            best = Some((image, k));
+        }
+    }
+    best.expect("the group has the identity").0
 }
 
 /// Renames digits 1, 2, 3… in order of first appearance.
@@ -69,6 +102,9 @@ fn hash_form(tag: &[u8], form: &Grid) -> String {
         hasher.update(g.variant().name().as_bytes());
     }
     hasher.update(form.cells());
+    if let Some(cages) = form.cages() {
+        hasher.update(cages.to_text().as_bytes());
+    }
     hasher.finalize().to_hex().to_string()
 }
 
@@ -99,6 +135,44 @@ mod tests {
             let copy = Grid::from_cells(p.geometry(), cells);
             assert_eq!(fingerprint(&copy), f, "{s:?}");
         }
+    }
+
+    /// A killer puzzle's 8 images share its fingerprint; relabelling it (which changes
+    /// its sums) makes another puzzle; so does another cage layout of the same grid.
+    #[test]
+    fn killer_fingerprint_keeps_symmetries_not_relabelling() {
+        use crate::generate::{grow_cages, pattern_grid, CageSizes};
+        use crate::rng::Rand;
+        let g = crate::grid::Geometry::CLASSIC;
+        let solution = pattern_grid(g);
+        let cages = grow_cages(&solution, CageSizes::DEFAULT, &mut Rand::new(3)).unwrap();
+        let mut puzzle = Grid::empty(g).with_cages(cages.clone());
+        puzzle.set(10, solution.get(10));
+        let f = fingerprint(&puzzle);
+        for s in Symmetry::ALL {
+            let mut cells = vec![0u8; 81];
+            for (c, &v) in puzzle.cells().iter().enumerate() {
+                cells[s.map_cell(9, c)] = v;
+            }
+            let moved = Arc::new(cages.mapped(|c| s.map_cell(9, c)));
+            let image = Grid::from_cells(g, cells).with_cages(moved);
+            assert_eq!(fingerprint(&image), f, "{s:?}");
+        }
+        // Relabel d -> 10 - d: every cage of k cells now sums to 10k - sum.
+        let relabelled: Vec<usize> = (0..81).map(|c| cages.cage_of(c)).collect();
+        let sums: Vec<u32> = (0..cages.count())
+            .map(|k| 10 * cages.cells(k).len() as u32 - cages.sum(k))
+            .collect();
+        let mut cells = vec![0u8; 81];
+        cells[10] = 10 - solution.get(10);
+        let other = Cages::new(g, &relabelled, &sums).unwrap();
+        let relabelled = Grid::from_cells(g, cells).with_cages(Arc::new(other));
+        assert_ne!(fingerprint(&relabelled), f);
+        let regrown = grow_cages(&solution, CageSizes::DEFAULT, &mut Rand::new(4)).unwrap();
+        let mut another = Grid::empty(g).with_cages(regrown);
+        another.set(10, solution.get(10));
+        assert_ne!(fingerprint(&another), f);
+        assert_ne!(fingerprint(&puzzle.without_cages()), f);
     }
 
     #[test]

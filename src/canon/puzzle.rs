@@ -12,10 +12,15 @@
 use crate::grid::Grid;
 
 /// The full-group minlex form of a grid; `None` for classic 16×16 (too many column
-/// arrangements). A diagonal grid's form is over the group that keeps the diagonals.
+/// arrangements) and for killer puzzles (their cages would have to follow every row and
+/// column permutation; they deduplicate by the dihedral fingerprint). A diagonal grid's
+/// form is over the group that keeps the diagonals.
 pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
     let g = grid.geometry();
     let n = g.n();
+    if grid.cages().is_some() {
+        return None;
+    }
     if g.variant().has_diagonals() {
         // The diagonal-keeping group is small enough for every size.
         return Some(super::diagonal::minlex_diagonal(grid));

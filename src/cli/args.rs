@@ -54,7 +54,7 @@ impl SelectArgs {
     /// names, not a selection of nothing).
     pub fn check(&self, settings: &Settings) -> Result<()> {
         if let Some(name) = &self.tier {
-            settings.tier(name)?;
+            settings.tier(name, self.variant.unwrap_or_default())?;
         }
         Ok(())
     }

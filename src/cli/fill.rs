@@ -104,8 +104,10 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
 fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillRequest> {
     let select = &args.opts.select;
     let tiers = match &select.tier {
-        Some(name) => vec![settings.tier(name)?.clone()],
-        None => settings.tiers().to_vec(),
+        Some(name) => vec![settings
+            .tier(name, select.variant.unwrap_or_default())?
+            .clone()],
+        None => settings.tiers(select.variant.unwrap_or_default()).to_vec(),
     };
     if args.quota {
         if settings.quotas().is_empty() {

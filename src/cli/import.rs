@@ -179,7 +179,7 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
     let effort = counted.stats;
     let rating = crate::rate::rate_until(p, deadline).map_err(too_slow)?;
     let tier = settings
-        .tier_for_score(rating.score)
+        .tier_for_score(rating.score, p.geometry().variant())
         .ok_or_else(|| format!("no tier's band holds its score {:.1}", rating.score))?;
     Ok(PuzzleRecord {
         source: Source::Import,
@@ -206,6 +206,10 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
         served_at: None,
         served_to: None,
         origin: None,
+        cages: p.cages().map(|c| crate::bank::StoredCages {
+            cages: c.clone(),
+            grown: None,
+        }),
     })
 }
 

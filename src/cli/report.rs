@@ -170,7 +170,12 @@ fn mix(
         }
     }
     // Tiers in config order within each size, as `stats` shows them.
-    let order = |tier: &str| settings.tiers().iter().position(|t| t.name == tier);
+    let order = |tier: &str| {
+        settings
+            .tiers(crate::grid::Variant::Classic)
+            .iter()
+            .position(|t| t.name == tier)
+    };
     let mut out: Vec<MixRow> = rows.into_values().collect();
     out.sort_by_key(|r| (r.size, order(&r.tier), r.tier.clone()));
     out

@@ -32,9 +32,9 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     let mut s = bank::open_existing(&args.common.db)?.stats(args.runs)?;
     // Config order (easiest first), tiers the config does not know last; only the
     // selected size and tier.
-    let rank = |tier: &str| {
+    let rank = |variant: Variant, tier: &str| {
         settings
-            .tiers()
+            .tiers(variant)
             .iter()
             .position(|t| t.name == tier)
             .unwrap_or(usize::MAX)
@@ -46,14 +46,14 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     };
     s.by_tier.retain(|t| keep(t.size, t.variant, &t.tier));
     s.by_tier
-        .sort_by_key(|t| (t.size, t.variant, rank(&t.tier)));
+        .sort_by_key(|t| (t.size, t.variant, rank(t.variant, &t.tier)));
     s.clue_histogram
         .retain(|h| keep(h.size, h.variant, &h.tier));
     s.variety.retain(|v| keep(v.size, v.variant, &v.tier));
     s.variety
-        .sort_by_key(|v| (v.size, v.variant, rank(&v.tier)));
+        .sort_by_key(|v| (v.size, v.variant, rank(v.variant, &v.tier)));
     s.clue_histogram
-        .sort_by_key(|h| (h.size, h.variant, rank(&h.tier), h.clues));
+        .sort_by_key(|h| (h.size, h.variant, rank(h.variant, &h.tier), h.clues));
     for t in &mut s.by_tier {
         t.quota = settings
             .quotas()

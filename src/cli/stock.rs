@@ -46,7 +46,7 @@ impl StockArgs {
     /// The geometry (size and variant) and the checked tier name.
     fn resolve(&self) -> Result<(Geometry, String)> {
         let settings: Settings = self.config.settings()?;
-        let tier = settings.tier(&self.tier)?.name.clone();
+        let tier = settings.tier(&self.tier, self.variant)?.name.clone();
         let geometry = self
             .size
             .unwrap_or(settings.generation.default_geometry)

@@ -20,6 +20,20 @@ pub struct ConfigFile {
     /// Puzzles the bank should hold: grid side (as text) → tier → count.
     #[serde(default)]
     pub quota: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Killer sudoku: cage sizes and tiers on the killer scale.
+    #[serde(default)]
+    pub killer: Option<KillerTable>,
+}
+
+/// The `[killer]` table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KillerTable {
+    /// Cage sizes grown, `[smallest, largest]`.
+    pub cage_sizes: Vec<usize>,
+    /// Killer tiers, easiest first; `clues` is the range of givens.
+    #[serde(rename = "tier")]
+    pub tiers: Vec<TierTable>,
 }
 
 /// The `[generation]` table.

@@ -2,9 +2,9 @@
 //! every value checked and every name turned into its type, so that no later step can
 //! meet a value it would have to refuse.
 
-use super::file::{ConfigFile, TierTable};
+use super::file::{ConfigFile, KillerTable, TierTable};
 use super::{DEFAULT_CONFIG, MAX_THREADS};
-use crate::generate::{Route, Strategy};
+use crate::generate::{CageSizes, Route, Strategy};
 use crate::grid::{Geometry, Variant};
 use crate::rng::Weighted;
 use anyhow::{bail, Context, Result};
@@ -30,6 +30,8 @@ pub struct Settings {
     /// Puzzles per writer transaction.
     pub batch_size: usize,
     tiers: Vec<Tier>,
+    /// Tiers of killer puzzles, on the killer scale (`[[killer.tier]]`).
+    killer_tiers: Vec<Tier>,
     quotas: Vec<Quota>,
     /// The file as read, recorded with each run.
     file: ConfigFile,
@@ -70,6 +72,8 @@ pub struct Generation {
     pub routes: Weighted<Route>,
     /// Strategies by weight, in name order, before fitting them to a geometry.
     strategies: Vec<(Strategy, u32)>,
+    /// Sizes of the killer cages grown on a solution grid.
+    pub cage_sizes: CageSizes,
 }
 
 impl Generation {
@@ -77,6 +81,12 @@ impl Generation {
     /// strategies when none does (quarter turns and diagonals need square boxes).
     /// Refuses `dedup = "full"` for 16x16, whose group is too large to search.
     pub fn check_dedup(&self, g: Geometry) -> Result<()> {
+        if self.dedup == Dedup::Full && g.variant().has_cages() {
+            bail!(
+                "generation.dedup = \"full\" does not apply to killer puzzles (their cages \
+                 would have to follow every row and column permutation): use \"dihedral\""
+            );
+        }
         if self.dedup == Dedup::Full && g.n() > 12 && !g.variant().has_diagonals() {
             bail!(
                 "generation.dedup = \"full\" supports sizes up to 12x12, not {}: use \"dihedral\"",
@@ -256,8 +266,13 @@ impl Settings {
         if batch_size == 0 || batch_size > MAX_WINDOW {
             bail!("writer.batch_size = {batch_size} must be in 1..={MAX_WINDOW}");
         }
-        let tiers = resolve_tiers(&file.tiers)?;
-        let quotas = resolve_quotas(&file, &tiers, &generation)?;
+        let tiers = resolve_tiers(&file.tiers, "tier", (17, 80))?;
+        let (cage_sizes, killer_tiers) = resolve_killer(file.killer.as_ref())?;
+        let generation = Generation {
+            cage_sizes,
+            ..generation
+        };
+        let quotas = resolve_quotas(&file, [&tiers, &killer_tiers], &generation)?;
         Ok(Settings {
             generation,
             alarm: AlarmPolicy {
@@ -267,6 +282,7 @@ impl Settings {
             },
             batch_size,
             tiers,
+            killer_tiers,
             quotas,
             file,
         })
@@ -277,9 +293,14 @@ impl Settings {
         &self.file
     }
 
-    /// Tiers, easiest first.
-    pub fn tiers(&self) -> &[Tier] {
-        &self.tiers
+    /// The tiers of `variant`, easiest first: killer puzzles have their own (on the killer
+    /// scale); the others share the `[[tier]]` list.
+    pub fn tiers(&self, variant: Variant) -> &[Tier] {
+        if variant.has_cages() {
+            &self.killer_tiers
+        } else {
+            &self.tiers
+        }
     }
 
     /// Quotas, sizes ascending, tiers in config order.
@@ -287,20 +308,22 @@ impl Settings {
         &self.quotas
     }
 
-    /// The tier of that name, with an error listing the known ones.
-    pub fn tier(&self, name: &str) -> Result<&Tier> {
-        self.tiers.iter().find(|t| t.name == name).with_context(|| {
-            let names: Vec<&str> = self.tiers.iter().map(|t| t.name.as_str()).collect();
+    /// The tier of that name for `variant`, with an error listing the known ones.
+    pub fn tier(&self, name: &str, variant: Variant) -> Result<&Tier> {
+        let tiers = self.tiers(variant);
+        tiers.iter().find(|t| t.name == name).with_context(|| {
+            let names: Vec<&str> = tiers.iter().map(|t| t.name.as_str()).collect();
+            let whose = if variant.has_cages() { " for killer" } else { "" };
             format!(
-                "unknown tier '{name}': the config defines {}",
+                "unknown tier '{name}': the config defines {}{whose}",
                 names.join(", ")
             )
         })
     }
 
     /// The tier a rater score falls in (bands do not overlap, so at most one).
-    pub fn tier_for_score(&self, score: f64) -> Option<&Tier> {
-        self.tiers.iter().find(|t| t.accepts(score))
+    pub fn tier_for_score(&self, score: f64, variant: Variant) -> Option<&Tier> {
+        self.tiers(variant).iter().find(|t| t.accepts(score))
     }
 }
 
@@ -339,6 +362,7 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
     )?;
     let strategies = named_weights::<Strategy>(&g.strategies, "generation.strategies")?;
     let generation = Generation {
+        cage_sizes: CageSizes::DEFAULT,
         deadline: Duration::from_millis(g.deadline_ms),
         max_attempts: g.max_attempts,
         threads: (g.threads > 0).then_some(g.threads),
@@ -382,9 +406,28 @@ where
         .collect()
 }
 
-fn resolve_tiers(tables: &[TierTable]) -> Result<Vec<Tier>> {
+/// The `[killer]` table: cage sizes and tiers (the defaults when the table is absent).
+fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, Vec<Tier>)> {
+    let Some(k) = table else {
+        let default: ConfigFile = toml::from_str(super::DEFAULT_CONFIG).expect("embedded config");
+        return resolve_killer(Some(default.killer.as_ref().expect("embedded [killer]")));
+    };
+    let [min, max] = k.cage_sizes[..] else {
+        bail!(
+            "killer.cage_sizes = {:?} must be two numbers [smallest, largest]",
+            k.cage_sizes
+        );
+    };
+    // Up to 9 (the largest killer grid); a smaller grid caps them at its side.
+    let sizes = CageSizes::new(min, max, 9).map_err(|e| anyhow::anyhow!("killer.cage_sizes: {e}"))?;
+    Ok((sizes, resolve_tiers(&k.tiers, "killer.tier", (0, 80))?))
+}
+
+/// Resolves a list of tiers; `key` names the list in errors and `clues` bounds the
+/// 9x9 clue range (given digits, for killer tiers).
+fn resolve_tiers(tables: &[TierTable], key: &str, clues: (usize, usize)) -> Result<Vec<Tier>> {
     if tables.is_empty() {
-        bail!("at least one [[tier]] is needed");
+        bail!("at least one [[{key}]] is needed");
     }
     let mut tiers: Vec<Tier> = Vec::with_capacity(tables.len());
     for (i, t) in tables.iter().enumerate() {
@@ -415,10 +458,12 @@ fn resolve_tiers(tables: &[TierTable]) -> Result<Vec<Tier>> {
                 t.name
             );
         }
-        if low < 17 || high > 80 {
+        if low < clues.0 || high > clues.1 {
             bail!(
-                "tier '{}': clues must lie within 17..=80 for 9x9 (got [{low}, {high}])",
-                t.name
+                "tier '{}': clues must lie within {}..={} for 9x9 (got [{low}, {high}])",
+                t.name,
+                clues.0,
+                clues.1
             );
         }
         let [min, max] = t.score[..] else {
@@ -462,7 +507,25 @@ fn quota_geometry(key: &str) -> Option<Geometry> {
     Some(Geometry::for_size(size.parse().ok()?)?.with_variant(variant))
 }
 
-fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result<Vec<Quota>> {
+/// Killer grids the project makes: 4x4, 6x6 and 9x9.
+pub const KILLER_SIZES: [usize; 3] = [4, 6, 9];
+
+/// Refuses a killer geometry of another size than [`KILLER_SIZES`].
+pub fn check_killer_size(g: Geometry) -> Result<()> {
+    if g.variant().has_cages() && !KILLER_SIZES.contains(&g.n()) {
+        bail!(
+            "killer sudoku is made in sizes 4, 6 and 9, not {}: use --size 4, 6 or 9",
+            g.n()
+        );
+    }
+    Ok(())
+}
+
+fn resolve_quotas(
+    file: &ConfigFile,
+    [tiers, killer_tiers]: [&Vec<Tier>; 2],
+    gen: &Generation,
+) -> Result<Vec<Quota>> {
     let mut sized = Vec::new();
     for (size, wanted) in &file.quota {
         let geometry = quota_geometry(size).with_context(|| {
@@ -472,13 +535,24 @@ fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result
                 Variant::names()
             )
         })?;
+        check_killer_size(geometry).with_context(|| format!("quota.{size}"))?;
+        let tiers = if geometry.variant().has_cages() {
+            killer_tiers
+        } else {
+            tiers
+        };
         gen.routes_for(geometry)
             .with_context(|| format!("quota.{size}"))?;
         gen.strategies_for(geometry)
             .with_context(|| format!("quota.{size}"))?;
         for name in wanted.keys() {
             if !tiers.iter().any(|t| &t.name == name) {
-                bail!("quota.{size}.{name}: no [[tier]] named '{name}'");
+                let list = if geometry.variant().has_cages() {
+                    "killer.tier"
+                } else {
+                    "tier"
+                };
+                bail!("quota.{size}.{name}: no [[{list}]] named '{name}'");
             }
         }
         sized.push((geometry, wanted));
@@ -487,6 +561,11 @@ fn resolve_quotas(file: &ConfigFile, tiers: &[Tier], gen: &Generation) -> Result
     Ok(sized
         .into_iter()
         .flat_map(|(geometry, wanted)| {
+            let tiers = if geometry.variant().has_cages() {
+                killer_tiers
+            } else {
+                tiers
+            };
             tiers.iter().filter_map(move |tier| {
                 wanted.get(&tier.name).map(|&count| Quota {
                     geometry,
@@ -512,15 +591,15 @@ mod tests {
     fn embedded_default_is_valid() {
         let c = Settings::embedded();
         assert_eq!(c.generation.deadline, Duration::from_millis(200));
-        assert_eq!(c.tiers().len(), 4);
+        assert_eq!(c.tiers(Variant::Classic).len(), 4);
         assert_eq!(
-            c.tier("hard").unwrap().clues,
+            c.tier("hard", Variant::Classic).unwrap().clues,
             ClueRange { low: 25, high: 30 }
         );
-        assert_eq!(c.tier_for_score(1.5).unwrap().name, "easy");
-        assert_eq!(c.tier_for_score(2.6).unwrap().name, "medium");
-        assert_eq!(c.tier_for_score(4.2).unwrap().name, "hard");
-        assert_eq!(c.tier_for_score(7.5).unwrap().name, "expert");
+        assert_eq!(c.tier_for_score(1.5, Variant::Classic).unwrap().name, "easy");
+        assert_eq!(c.tier_for_score(2.6, Variant::Classic).unwrap().name, "medium");
+        assert_eq!(c.tier_for_score(4.2, Variant::Classic).unwrap().name, "hard");
+        assert_eq!(c.tier_for_score(7.5, Variant::Classic).unwrap().name, "expert");
     }
 
     #[test]
@@ -539,9 +618,26 @@ mod tests {
     }
 
     #[test]
+    fn killer_has_its_own_tiers_and_cage_sizes() {
+        let c = Settings::embedded();
+        assert_eq!(c.generation.cage_sizes, CageSizes::DEFAULT);
+        let easy = c.tier("easy", Variant::Killer).unwrap();
+        assert_eq!(easy.clue_range(Geometry::CLASSIC), (0, 4));
+        assert!(c.tiers(Variant::Killer).len() >= 3);
+        assert_eq!(
+            refused("cage_sizes = [2, 5]", "cage_sizes = [3, 10]"),
+            "config t.toml: killer.cage_sizes: cage sizes [3, 10] must satisfy 1 <= min <= max \
+             <= 9"
+        );
+        let text = DEFAULT_CONFIG.replace("[quota.16]", "[quota.killer-16]");
+        let err = Settings::parse(&text, "t.toml").unwrap_err().to_string();
+        assert!(err.contains("killer sudoku is made in sizes 4, 6 and 9"), "{err}");
+    }
+
+    #[test]
     fn unknown_tier_lists_known_ones() {
         let err = Settings::embedded()
-            .tier("nightmare")
+            .tier("nightmare", Variant::Classic)
             .unwrap_err()
             .to_string();
         assert_eq!(
@@ -560,7 +656,7 @@ mod tests {
             .any(|q| q.geometry.n() == 9 && q.tier.name == "hard" && q.count == 10_000));
         let err = refused("[quota.9]", "[quota.8]");
         assert!(err.contains("quota.8: not a supported grid"), "{err}");
-        let err = refused("[quota.9]", "[quota.killer-9]");
+        let err = refused("[quota.9]", "[quota.cross-9]");
         assert!(err.contains("diagonal-9"), "{err}");
         let text = DEFAULT_CONFIG.replace("[quota.9]", "[quota.diagonal-9]");
         let c = Settings::parse(&text, "test").unwrap();
@@ -572,7 +668,7 @@ mod tests {
     #[test]
     fn clue_range_scales_with_size() {
         let c = Settings::embedded();
-        let t = c.tier("easy").unwrap();
+        let t = c.tier("easy", Variant::Classic).unwrap();
         assert_eq!(t.clue_range(Geometry::CLASSIC), (36, 40));
         assert_eq!(t.clue_range(Geometry::for_size(16).unwrap()), (114, 126));
         let oblong = Geometry::for_size(6).unwrap();

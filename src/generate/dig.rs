@@ -257,6 +257,16 @@ impl<'a> Digger<'a> {
     /// Carries on digging until `stop`; orbits skipped or kept on the way stay behind.
     pub fn dig_to(&mut self, stop: DigStop) -> Result<&Grid, DigError> {
         let target = stop.target().unwrap_or(0);
+        if target == 0 && self.next == 0 && self.puzzle.cages().is_some() {
+            // The usual killer: cages alone are often enough, and one search says so.
+            let mut empty = self.puzzle.clone();
+            empty.set_all_empty();
+            if self.solver.count(&empty, 2)?.count == 1 {
+                (self.puzzle, self.clues, self.next) = (empty, 0, self.orbits.len());
+                self.clue_set = CellSet::default();
+                return Ok(&self.puzzle);
+            }
+        }
         while self.next < self.orbits.len() && self.clues > target {
             let orbit = self.orbits[self.next];
             self.next += 1;

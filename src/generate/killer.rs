@@ -70,6 +70,11 @@ impl FromStr for CageSizes {
 pub fn grow_cages(solution: &Grid, sizes: CageSizes, rng: &mut Rand) -> Option<Arc<Cages>> {
     let g = solution.geometry();
     let (n, cells) = (g.n(), g.cells());
+    // A grid smaller than the largest size caps it at its side.
+    let sizes = CageSizes {
+        min: sizes.min.min(n as u8),
+        max: sizes.max.min(n as u8),
+    };
     let digit = |c: usize| 1u32 << solution.get(c);
     let mut order: Vec<usize> = (0..cells).collect();
     rng.shuffle(&mut order);
@@ -175,7 +180,7 @@ mod tests {
                 let mut seen = vec![0; n * n];
                 for k in 0..cages.count() {
                     let cells = cages.cells(k);
-                    assert!(cells.len() <= 5, "{n}: cage of {}", cells.len());
+                    assert!(cells.len() <= 5.min(n), "{n}: cage of {}", cells.len());
                     let mut held = 0u32;
                     for &c in cells {
                         seen[c as usize] += 1;

@@ -244,6 +244,11 @@ impl Grid {
         self.cells[cell] = value;
     }
 
+    /// Empties every cell (a killer grid keeps its cages).
+    pub fn set_all_empty(&mut self) {
+        self.cells.fill(0);
+    }
+
     /// Number of filled cells.
     pub fn clue_count(&self) -> usize {
         self.cells.iter().filter(|&&v| v != 0).count()

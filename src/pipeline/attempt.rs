@@ -1,15 +1,16 @@
 //! One attempt: base grid, dig to the tier's target, rate, fingerprint. A pure function
 //! of its inputs; the deadline can only abort it.
 
-use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source};
+use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages};
 use crate::canon::fingerprint;
 use crate::config::Tier;
 use crate::generate::{
-    solution_grid, BaseGrid, DigError, DigStop, Digger, Route, Strategy, GENERATOR_VERSION,
+    grow_cages, solution_grid, BaseGrid, CageSizes, DigError, DigStop, Digger, Route, Strategy,
+    GENERATOR_VERSION,
 };
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate_within, search_effort, Rating};
-use crate::rng::Rand;
+use crate::rng::{derive_seed, Rand};
 use crate::solver::{solves_by_singles, Solver};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -35,6 +36,8 @@ pub struct AttemptInput {
     pub dig_seed: u64,
     /// Whether to compute the full-group fingerprint of an accepted puzzle.
     pub full_fingerprint: bool,
+    /// The cage sizes of a killer attempt (`None` for the other variants).
+    pub cage_sizes: Option<CageSizes>,
 }
 
 /// What an attempt produced.
@@ -57,6 +60,19 @@ pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid
         input.mother_seed,
         deadline,
     )?)
+}
+
+/// The grid a killer attempt digs: `solution` with cages grown from the attempt's own
+/// stream (derived from its digging seed, so grids shared by several attempts get other
+/// cages each time). `solution` itself for the other variants; `None` when the cages
+/// cannot be grown (too many of them).
+pub fn caged(input: &AttemptInput, solution: &Grid) -> Option<Grid> {
+    let Some(sizes) = input.cage_sizes else {
+        return Some(solution.clone());
+    };
+    let mut rng = Rand::new(derive_seed(&[input.dig_seed, 2]));
+    let cages = grow_cages(solution, sizes, &mut rng)?;
+    Some(solution.without_cages().with_cages(cages))
 }
 
 /// Base grids a worker keeps: a grid serves several jobs and the retries of each. Jobs of
@@ -200,8 +216,19 @@ fn dig_toward_tier(
 pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> AttemptOutcome {
     let started = Instant::now();
     let result = (|| {
-        let base = shared_base(input, deadline)?;
-        let Some((puzzle, rating)) = dig_toward_tier(input, &base, tier, deadline)? else {
+        let shared = shared_base(input, deadline)?;
+        let killer;
+        let base = match input.cage_sizes {
+            None => &*shared,
+            Some(_) => {
+                let Some(grid) = caged(input, shared.grid()) else {
+                    return Ok(None);
+                };
+                killer = BaseGrid::new(grid);
+                &killer
+            }
+        };
+        let Some((puzzle, rating)) = dig_toward_tier(input, base, tier, deadline)? else {
             return Ok(None);
         };
         let solution = base.grid().clone();
@@ -220,6 +247,10 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
     };
     let grid_line = solution.to_line();
+    let cages = puzzle.cages().map(|c| StoredCages {
+        cages: c.clone(),
+        grown: input.cage_sizes,
+    });
     AttemptOutcome::Accepted(Box::new(PuzzleRecord {
         source: Source::Generated,
         base: Some(BaseGridRecord {
@@ -248,6 +279,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         served_at: None,
         served_to: None,
         origin: None,
+        cages,
     }))
 }
 

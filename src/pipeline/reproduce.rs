@@ -42,7 +42,18 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     let target = stored
         .target_clues
         .with_context(|| format!("puzzle {} has no target clue count", stored.id))?;
+    let cage_sizes = match (&stored.cages, stored.geometry.variant().has_cages()) {
+        (_, false) => None,
+        (Some(c), true) => Some(c.grown.with_context(|| {
+            format!(
+                "puzzle {}: its cages were not grown here (no cage sizes stored)",
+                stored.id
+            )
+        })?),
+        (None, true) => bail!("puzzle {}: a killer puzzle without cages", stored.id),
+    };
     let input = AttemptInput {
+        cage_sizes,
         geometry: stored.geometry,
         route: base.route,
         grid_seed: base.seed,
@@ -55,9 +66,13 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     let base_grid = attempt::base_grid(&input, None).expect("no deadline");
     let stored_base = parse_line_with(&base.grid, stored.geometry)
         .with_context(|| format!("puzzle {}: stored base grid is malformed", stored.id))?;
-    let puzzle = attempt::dig(&input, &stored_base, stored.clues, None)
+    // A killer puzzle's cages are grown again from its seed, then dug as the fill dug them.
+    let caged = attempt::caged(&input, &stored_base)
+        .with_context(|| format!("puzzle {}: its cages cannot be grown again", stored.id))?;
+    let puzzle = attempt::dig(&input, &caged, stored.clues, None)
         .map_err(|e| anyhow::anyhow!("puzzle {}: digging again failed: {e}", stored.id))?;
-    let identical = base_grid == stored_base && puzzle.to_line() == stored.puzzle;
+    let same_cages = puzzle.cages() == stored.cages.as_ref().map(|c| &c.cages);
+    let identical = base_grid == stored_base && puzzle.to_line() == stored.puzzle && same_cages;
     Ok(Reproduction {
         base_grid,
         puzzle,

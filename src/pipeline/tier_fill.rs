@@ -118,6 +118,7 @@ impl<'a> TierFill<'a> {
             target: self.monitor.target(),
             dig_seed: derive_seed(&[self.seed, 3, job.number, attempt]),
             full_fingerprint: generation.dedup == Dedup::Full,
+            cage_sizes: (self.item.geometry.variant().has_cages()).then_some(generation.cage_sizes),
         }
     }
 

@@ -94,7 +94,7 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
             p.rating.as_ref().map_or(0.0, |r| r.score)
         )));
     }
-    match settings.tier_for_score(rating.score) {
+    match settings.tier_for_score(rating.score, p.geometry.variant()) {
         Some(t) if t.name == p.tier => {}
         Some(t) => found.push(Finding::Drift(format!(
             "tier now '{}', stored '{}'",
