@@ -142,9 +142,12 @@ impl PuzzleRecord {
     }
 
     fn grid_of(&self, line: &str, what: &str) -> Result<Grid> {
-        let grid = parse_line_with(line, self.geometry.with_variant(crate::grid::Variant::Classic))
-            .with_context(|| format!("stored {what} is malformed"))?
-            .with_variant(self.geometry.variant());
+        let grid = parse_line_with(
+            line,
+            self.geometry.with_variant(crate::grid::Variant::Classic),
+        )
+        .with_context(|| format!("stored {what} is malformed"))?
+        .with_variant(self.geometry.variant());
         match (&self.cages, self.geometry.variant().has_cages()) {
             (Some(c), true) => Ok(grid.with_cages(c.cages.clone())),
             (None, false) => Ok(grid),

@@ -37,6 +37,9 @@ pub fn canonical(puzzle: &Grid) -> Grid {
     Grid::from_cells(g, best.expect("the group has the identity"))
 }
 
+/// What orders killer images: givens, cage of each cell, sums.
+type KillerKey = (Vec<u8>, Vec<usize>, Vec<u32>);
+
 /// [`canonical`] for a killer puzzle: the image whose givens, then cage map (cages
 /// numbered by first appearance), then sums are least.
 fn killer_canonical(puzzle: &Grid, cages: &Cages) -> Grid {
@@ -47,7 +50,7 @@ fn killer_canonical(puzzle: &Grid, cages: &Cages) -> Grid {
         let sums: Vec<u32> = (0..cages.count()).map(|k| cages.sum(k)).collect();
         (grid.cells().to_vec(), map, sums)
     };
-    let mut best: Option<(Grid, (Vec<u8>, Vec<usize>, Vec<u32>))> = None;
+    let mut best: Option<(Grid, KillerKey)> = None;
     for s in Symmetry::group(g) {
         let mut cells = vec![0u8; g.cells()];
         for (cell, &v) in puzzle.cells().iter().enumerate() {

@@ -313,7 +313,11 @@ impl Settings {
         let tiers = self.tiers(variant);
         tiers.iter().find(|t| t.name == name).with_context(|| {
             let names: Vec<&str> = tiers.iter().map(|t| t.name.as_str()).collect();
-            let whose = if variant.has_cages() { " for killer" } else { "" };
+            let whose = if variant.has_cages() {
+                " for killer"
+            } else {
+                ""
+            };
             format!(
                 "unknown tier '{name}': the config defines {}{whose}",
                 names.join(", ")
@@ -419,7 +423,8 @@ fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, Vec<Tier>)>
         );
     };
     // Up to 9 (the largest killer grid); a smaller grid caps them at its side.
-    let sizes = CageSizes::new(min, max, 9).map_err(|e| anyhow::anyhow!("killer.cage_sizes: {e}"))?;
+    let sizes =
+        CageSizes::new(min, max, 9).map_err(|e| anyhow::anyhow!("killer.cage_sizes: {e}"))?;
     Ok((sizes, resolve_tiers(&k.tiers, "killer.tier", (0, 80))?))
 }
 
@@ -596,10 +601,22 @@ mod tests {
             c.tier("hard", Variant::Classic).unwrap().clues,
             ClueRange { low: 25, high: 30 }
         );
-        assert_eq!(c.tier_for_score(1.5, Variant::Classic).unwrap().name, "easy");
-        assert_eq!(c.tier_for_score(2.6, Variant::Classic).unwrap().name, "medium");
-        assert_eq!(c.tier_for_score(4.2, Variant::Classic).unwrap().name, "hard");
-        assert_eq!(c.tier_for_score(7.5, Variant::Classic).unwrap().name, "expert");
+        assert_eq!(
+            c.tier_for_score(1.5, Variant::Classic).unwrap().name,
+            "easy"
+        );
+        assert_eq!(
+            c.tier_for_score(2.6, Variant::Classic).unwrap().name,
+            "medium"
+        );
+        assert_eq!(
+            c.tier_for_score(4.2, Variant::Classic).unwrap().name,
+            "hard"
+        );
+        assert_eq!(
+            c.tier_for_score(7.5, Variant::Classic).unwrap().name,
+            "expert"
+        );
     }
 
     #[test]
@@ -631,7 +648,10 @@ mod tests {
         );
         let text = DEFAULT_CONFIG.replace("[quota.16]", "[quota.killer-16]");
         let err = Settings::parse(&text, "t.toml").unwrap_err().to_string();
-        assert!(err.contains("killer sudoku is made in sizes 4, 6 and 9"), "{err}");
+        assert!(
+            err.contains("killer sudoku is made in sizes 4, 6 and 9"),
+            "{err}"
+        );
     }
 
     #[test]

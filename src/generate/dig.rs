@@ -1,12 +1,13 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
+use super::killer::split_at;
 use super::unavoidable::Unavoidable;
 use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
 use crate::grid::{Geometry, Grid, Symmetry};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 /// Which cells are removed together.
@@ -166,6 +167,9 @@ pub fn dig(
     digger.dig_to(stop).cloned()
 }
 
+/// Cage splits a killer dig makes before it adds givens instead.
+const MOST_SPLITS: usize = 6;
+
 /// A dig in progress: it can stop at one target and later carry on to a lower one, as if
 /// it had been asked for the lower target in steps. The orbit order is drawn once.
 pub struct Digger<'a> {
@@ -181,6 +185,8 @@ pub struct Digger<'a> {
     base: &'a BaseGrid,
     /// The cells holding a clue.
     clue_set: CellSet,
+    /// Seed of a killer dig's choices (see [`Digger::add_givens`]; 0 otherwise).
+    killer_seed: u64,
 }
 
 /// A solution grid with what digging knows of it, to settle removals without the solver.
@@ -236,7 +242,14 @@ impl<'a> Digger<'a> {
             .map(Vec::as_slice)
             .collect();
         rng.shuffle(&mut orbits);
+        // Drawn only for killer grids, so the other variants' streams stay as they were.
+        let killer_seed = if solution.cages().is_some() {
+            rng.next_u64()
+        } else {
+            0
+        };
         Digger {
+            killer_seed,
             base,
             clue_set: (0..solution.geometry().cells()).collect(),
             solver,
@@ -254,18 +267,66 @@ impl<'a> Digger<'a> {
         &self.puzzle
     }
 
+    /// A killer puzzle is dug the other way round: from no givens, while a second solution
+    /// exists, the cage of a random cell where it differs from the base is split (at most
+    /// [`MOST_SPLITS`] times), or else the base's digit is given there; then every given is
+    /// tried for removal in a random order. Cages alone are often
+    /// enough, and this takes a handful of searches where digging from the full grid takes
+    /// one per cell. The puzzle has the fewest givens this finds (minimal: none can go).
+    fn add_givens(&mut self) -> Result<(), DigError> {
+        let solution = &self.base.grid;
+        let g = solution.geometry();
+        let mut puzzle = solution.clone();
+        puzzle.set_all_empty();
+        let mut rng = Rand::new(self.killer_seed);
+        let mut splits = 0;
+        loop {
+            let found = self.solver.count(&puzzle, 2)?;
+            if found.count == 1 {
+                break;
+            }
+            let other = [found.first, found.second]
+                .into_iter()
+                .flatten()
+                .find(|s| s.cells() != solution.cells())
+                .expect("two solutions, one of them not the base");
+            let differ: Vec<usize> = (0..g.cells())
+                .filter(|&c| other.get(c) != solution.get(c))
+                .collect();
+            let cell = differ[rng.below(differ.len() as u32) as usize];
+            let cages = puzzle.cages().expect("a killer dig");
+            let split = (splits < MOST_SPLITS)
+                .then(|| split_at(cages, solution, cell, &mut rng))
+                .flatten();
+            match split {
+                Some(cages) => {
+                    splits += 1;
+                    puzzle = puzzle.without_cages().with_cages(Arc::new(cages));
+                }
+                None => puzzle.set(cell, solution.get(cell)),
+            }
+        }
+        let mut givens: Vec<usize> = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
+        rng.shuffle(&mut givens);
+        for cell in givens {
+            let digit = puzzle.get(cell);
+            puzzle.set(cell, 0);
+            if self.solver.has_solution_avoiding(&puzzle, cell, digit)? {
+                puzzle.set(cell, digit);
+            }
+        }
+        self.clue_set = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
+        self.clues = puzzle.clue_count();
+        self.puzzle = puzzle;
+        self.next = self.orbits.len();
+        Ok(())
+    }
+
     /// Carries on digging until `stop`; orbits skipped or kept on the way stay behind.
     pub fn dig_to(&mut self, stop: DigStop) -> Result<&Grid, DigError> {
         let target = stop.target().unwrap_or(0);
-        if target == 0 && self.next == 0 && self.puzzle.cages().is_some() {
-            // The usual killer: cages alone are often enough, and one search says so.
-            let mut empty = self.puzzle.clone();
-            empty.set_all_empty();
-            if self.solver.count(&empty, 2)?.count == 1 {
-                (self.puzzle, self.clues, self.next) = (empty, 0, self.orbits.len());
-                self.clue_set = CellSet::default();
-                return Ok(&self.puzzle);
-            }
+        if self.next == 0 && self.puzzle.cages().is_some() {
+            self.add_givens()?;
         }
         while self.next < self.orbits.len() && self.clues > target {
             let orbit = self.orbits[self.next];

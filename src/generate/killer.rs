@@ -7,11 +7,11 @@
 //! when their digits differ and the union stays within the largest size; otherwise it
 //! stays small. The sums are the solution's.
 //!
-//! When the cages alone leave more than one solution, digging keeps the fewest givens it
-//! can (it digs toward zero and stops where every removal would break uniqueness) rather
-//! than reshaping the cages: the cage shapes then follow the configured sizes exactly, and
-//! reproducing a puzzle needs nothing but its seed. How often zero givens are reached is
-//! measured in `docs/benchmarks.md`.
+//! When the cages alone leave more than one solution, the dig (see
+//! [`crate::generate::Digger`]) splits a cage where a second solution differs from the
+//! base grid ([`split_at`]), a few times, before it falls back to givens: killer puzzles
+//! are usually given without digits, and a split near the ambiguity most often removes it.
+//! How often zero givens are reached is measured in `docs/benchmarks.md`.
 
 use crate::grid::{orthogonal_neighbours, CageError, Cages, Grid, MAX_CAGES};
 use crate::rng::Rand;
@@ -59,7 +59,9 @@ impl FromStr for CageSizes {
         let parse = |t: &str| t.trim().parse::<usize>().ok();
         match s.split_once('-').map(|(a, b)| (parse(a), parse(b))) {
             Some((Some(min), Some(max))) => CageSizes::new(min, max, 16),
-            _ => Err(format!("cage sizes '{s}' must be written MIN-MAX, e.g. 2-5")),
+            _ => Err(format!(
+                "cage sizes '{s}' must be written MIN-MAX, e.g. 2-5"
+            )),
         }
     }
 }
@@ -128,7 +130,77 @@ pub fn grow_cages(solution: &Grid, sizes: CageSizes, rng: &mut Rand) -> Option<A
     }
     let sums: Vec<u32> = firsts.iter().map(|&l| sums_by_label[l]).collect();
     let made: Result<Cages, CageError> = Cages::new(g, &label, &sums);
-    Some(Arc::new(made.expect("grown cages are connected, digit-distinct and summed")))
+    Some(Arc::new(made.expect(
+        "grown cages are connected, digit-distinct and summed",
+    )))
+}
+
+/// Splits the cage of `cell` in two connected cages, one of them `cell` with a neighbour
+/// in its cage (or `cell` alone when no such pair leaves the rest connected), sums from
+/// `solution`. `None` when the cage is one cell, or no split keeps both parts connected,
+/// or the grid would have too many cages.
+pub fn split_at(cages: &Cages, solution: &Grid, cell: usize, rng: &mut Rand) -> Option<Cages> {
+    let n = solution.geometry().n();
+    let k = cages.cage_of(cell);
+    let members: Vec<usize> = cages.cells(k).iter().map(|&c| c as usize).collect();
+    if members.len() < 2 || cages.count() >= MAX_CAGES {
+        return None;
+    }
+    let mut mates: Vec<usize> = orthogonal_neighbours(n, cell)
+        .filter(|m| members.contains(m))
+        .collect();
+    rng.shuffle(&mut mates);
+    let pieces = mates
+        .into_iter()
+        .map(|m| vec![cell, m])
+        .chain(std::iter::once(vec![cell]));
+    for piece in pieces {
+        let rest: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|c| !piece.contains(c))
+            .collect();
+        if rest.is_empty() || !connected(n, &rest) {
+            continue;
+        }
+        let mut labels: Vec<usize> = (0..n * n).map(|c| cages.cage_of(c)).collect();
+        for &c in &piece {
+            labels[c] = cages.count();
+        }
+        let sum_of = |cells: &[usize]| cells.iter().map(|&c| u32::from(solution.get(c))).sum();
+        let mut firsts: Vec<usize> = Vec::new();
+        for &l in &labels {
+            if !firsts.contains(&l) {
+                firsts.push(l);
+            }
+        }
+        let sums: Vec<u32> = firsts
+            .iter()
+            .map(|&l| match l {
+                l if l == cages.count() => sum_of(&piece),
+                l if l == k => sum_of(&rest),
+                l => cages.sum(l),
+            })
+            .collect();
+        return Cages::new(solution.geometry(), &labels, &sums).ok();
+    }
+    None
+}
+
+/// Whether `cells` form one orthogonally connected group.
+fn connected(n: usize, cells: &[usize]) -> bool {
+    let mut reached = vec![cells[0]];
+    let mut i = 0;
+    while i < reached.len() {
+        let c = reached[i];
+        i += 1;
+        for next in orthogonal_neighbours(n, c) {
+            if cells.contains(&next) && !reached.contains(&next) {
+                reached.push(next);
+            }
+        }
+    }
+    reached.len() == cells.len()
 }
 
 /// Merges each cage below the smallest size into the smallest neighbouring cage whose
@@ -188,7 +260,10 @@ mod tests {
                         assert_eq!(held & bit, 0, "digit repeats in a cage");
                         held |= bit;
                     }
-                    let sum: u32 = cells.iter().map(|&c| u32::from(solution.get(c as usize))).sum();
+                    let sum: u32 = cells
+                        .iter()
+                        .map(|&c| u32::from(solution.get(c as usize)))
+                        .sum();
                     assert_eq!(sum, cages.sum(k));
                 }
                 assert!(seen.iter().all(|&s| s == 1));

@@ -14,6 +14,8 @@
 
 use super::Geometry;
 use std::fmt::Write as _;
+use std::ops::Range;
+use std::sync::OnceLock;
 use thiserror::Error;
 
 /// Cage symbols of the text form, in the order [`Cages::to_text`] uses them.
@@ -181,7 +183,10 @@ impl Cages {
         let cages = Cages {
             n: n as u8,
             cage_of,
-            sums: sums.iter().map(|&s| s.min(u16::MAX as u32) as u16).collect(),
+            sums: sums
+                .iter()
+                .map(|&s| s.min(u16::MAX as u32) as u16)
+                .collect(),
             cells,
         };
         cages.check_shapes(sums)?;
@@ -365,9 +370,9 @@ impl Cages {
     /// Reads the jsonl form back (cages in any order, cells named `r1c1`).
     pub fn from_json(g: Geometry, value: &serde_json::Value) -> Result<Cages, CageError> {
         let bad = |what: &str| CageError::BadJson(what.to_string());
-        let list = value
-            .as_array()
-            .ok_or_else(|| bad("\"cages\" must be a list of {\"sum\": N, \"cells\": [\"r1c1\", …]}"))?;
+        let list = value.as_array().ok_or_else(|| {
+            bad("\"cages\" must be a list of {\"sum\": N, \"cells\": [\"r1c1\", …]}")
+        })?;
         let mut cages = Vec::with_capacity(list.len());
         for (i, cage) in list.iter().enumerate() {
             let sum = cage
@@ -403,8 +408,12 @@ impl Cages {
             }
         }
         let sums: Vec<u32> = order.iter().map(|&k| self.sum(k)).collect();
-        Cages::new(Geometry::for_size(self.n()).expect("a supported size"), &labels, &sums)
-            .expect("a symmetry keeps cages valid")
+        Cages::new(
+            Geometry::for_size(self.n()).expect("a supported size"),
+            &labels,
+            &sums,
+        )
+        .expect("a symmetry keeps cages valid")
     }
 
     /// The first cage `full` breaks: a digit twice in it, or (when all its cells are
@@ -466,6 +475,70 @@ pub fn orthogonal_neighbours(n: usize, cell: usize) -> impl Iterator<Item = usiz
     ]
     .into_iter()
     .flatten()
+}
+
+/// For every cage size and sum, the sets of distinct digits (bit `d - 1` for digit `d`)
+/// that have that size and sum.
+pub struct Combinations {
+    max_sum: usize,
+    /// `ranges[size * (max_sum + 1) + sum]` indexes `sets`.
+    ranges: Vec<Range<u32>>,
+    sets: Vec<u16>,
+}
+
+impl Combinations {
+    /// The table for digits `1..=n`, built once per process.
+    pub fn of(n: usize) -> &'static Combinations {
+        static TABLES: [OnceLock<Combinations>; 17] = [const { OnceLock::new() }; 17];
+        TABLES[n].get_or_init(|| Combinations::build(n))
+    }
+
+    fn build(n: usize) -> Combinations {
+        let max_sum = n * (n + 1) / 2;
+        let key = |size: usize, sum: usize| size * (max_sum + 1) + sum;
+        let mut buckets = vec![Vec::new(); (n + 1) * (max_sum + 1)];
+        for set in 0u32..1 << n {
+            let sum: usize = (0..n).filter(|d| set >> d & 1 == 1).map(|d| d + 1).sum();
+            buckets[key(set.count_ones() as usize, sum)].push(set as u16);
+        }
+        let mut ranges = Vec::with_capacity(buckets.len());
+        let mut sets = Vec::new();
+        for bucket in buckets {
+            let start = sets.len() as u32;
+            sets.extend(bucket);
+            ranges.push(start..sets.len() as u32);
+        }
+        Combinations {
+            max_sum,
+            ranges,
+            sets,
+        }
+    }
+
+    /// The digit sets of `size` distinct digits adding up to `sum` (none when out of range).
+    #[inline]
+    pub fn of_size_and_sum(&self, size: usize, sum: u32) -> &[u16] {
+        let sum = sum as usize;
+        if sum > self.max_sum {
+            return &[];
+        }
+        let r = &self.ranges[size * (self.max_sum + 1) + sum];
+        &self.sets[r.start as usize..r.end as usize]
+    }
+
+    /// The digits some allowed combination uses, and the digits every one uses: only
+    /// combinations within `available`. `(0, _)` when none is left.
+    #[inline]
+    pub fn within(&self, size: usize, sum: u32, available: u16) -> (u16, u16) {
+        let (mut some, mut every) = (0u16, u16::MAX);
+        for &set in self.of_size_and_sum(size, sum) {
+            if set & !available == 0 {
+                some |= set;
+                every &= set;
+            }
+        }
+        (some, every)
+    }
 }
 
 #[cfg(test)]
@@ -543,5 +616,22 @@ mod tests {
         assert_eq!(parse_cell_name(9, "x1"), None);
         assert_eq!(sum_range(9, 9), (45, 45));
         assert_eq!(sum_range(9, 2), (3, 17));
+    }
+
+    #[test]
+    fn combinations_of_nine() {
+        let c = Combinations::of(9);
+        assert_eq!(c.of_size_and_sum(2, 3), &[0b11]);
+        assert_eq!(c.of_size_and_sum(2, 17), &[0b1_1000_0000]);
+        assert_eq!(c.of_size_and_sum(3, 15).len(), 8);
+        assert_eq!(c.of_size_and_sum(9, 45), &[0x1FF]);
+        assert!(c.of_size_and_sum(2, 18).is_empty());
+        assert!(c.of_size_and_sum(2, 99).is_empty());
+        // 10 in two cells without the 5: 1+9, 2+8, 3+7, 4+6; without 1 and 9: no 9 or 1.
+        let (some, every) = c.within(2, 10, 0x1FF & !(1 << 4) & !1);
+        assert_eq!(some, 0b0_1110_1110);
+        assert_eq!(every, 0);
+        // 23 in three cells: 6+8+9 only.
+        assert_eq!(c.within(3, 23, 0x1FF), (0b1_1010_0000, 0b1_1010_0000));
     }
 }

@@ -13,7 +13,7 @@ mod variant;
 
 pub use cages::{
     cell_name, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError, Cages,
-    MAX_CAGES,
+    Combinations, MAX_CAGES,
 };
 pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
 pub use parse::{parse_line, parse_line_in, parse_line_with, ParseError};

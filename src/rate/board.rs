@@ -1,8 +1,9 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
 use super::memo::{DigitSearch, SearchMemo, UnitDerived, UnitSearch};
-use crate::grid::{CellSet, Layout};
+use crate::grid::{Cages, CellSet, Layout};
 use crate::grid::{Geometry, Grid};
+use std::sync::Arc;
 
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
@@ -27,6 +28,8 @@ pub struct Board {
     version: u32,
     /// What searches remember of this board (see [`SearchMemo`]).
     memo: SearchMemo,
+    /// A killer puzzle's cages: a digit placed in a cage leaves its other cells too.
+    cages: Option<Arc<Cages>>,
 }
 
 impl Board {
@@ -49,6 +52,7 @@ impl Board {
             digit_changes: vec![0; n],
             version: 0,
             memo: SearchMemo::new(units, n),
+            cages: puzzle.cages().cloned(),
         };
         // Digits placed in each unit, then each open cell's candidates in one pass: what
         // placing the clues one by one would leave, without the peer-by-peer eliminations.
@@ -64,7 +68,16 @@ impl Board {
                 continue;
             }
             let units = b.units_of(cell);
-            let open = all & !layout.all_units_of(cell).fold(0, |m, u| m | b.placed[u]);
+            let mut open = all & !layout.all_units_of(cell).fold(0, |m, u| m | b.placed[u]);
+            if let Some(cages) = &b.cages {
+                let k = cages.cage_of(cell);
+                for &mate in cages.cells(k) {
+                    let v = puzzle.get(mate as usize);
+                    if v != 0 {
+                        open &= !(1 << (v - 1));
+                    }
+                }
+            }
             b.cand[cell] = open;
             let at = b.layout.places[cell];
             for d in digits(open) {
@@ -142,6 +155,17 @@ impl Board {
         for &p in self.layout.peers(cell) {
             self.eliminate(p as usize, digit);
         }
+        if let Some(cages) = self.cages.clone() {
+            for &mate in cages.cells(cages.cage_of(cell)) {
+                self.eliminate(mate as usize, digit);
+            }
+        }
+    }
+
+    /// A killer puzzle's cages.
+    #[inline]
+    pub fn cages(&self) -> Option<&Cages> {
+        self.cages.as_deref()
     }
 
     /// Removes `digit` from an open cell's candidates.

@@ -20,6 +20,10 @@ pub struct Step {
     /// other techniques).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub chains: Vec<Vec<Link>>,
+    /// The reasoning in words where cells and candidates do not say it (killer steps:
+    /// `cage r1c1+r1c2 = 3 → {1,2}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One node of a forcing chain: a candidate taken as true (`on`) or false.
@@ -43,6 +47,7 @@ impl Step {
             placements: Vec::new(),
             eliminations: Vec::new(),
             chains: Vec::new(),
+            note: None,
         }
     }
 

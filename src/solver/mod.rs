@@ -39,6 +39,8 @@ pub struct Counted {
     pub count: u64,
     /// The first solution found, if any.
     pub first: Option<Grid>,
+    /// The second solution found, if any (when the limit allowed two).
+    pub second: Option<Grid>,
     /// Effort spent.
     pub stats: SearchStats,
 }
@@ -94,6 +96,7 @@ impl Solver {
         Ok(Counted {
             count: s.count,
             first: s.first.map(|cells| solution_of(grid, cells)),
+            second: s.second.map(|cells| solution_of(grid, cells)),
             stats: s.stats,
         })
     }
@@ -121,10 +124,7 @@ impl Solver {
     /// (the solver-enumeration route). `None` when `start` has no solution.
     pub fn random_solution(&self, start: &Grid, rng: &mut Rand) -> Result<Option<Grid>, Aborted> {
         let g = start.geometry();
-        let s = by_size!(
-            g,
-            explore(start, None, 1, self.deadline, RandomOrder(rng))
-        )?;
+        let s = by_size!(g, explore(start, None, 1, self.deadline, RandomOrder(rng)))?;
         Ok(s.first.map(|cells| solution_of(start, cells)))
     }
 }
@@ -287,7 +287,11 @@ mod tests {
                 .iter()
                 .filter(|s| {
                     puzzle.is_consistent_with(&(*s).clone().with_cages(cages.clone()))
-                        && (*s).clone().with_cages(cages.clone()).find_conflict().is_none()
+                        && (*s)
+                            .clone()
+                            .with_cages(cages.clone())
+                            .find_conflict()
+                            .is_none()
                 })
                 .count() as u64;
             let counted = count_solutions(&puzzle, 1000);

@@ -39,6 +39,8 @@ pub(super) struct Found {
     pub(super) count: u64,
     /// Values of the first solution.
     pub(super) first: Option<Vec<u8>>,
+    /// Values of the second solution.
+    pub(super) second: Option<Vec<u8>>,
     pub(super) stats: SearchStats,
 }
 
@@ -75,6 +77,8 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     count: u64,
     /// Values of the first solution found.
     first: Option<Vec<u8>>,
+    /// Values of the second solution found.
+    second: Option<Vec<u8>>,
     stats: SearchStats,
     aborted: bool,
     /// Digit-band words changed since they were last settled (bit `d * BANDS + b`).
@@ -87,6 +91,10 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     diagonal: bool,
     /// The killer cages, if any.
     cages: Option<&'t CageTable>,
+    /// The candidates and open cells when the cage pass last started on this line of the
+    /// search: cages whose cells have not changed since are skipped (saved and restored
+    /// around each branch, so a sibling compares with its own parent).
+    cage_seen: ([u64; 64], [u64; 4]),
 }
 
 /// The shape constants of one monomorphisation.
@@ -155,6 +163,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             deadline,
             count: 0,
             first: None,
+            second: None,
             stats: SearchStats::default(),
             aborted: false,
             dirty: 0,
@@ -162,6 +171,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             keep_first: true,
             diagonal: tables.diagonals[0][0] != 0,
             cages: None,
+            cage_seen: ([0; 64], [0; 4]),
         }
     }
 
@@ -563,24 +573,44 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         let Some(table) = self.cages else {
             return true;
         };
+        // The cells changed since the last pass, per band.
+        let (seen, seen_open) = &mut self.cage_seen;
+        let mut changed = [0u64; BANDS];
+        for (k, cells) in changed.iter_mut().enumerate() {
+            *cells = seen_open[k] ^ b.open[k];
+            seen_open[k] = b.open[k];
+        }
+        for (i, (was, &now)) in seen.iter_mut().zip(&b.cand).enumerate().take(DB) {
+            changed[Shape::<N, BR, DB>::BAND_OF[i] as usize] |= *was ^ now;
+            *was = now;
+        }
         for cage in &table.cages {
+            if (0..BANDS).all(|k| cage.cells[k] & changed[k] == 0) {
+                continue;
+            }
             let mut open_cells = 0usize;
             for k in 0..BANDS {
                 open_cells += (cage.cells[k] & b.open[k]).count_ones() as usize;
             }
             let (mut placed, mut placed_sum, mut present) = (0u16, 0u32, 0u16);
             for d in 0..N {
-                let (mut on_placed, mut on_open) = (0u32, 0u64);
+                // Placed cells of the digit in the cage: none, one, or more (a clash),
+                // told apart without counting bits (no popcount instruction is assumed).
+                let (mut on_placed, mut twice, mut on_open) = (0u64, 0u64, 0u64);
                 for k in 0..BANDS {
                     let m = b.cand[d * BANDS + k] & cage.cells[k];
-                    on_placed += (m & !b.open[k]).count_ones();
+                    let p = m & !b.open[k];
+                    twice |=
+                        (on_placed & ((p != 0) as u64).wrapping_neg()) | (p & p.wrapping_sub(1));
+                    on_placed |= p;
                     on_open |= m & b.open[k];
                 }
-                if on_placed > 1 {
+                if twice != 0 {
                     return false; // the digit twice in the cage
                 }
-                placed |= (on_placed as u16) << d;
-                placed_sum += on_placed * (d as u32 + 1);
+                let here = (on_placed != 0) as u16;
+                placed |= here << d;
+                placed_sum += u32::from(here) * (d as u32 + 1);
                 present |= ((on_open != 0) as u16) << d;
             }
             if placed_sum > cage.sum {
@@ -615,17 +645,19 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             while must != 0 {
                 let d = must.trailing_zeros() as usize;
                 must &= must - 1;
-                let (mut count, mut at) = (0u32, (0usize, 0u64));
+                // The digit's open places in the cage: none, one, or more.
+                let (mut found, mut more, mut at) = (0u64, 0u64, (0usize, 0u64));
                 for k in 0..BANDS {
                     let m = b.cand[d * BANDS + k] & cage.cells[k] & b.open[k];
-                    count += m.count_ones();
+                    more |= (found & ((m != 0) as u64).wrapping_neg()) | (m & m.wrapping_sub(1));
+                    found |= m;
                     if m != 0 {
                         at = (k, m);
                     }
                 }
-                match count {
-                    0 => return false,
-                    1 => self.place::<N, BR, DB, BANDS>(b, d, at.0, at.1, true),
+                match (found != 0, more != 0) {
+                    (false, _) => return false,
+                    (true, false) => self.place::<N, BR, DB, BANDS>(b, d, at.0, at.1, true),
                     _ => {}
                 }
             }
@@ -672,8 +704,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         }
         let mut digits = [0u16; 16];
         let count = self.order.order(mask, &mut digits);
+        let seen = self.cages.map(|_| self.cage_seen);
         for (j, &digit) in digits[..count].iter().enumerate() {
             self.stats.guesses += 1;
+            if let Some(seen) = seen {
+                self.cage_seen = seen;
+            }
             let d = digit.trailing_zeros() as usize;
             if j + 1 == count {
                 // The last branch needs the board no more: no copy.
@@ -696,7 +732,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         b: &Board<DB, BANDS>,
     ) {
         self.count += 1;
-        if self.first.is_some() || !self.keep_first {
+        if self.second.is_some() || !self.keep_first {
             return;
         }
         let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
@@ -710,7 +746,11 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 }
             }
         }
-        self.first = Some(values);
+        if self.first.is_none() {
+            self.first = Some(values);
+        } else {
+            self.second = Some(values);
+        }
     }
 
     /// What the search found; `Err(Aborted)` when the deadline cut it short.
@@ -721,6 +761,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         Ok(Found {
             count: self.count,
             first: self.first,
+            second: self.second,
             stats: self.stats,
         })
     }

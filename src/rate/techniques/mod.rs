@@ -10,6 +10,7 @@ pub mod fish;
 pub mod forcing;
 pub mod grouped;
 pub mod intersections;
+pub mod killer;
 pub mod single_digit;
 pub mod singles;
 pub mod subsets;
@@ -76,12 +77,20 @@ techniques! {
     DirectClaiming => ("direct claiming", 1.9, |b, _| direct::locked(b, false)),
     /// A hidden pair whose removals would leave a hidden single in its unit.
     DirectHiddenPair => ("direct hidden pair", 2.0, |b, _| direct::hidden(b, 2)),
+    /// Killer: a cage's cells keep the digits of the combinations that make its sum (or a
+    /// digit every combination needs goes in its one place in the cage).
+    CageCombination => ("cage combination", 2.0, |b, _| killer::cage_combination(b)),
     /// A cell with one candidate left.
     NakedSingle => ("naked single", 2.3, |b, _| singles::naked_single(b)),
     /// A hidden triple whose removals would leave a hidden single in its unit.
     DirectHiddenTriple => ("direct hidden triple", 2.5, |b, _| direct::hidden(b, 3)),
+    /// Killer: the innies or outies of whole rows, columns or boxes make a known sum (2.5
+    /// over one unit, 0.5 more per further unit).
+    Innies45 => ("45 rule", 2.5, killer::innies_outies),
     /// A digit confined to one line inside a box (locked candidates type 1).
     Pointing => ("pointing", 2.6, |b, _| intersections::pointing(b)),
+    /// Killer: a digit a cage must hold, whose places in the cage share a unit.
+    CageLocked => ("cage in unit", 2.7, |b, _| killer::cage_locked(b)),
     /// A digit confined to one box inside a line (locked candidates type 2).
     Claiming => ("claiming", 2.8, |b, _| intersections::claiming(b)),
     /// Two cells of a unit holding the same two candidates.
