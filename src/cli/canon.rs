@@ -34,7 +34,10 @@ pub fn run(args: &CanonArgs) -> Result<usize> {
     input::for_each_puzzle(&args.input, |p, out| {
         if args.full_puzzle {
             let Some(form) = minlex_puzzle(p) else {
-                anyhow::bail!("--full-puzzle supports sizes up to 12x12");
+                anyhow::bail!(
+                    "--full-puzzle supports classic and diagonal sizes up to 12x12 (killer \
+                     puzzles have the dihedral form only: drop --full-puzzle)"
+                );
             };
             writeln!(
                 out,
@@ -46,7 +49,7 @@ pub fn run(args: &CanonArgs) -> Result<usize> {
         }
         if !args.full {
             let c = canonical(p);
-            writeln!(out, "{}\t{}", c.to_line(), fingerprint_of_canonical(&c))?;
+            writeln!(out, "{c}\t{}", fingerprint_of_canonical(&c))?;
             return Ok(());
         }
         let solution = if p.is_full() {

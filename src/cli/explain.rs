@@ -100,7 +100,9 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
 /// only what they place).
 pub fn describe(n: usize, step: &Step) -> String {
     let mut line = format!("{} ({:.1})", step.technique.name(), step.score);
-    if !matches!(
+    if let Some(note) = &step.note {
+        line.push_str(&format!(": {note}"));
+    } else if !matches!(
         step.technique,
         Technique::FullHouse
             | Technique::HiddenSingleBox

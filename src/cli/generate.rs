@@ -1,6 +1,6 @@
 //! `bank generate`: puzzles to standard output, one per line.
 
-use crate::generate::{generate_job, DigStop, Route, Spec, Strategy};
+use crate::generate::{generate_job, CageSizes, DigStop, Route, Spec, Strategy};
 use crate::grid::{Geometry, Variant};
 use anyhow::{bail, Result};
 use clap::Args;
@@ -14,9 +14,13 @@ pub struct SpecArgs {
     /// Grid side: 4, 6, 9, 12 or 16.
     #[arg(long, default_value = "9", value_parser = super::args::geometry)]
     pub size: Geometry,
-    /// The rules: classic, or diagonal (both main diagonals hold every digit once).
+    /// The rules: classic, diagonal (both main diagonals hold every digit once) or killer
+    /// (cages with sums; sizes 4, 6 and 9).
     #[arg(long, default_value = "classic", value_parser = super::args::variant)]
     pub variant: Variant,
+    /// Killer cage sizes, MIN-MAX (largest capped at the grid side).
+    #[arg(long, default_value = "2-5", value_parser = clap::value_parser!(CageSizes))]
+    pub cage_sizes: CageSizes,
     /// How solution grids are built.
     #[arg(long, default_value = "transform", value_parser = clap::value_parser!(Route))]
     pub route: Route,
@@ -40,6 +44,7 @@ impl SpecArgs {
     /// Checks the combination and turns it into a generation spec.
     pub fn spec(&self) -> Result<Spec> {
         let geometry = self.size.with_variant(self.variant);
+        crate::config::check_killer_size(geometry)?;
         if let Err(msg) = self.strategy.check(geometry) {
             bail!("{msg}");
         }
@@ -67,6 +72,7 @@ impl SpecArgs {
             strategy: self.strategy,
             stop,
             failure_budget: self.failure_budget,
+            cage_sizes: self.cage_sizes,
         })
     }
 }
@@ -124,7 +130,7 @@ pub fn run(args: &GenerateArgs) -> Result<()> {
                 )
             })?;
             if args.with_solution {
-                writeln!(out, "{}\t{}", g.puzzle, g.solution)?;
+                writeln!(out, "{}\t{}", g.puzzle, g.solution.to_line())?;
             } else {
                 writeln!(out, "{}", g.puzzle)?;
             }

@@ -43,8 +43,8 @@ pub struct PuzzleInput {
     /// Grid side every line must have (default: taken from each line's length).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
-    /// The rules the puzzles follow: classic, or diagonal (both main diagonals hold every
-    /// digit once).
+    /// The rules the puzzles follow: classic, diagonal (both main diagonals hold every
+    /// digit once) or killer (each line: givens, cage map, sums; see the README).
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,
 }
@@ -163,7 +163,10 @@ pub fn for_each_puzzle(
         &input.inputs[..]
     };
     for (i, source) in sources.iter().enumerate() {
-        if source != "-" && !std::path::Path::new(source).exists() && looks_like_puzzle(source) {
+        if source != "-"
+            && !std::path::Path::new(source).exists()
+            && looks_like_puzzle(source, input.variant)
+        {
             take(
                 parse(source.trim(), geometry, input.variant),
                 &format_args!("argument {}", i + 1),
@@ -181,9 +184,14 @@ pub fn for_each_puzzle(
 }
 
 /// Whether a command-line argument is meant as a puzzle rather than a file name: only
-/// puzzle characters, at least a 4x4's worth.
-fn looks_like_puzzle(arg: &str) -> bool {
+/// puzzle characters, at least a 4x4's worth (a killer puzzle: three such fields, the
+/// cage map and sums after the cells).
+fn looks_like_puzzle(arg: &str, variant: Variant) -> bool {
     let arg = arg.trim();
+    if variant.has_cages() {
+        let fields: Vec<&str> = arg.split_whitespace().collect();
+        return fields.len() == 3 && looks_like_puzzle(fields[0], Variant::Classic);
+    }
     arg.len() >= 16
         && arg
             .chars()

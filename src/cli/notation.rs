@@ -44,6 +44,9 @@ pub fn step_json(n: usize, step: &Step) -> Value {
         "placements": pairs(&step.placements, true),
         "eliminations": pairs(&step.eliminations, false),
     });
+    if let Some(note) = &step.note {
+        v["note"] = json!(note);
+    }
     if !step.chains.is_empty() {
         v["chains"] = json!(step.chains.iter().map(|c| chain(n, c)).collect::<Vec<_>>());
     }

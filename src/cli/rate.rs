@@ -37,7 +37,7 @@ pub fn run(args: &RateArgs) -> Result<usize> {
             .map_or("-", |t| t.name.as_str());
         if args.json {
             let mut v = notation::rating_json(p.geometry().n(), &r);
-            v["puzzle"] = p.to_line().into();
+            v["puzzle"] = p.to_string().into();
             v["tier"] = tier.into();
             writeln!(out, "{v}")?;
         } else {

@@ -6,7 +6,10 @@ mod file;
 mod settings;
 
 pub use file::ConfigFile;
-pub use settings::{AlarmPolicy, ClueRange, Dedup, Generation, Quota, ScoreBand, Settings, Tier};
+pub use settings::{
+    check_killer_size, AlarmPolicy, ClueRange, Dedup, Generation, Quota, ScoreBand, Settings, Tier,
+    KILLER_SIZES,
+};
 
 /// The configuration checked into `config/bank.toml`, embedded in the binary.
 pub const DEFAULT_CONFIG: &str = include_str!("../../config/bank.toml");

@@ -138,6 +138,9 @@ pub enum DigError {
         /// Clues left when digging gave up.
         reached: usize,
     },
+    /// Killer cages could not be grown within the most cages a puzzle may have.
+    #[error("the cage sizes make more cages than a puzzle may have (62); raise the smallest size")]
+    TooManyCages,
     /// The deadline passed.
     #[error("deadline passed")]
     Aborted,

@@ -59,6 +59,8 @@ pub struct Spec {
     pub stop: DigStop,
     /// Failed removals allowed before a clue target is given up (`None`: every orbit once).
     pub failure_budget: Option<u32>,
+    /// Killer cage sizes (used only for the killer variant).
+    pub cage_sizes: CageSizes,
 }
 
 /// A generated puzzle with its solution.
@@ -90,6 +92,14 @@ pub fn generate(spec: &Spec, seed: u64, deadline: Option<Instant>) -> Result<Gen
         None,
         deadline,
     )?;
+    let solution = if spec.geometry.variant().has_cages() {
+        let mut rng = Rand::new(derive_seed(&[dig_seed(seed), 2]));
+        let cages =
+            grow_cages(&solution, spec.cage_sizes, &mut rng).ok_or(DigError::TooManyCages)?;
+        solution.with_cages(cages)
+    } else {
+        solution
+    };
     let puzzle = dig_grid(spec, &solution, dig_seed(seed), deadline)?;
     Ok(Generated { puzzle, solution })
 }

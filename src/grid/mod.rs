@@ -362,9 +362,15 @@ impl Grid {
     }
 }
 
+/// The one-line text form: the cells, and for a killer grid its cage map and sums after
+/// them (`givens map sums`).
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_line())
+        f.write_str(&self.to_line())?;
+        match &self.cages {
+            Some(cages) => write!(f, " {}", cages.to_text()),
+            None => Ok(()),
+        }
     }
 }
 

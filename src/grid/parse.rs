@@ -1,6 +1,7 @@
 //! Parsing one puzzle per line.
 
-use super::{Conflict, Geometry, Grid, Variant};
+use super::{CageError, Cages, Conflict, Geometry, Grid, Variant};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Why a line is not a puzzle. Messages name the problem; callers prefix the line number.
@@ -30,6 +31,12 @@ pub enum ParseError {
     /// A digit twice in a unit.
     #[error("{0}")]
     Conflict(Conflict),
+    /// A killer line without its cage map and sums.
+    #[error("a killer line has three fields: givens, cage map and sums (e.g. `........ AABBCDDB 3,9,5,5`); see the README")]
+    MissingCages,
+    /// Cages that are not a valid partition.
+    #[error("{0}")]
+    Cages(CageError),
 }
 
 /// Parses a line whose size is taken from its length (16, 36, 81, 144 or 256 cells).
@@ -48,7 +55,26 @@ pub fn parse_line_in(line: &str, variant: Variant) -> Result<Grid, ParseError> {
         found: len,
         expected: "16, 36, 81, 144 or 256".into(),
     })?;
-    parse_cells(token, geometry.with_variant(variant))
+    parse_fields(line, token, geometry.with_variant(variant))
+}
+
+/// The cells, and for a killer line the cages of its next two fields (the text form:
+/// givens, cage map, sums).
+fn parse_fields(line: &str, token: &str, geometry: Geometry) -> Result<Grid, ParseError> {
+    if !geometry.variant().has_cages() {
+        return parse_cells(token, geometry);
+    }
+    let mut fields = line.split_whitespace().skip(1);
+    let (Some(map), Some(sums)) = (fields.next(), fields.next()) else {
+        return Err(ParseError::MissingCages);
+    };
+    let cages = Cages::parse(geometry, map, sums).map_err(ParseError::Cages)?;
+    let grid =
+        parse_cells(token, geometry.with_variant(Variant::Classic))?.with_cages(Arc::new(cages));
+    match grid.find_conflict() {
+        Some(conflict) => Err(ParseError::Conflict(conflict)),
+        None => Ok(grid),
+    }
 }
 
 /// Parses a line that must be of the given geometry.
@@ -61,7 +87,7 @@ pub fn parse_line_with(line: &str, geometry: Geometry) -> Result<Grid, ParseErro
             expected: format!("{} for {}", geometry.cells(), geometry.label()),
         });
     }
-    parse_cells(token, geometry)
+    parse_fields(line, token, geometry)
 }
 
 fn cell_token(line: &str) -> Result<&str, ParseError> {
@@ -152,6 +178,23 @@ mod tests {
         assert_eq!(g.geometry().n(), 16);
         assert_eq!(g.get(15), 16);
         assert_eq!(g.to_line(), line);
+    }
+
+    #[test]
+    fn killer_lines_carry_cages() {
+        let line = "................ AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3";
+        let g = parse_line_in(line, Variant::Killer).unwrap();
+        assert_eq!(g.cages().unwrap().count(), 8);
+        assert_eq!(g.geometry().variant(), Variant::Killer);
+        assert_eq!(
+            parse_line_in("................", Variant::Killer).unwrap_err(),
+            ParseError::MissingCages
+        );
+        let bad = "13.............. AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3";
+        assert_eq!(
+            parse_line_in(bad, Variant::Killer).unwrap_err().to_string(),
+            "cage 1 (r1c1+r1c2) must sum to 3, but its digits give 4"
+        );
     }
 
     #[test]

@@ -243,7 +243,9 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
     })();
     let (solution, puzzle, effort, rating, class, full_fingerprint) = match result {
         Ok(Some(r)) => r,
-        Ok(None) | Err(DigError::TargetMissed { .. }) => return AttemptOutcome::Rejected,
+        Ok(None) | Err(DigError::TargetMissed { .. } | DigError::TooManyCages) => {
+            return AttemptOutcome::Rejected
+        }
         Err(DigError::Aborted) => return AttemptOutcome::TimedOut,
     };
     let grid_line = solution.to_line();

@@ -1,7 +1,7 @@
 //! Killer cages for the band search: each cage's cells as band words, and the digit
 //! combinations a cage of each size and sum can hold, precomputed once per grid side.
 
-use crate::grid::{Cages, Combinations};
+use crate::grid::{Cages, Combinations, Geometry};
 
 /// One cage as the search sees it.
 pub(super) struct CageWords {
@@ -17,21 +17,48 @@ pub(super) struct CageTable {
 }
 
 impl CageTable {
-    /// The table of `cages` on a grid whose bands hold `band_cells` cells each.
-    pub(super) fn new(cages: &Cages, band_cells: usize) -> CageTable {
-        let cages_out = (0..cages.count())
+    /// The table of `cages` on a grid of geometry `g` whose bands hold `band_cells` cells
+    /// each. Besides the cages, each row, column and box gives a virtual cage (the 45
+    /// rule): its cells outside the cages it wholly holds, which have distinct digits
+    /// making the rest of the unit's sum. They cut the search to a fraction.
+    pub(super) fn new(g: Geometry, cages: &Cages, band_cells: usize) -> CageTable {
+        let words = |cells: &mut dyn Iterator<Item = usize>, sum: u32| {
+            let mut words = [0u64; 4];
+            for c in cells {
+                words[c / band_cells] |= 1 << (c % band_cells);
+            }
+            CageWords { cells: words, sum }
+        };
+        let mut cages_out: Vec<CageWords> = (0..cages.count())
             .map(|k| {
-                let mut cells = [0u64; 4];
-                for &c in cages.cells(k) {
-                    let c = c as usize;
-                    cells[c / band_cells] |= 1 << (c % band_cells);
-                }
-                CageWords {
-                    cells,
-                    sum: cages.sum(k),
-                }
+                words(
+                    &mut cages.cells(k).iter().map(|&c| c as usize),
+                    cages.sum(k),
+                )
             })
             .collect();
+        let layout = g.layout();
+        let n = g.n();
+        let unit_sum = (n * (n + 1) / 2) as u32;
+        for u in 0..3 * n {
+            let unit = layout.unit(u);
+            let inside = |k: usize| cages.cells(k).iter().all(|c| unit.contains(c));
+            let mut whole = 0u32;
+            let mut rest = Vec::new();
+            for &c in unit {
+                let k = cages.cage_of(c as usize);
+                if inside(k) {
+                    if cages.cells(k)[0] == c {
+                        whole += cages.sum(k);
+                    }
+                } else {
+                    rest.push(c as usize);
+                }
+            }
+            if !rest.is_empty() && rest.len() < n {
+                cages_out.push(words(&mut rest.into_iter(), unit_sum - whole));
+            }
+        }
         CageTable {
             cages: cages_out,
             combos: Combinations::of(cages.n()),

@@ -176,7 +176,7 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
         (g.n(), g.box_rows(), g.n() * g.n() / (BR * N)),
         (N, BR, BANDS)
     );
-    let cages = grid.cages().map(|c| CageTable::new(c, BR * N));
+    let cages = grid.cages().map(|c| CageTable::new(g, c, BR * N));
     let mut s =
         Search::<_, false>::new(band_tables(g), order, limit, deadline).with_cages(cages.as_ref());
     let clues = grid.cells();

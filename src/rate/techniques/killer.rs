@@ -295,58 +295,130 @@ pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
         }
         let innie_sum = unit_sum * region.units as i64 - whole;
         let outie_sum = partial - innie_sum;
-        for (side, list, sum) in [("innies", innies, innie_sum), ("outies", outies, outie_sum)] {
-            if let Some(mut step) = restrict_to_sum(b, &list, sum) {
-                step.score = score;
-                let open: Vec<String> = step.cells.iter().map(|&c| cell_name(n, c)).collect();
-                let rest: i64 = sum - list.iter().map(|&c| i64::from(b.value(c))).sum::<i64>();
-                step.note = Some(format!(
-                    "{side} of {}: {} = {rest}",
-                    region.name,
-                    open.join("+")
-                ));
-                return Some(step);
+        // Innies minus outies: the partial cages mostly inside count whole, so their
+        // cells outside are subtracted and the other partial cages' cells inside added.
+        let (mut plus, mut minus, mut mixed_sum) = (Vec::new(), Vec::new(), innie_sum);
+        for k in 0..cages.count() {
+            let members = cages.cells(k);
+            let ins = members.iter().filter(|&&m| inside[m as usize]).count();
+            if ins == 0 || ins == members.len() {
+                continue;
             }
+            if 2 * ins > members.len() {
+                mixed_sum -= i64::from(cages.sum(k));
+                minus.extend(members.iter().map(|&m| m as usize).filter(|&m| !inside[m]));
+            } else {
+                plus.extend(members.iter().map(|&m| m as usize).filter(|&m| inside[m]));
+            }
+        }
+        let sides = [
+            ("innies", innies, Vec::new(), innie_sum),
+            ("outies", outies, Vec::new(), outie_sum),
+            ("innies − outies", plus, minus, mixed_sum),
+        ];
+        for (side, plus, minus, sum) in sides {
+            if side.contains('−') && (plus.is_empty() || minus.is_empty()) {
+                continue;
+            }
+            let Some((mut step, rest)) = restrict(b, &plus, &minus, sum) else {
+                continue;
+            };
+            step.score = score;
+            let names = |list: &[usize]| {
+                let open: Vec<String> = list
+                    .iter()
+                    .filter(|&&c| b.is_open(c))
+                    .map(|&c| cell_name(n, c))
+                    .collect();
+                open.join("+")
+            };
+            let expr = if minus.iter().any(|&c| b.is_open(c)) {
+                format!("{} − ({})", names(&plus), names(&minus))
+            } else {
+                names(&plus)
+            };
+            step.note = Some(format!("{side} of {}: {expr} = {rest}", region.name));
+            return Some(step);
         }
     }
     None
 }
 
-/// A step keeping, in the open cells of `list`, only the candidates of some assignment
-/// whose sum with the placed cells is `sum` (cells that see each other, or share a cage,
-/// differ); a lone open cell is placed. `None` when nothing changes or the open cells are
-/// none or too many.
-fn restrict_to_sum(b: &Board, list: &[usize], sum: i64) -> Option<Step> {
-    let open: Vec<usize> = list.iter().copied().filter(|&c| b.is_open(c)).collect();
-    if open.is_empty() || open.len() > MOST_CELLS {
+/// Keeps, in the open cells of `plus` and `minus`, only the candidates of some assignment
+/// with `sum(plus) - sum(minus) = sum` (cells that see each other, or share a cage,
+/// differ); a lone open cell is placed. Returns the step and what the open cells make;
+/// `None` when nothing changes, or no cell is open, or the cells are too many: any number
+/// of cells with distinct digits (the innies of one unit) goes by digit combinations,
+/// others up to [`MOST_CELLS`] by trying every assignment.
+fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Step, i64)> {
+    let placed = |list: &[usize]| list.iter().map(|&c| i64::from(b.value(c))).sum::<i64>();
+    let target = sum - placed(plus) + placed(minus);
+    let open_plus: Vec<usize> = plus.iter().copied().filter(|&c| b.is_open(c)).collect();
+    let open_minus: Vec<usize> = minus.iter().copied().filter(|&c| b.is_open(c)).collect();
+    let cages = b.cages()?;
+    let differ = |a: usize, c: usize| b.sees(a, c) || cages.cage_of(a) == cages.cage_of(c);
+    let open: Vec<usize> = open_plus.iter().chain(&open_minus).copied().collect();
+    if open.is_empty() {
         return None;
     }
-    let placed: i64 = list.iter().map(|&c| i64::from(b.value(c))).sum();
-    let target = u32::try_from(sum - placed).ok()?;
-    let mut allowed = vec![0u16; open.len()];
-    let mut chosen = vec![0u8; open.len()];
-    assign(b, &open, 0, target, &mut chosen, &mut allowed);
+    let distinct = open_minus.is_empty()
+        && open
+            .iter()
+            .enumerate()
+            .all(|(i, &a)| open[..i].iter().all(|&c| differ(a, c)));
+    let allowed: Vec<u16> = if distinct {
+        let held = open.iter().fold(0u16, |m, &c| m | b.cand(c));
+        let target = u32::try_from(target).ok()?;
+        let some = Combinations::of(b.n())
+            .of_size_and_sum(open.len(), target)
+            .iter()
+            .filter(|&&set| set & !held == 0 && fits(b, &open, set))
+            .fold(0u16, |m, &set| m | set);
+        open.iter().map(|_| some).collect()
+    } else if open.len() <= MOST_CELLS {
+        let signs: Vec<i64> = open
+            .iter()
+            .map(|c| if open_minus.contains(c) { -1 } else { 1 })
+            .collect();
+        let mut allowed = vec![0u16; open.len()];
+        let mut chosen = vec![0u8; open.len()];
+        assign(b, &open, &signs, &differ, target, &mut chosen, &mut allowed);
+        allowed
+    } else {
+        return None;
+    };
     if open.len() == 1 {
-        let m = allowed[0];
-        if m.count_ones() != 1 {
+        let m = allowed[0] & b.cand(open[0]);
+        if m.count_ones() != 1 || b.cand(open[0]).count_ones() == 1 {
             return None;
         }
         let mut step = Step::new(Technique::Innies45, open.clone());
         step.placements = vec![(open[0], m.trailing_zeros() as u8 + 1)];
-        return Some(step);
+        return Some((step, target));
     }
     let eliminations: Vec<(usize, u8)> = open
         .iter()
         .zip(&allowed)
         .flat_map(|(&c, &keep)| digits(b.cand(c) & !keep).map(move |d| (c, d)))
         .collect();
-    (!eliminations.is_empty())
-        .then(|| Step::new(Technique::Innies45, open.clone()).eliminating(eliminations))
+    (!eliminations.is_empty()).then(|| {
+        let step = Step::new(Technique::Innies45, open.clone()).eliminating(eliminations);
+        (step, target)
+    })
 }
 
-/// Tries every digit of `open[i..]` that makes `left` with the choices so far, marking
-/// in `allowed` the digits of each full assignment.
-fn assign(b: &Board, open: &[usize], i: usize, left: u32, chosen: &mut [u8], allowed: &mut [u16]) {
+/// Tries every digit of `open[i..]` (weighed by `signs`) that makes `left` with the
+/// choices so far, marking in `allowed` the digits of each full assignment.
+fn assign(
+    b: &Board,
+    open: &[usize],
+    signs: &[i64],
+    differ: &dyn Fn(usize, usize) -> bool,
+    left: i64,
+    chosen: &mut [u8],
+    allowed: &mut [u16],
+) {
+    let i = chosen.iter().take_while(|&&d| d != 0).count();
     if i == open.len() {
         if left == 0 {
             for (a, &d) in allowed.iter_mut().zip(chosen.iter()) {
@@ -355,19 +427,20 @@ fn assign(b: &Board, open: &[usize], i: usize, left: u32, chosen: &mut [u8], all
         }
         return;
     }
-    let cages = b.cages().expect("killer board");
     for d in digits(b.cand(open[i])) {
-        if u32::from(d) > left {
-            break;
-        }
-        let clash = (0..i).any(|j| {
-            chosen[j] == d
-                && (b.sees(open[i], open[j]) || cages.cage_of(open[i]) == cages.cage_of(open[j]))
-        });
-        if clash {
+        if (0..i).any(|j| chosen[j] == d && differ(open[i], open[j])) {
             continue;
         }
         chosen[i] = d;
-        assign(b, open, i + 1, left - u32::from(d), chosen, allowed);
+        assign(
+            b,
+            open,
+            signs,
+            differ,
+            left - signs[i] * i64::from(d),
+            chosen,
+            allowed,
+        );
+        chosen[i] = 0;
     }
 }
