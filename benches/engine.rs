@@ -46,6 +46,7 @@ fn generator(c: &mut Criterion) {
         strategy: Strategy::Random,
         stop: DigStop::Minimal,
         failure_budget: None,
+        cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
     };
     let mut seed = 0u64;
     c.bench_function("generate/9x9 minimal random", |b| {

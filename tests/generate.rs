@@ -41,6 +41,7 @@ fn any_spec() -> impl proptest::strategy::Strategy<Value = Spec> {
                     strategy,
                     stop,
                     failure_budget: None,
+                    cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
                 })
             },
         )
@@ -79,6 +80,7 @@ fn same_seed_same_puzzle() {
         strategy: Strategy::Rot180,
         stop: DigStop::Minimal,
         failure_budget: None,
+        cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
     };
     assert_eq!(generate(&spec, 77, None), generate(&spec, 77, None));
     assert_ne!(generate(&spec, 77, None), generate(&spec, 78, None));
@@ -188,7 +190,7 @@ proptest! {
     ) {
         let geometry = Geometry::for_size(size).unwrap();
         let spec = Spec { geometry, route: Route::Transform, strategy: Strategy::Random,
-            stop: DigStop::Clues(geometry.cells() * 3 / 5), failure_budget: None };
+            stop: DigStop::Clues(geometry.cells() * 3 / 5), failure_budget: None, cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT };
         let p = generate(&spec, seed, None).unwrap().puzzle;
         let group: Vec<_> = sudoku_bank::grid::Symmetry::group(geometry).collect();
         let s = group[which % group.len()];

@@ -299,6 +299,7 @@ fn singles_check_agrees_with_the_rater() {
                 strategy: Strategy::Random,
                 stop: DigStop::Clues(clues),
                 failure_budget: None,
+                cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
             };
             for seed in 0..60 {
                 let Ok(g) = generate(&spec, seed, None) else {
@@ -384,6 +385,7 @@ fn diagonal_steps_are_true_and_skip_uniqueness() {
                 strategy: Strategy::Random,
                 stop: DigStop::Clues(clues),
                 failure_budget: None,
+                cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
             };
             let seeds = if size == 9 { 0..40 } else { 0..10 };
             for seed in seeds {

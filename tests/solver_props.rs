@@ -20,6 +20,7 @@ fn partial(size: usize, seed: u64, keep: u32, tamper: Option<(usize, u8)>) -> Gr
         strategy: Strategy::Random,
         stop: DigStop::Clues(g.cells() - 1),
         failure_budget: None,
+        cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
     };
     let solution = generate(&spec, seed, None).unwrap().solution;
     let mut state = seed | 1;

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 /// The field names, in CSV column order. The first twenty are the columns of earlier
 /// exports, in their old order, so scripts that cut columns by position keep working.
-const FIELD_NAMES: [&str; 34] = [
+const FIELD_NAMES: [&str; 36] = [
     "id",
     "size",
     "box_rows",
@@ -44,11 +44,13 @@ const FIELD_NAMES: [&str; 34] = [
     "solution_class",
     "full_fingerprint",
     "variant",
+    "cages",
+    "cage_sizes",
 ];
 
 /// A stored puzzle's values, in [`FIELD_NAMES`] order. Seeds are text (JSON readers lose
 /// digits above 2^53).
-fn values(p: &StoredPuzzle) -> [Value; 34] {
+fn values(p: &StoredPuzzle) -> [Value; 36] {
     let rating = p.rating.as_ref();
     let base = p.base.as_ref();
     [
@@ -86,6 +88,12 @@ fn values(p: &StoredPuzzle) -> [Value; 34] {
         json!(p.solution_class),
         json!(p.full_fingerprint),
         json!(p.geometry.variant().name()),
+        p.cages.as_ref().map_or(Value::Null, |c| c.cages.to_json()),
+        json!(p
+            .cages
+            .as_ref()
+            .and_then(|c| c.grown)
+            .map(|s| s.to_string())),
     ]
 }
 
@@ -171,6 +179,19 @@ impl Row {
                 other => Some(other.to_string()),
             },
             Row::Csv(m) => m.get(name).filter(|s| !s.is_empty()).cloned(),
+        }
+    }
+
+    /// A JSON field (a CSV cell holding JSON text), `None` when absent or null.
+    pub fn json(&self, name: &str) -> Result<Option<Value>, String> {
+        match self {
+            Row::Json(m) => Ok(m.get(name).filter(|v| !v.is_null()).cloned()),
+            Row::Csv(_) => self
+                .text(name)
+                .map(|t| {
+                    serde_json::from_str(&t).map_err(|e| format!("field '{name}' is not JSON: {e}"))
+                })
+                .transpose(),
         }
     }
 

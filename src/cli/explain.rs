@@ -3,7 +3,7 @@
 use super::args::BankArgs;
 use super::notation;
 use crate::bank;
-use crate::grid::{parse_line_in, parse_line_with, Variant};
+use crate::grid::{parse_line_in, Variant};
 use crate::picture::html::solving::SolvingPage;
 use crate::rate::{apply, rate, Board, Step, Technique};
 use crate::solver::count_solutions;
@@ -19,7 +19,7 @@ pub struct ExplainArgs {
     /// backtracking search) to this file instead of printing the steps.
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
-    /// The rules of a puzzle given in one-line form: classic or diagonal (a bank id's
+    /// The rules of a puzzle given in one-line form: classic, diagonal or killer (a bank id's
     /// puzzle follows its stored variant).
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,
@@ -36,7 +36,8 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
             let p = bank
                 .puzzle(id)?
                 .with_context(|| format!("no puzzle with id {id} in '{}'", args.common.db))?;
-            let grid = parse_line_with(&p.puzzle, p.geometry)
+            let grid = p
+                .puzzle_grid()
                 .with_context(|| format!("puzzle {id} is malformed"))?;
             (
                 grid,

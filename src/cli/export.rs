@@ -3,7 +3,6 @@
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use super::exchange;
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
-use crate::grid::parse_line_with;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -79,9 +78,16 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
 fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<()> {
     match format {
         Format::Jsonl => writeln!(out, "{}", exchange::json_object(p))?,
-        Format::Txt => writeln!(out, "{}", p.puzzle)?,
+        // The text form: the cells, and for a killer puzzle its cage map and sums.
+        Format::Txt => writeln!(
+            out,
+            "{}",
+            p.puzzle_grid()
+                .with_context(|| format!("puzzle {} is malformed", p.id))?
+        )?,
         Format::Sdk => {
-            let grid = parse_line_with(&p.puzzle, p.geometry)
+            let grid = p
+                .puzzle_grid()
                 .with_context(|| format!("puzzle {} is malformed", p.id))?;
             let line = grid.to_line();
             for row in line.as_bytes().chunks(p.geometry.n()) {

@@ -41,7 +41,7 @@ pub struct ImportArgs {
     /// What the file holds.
     #[arg(long, value_enum, default_value = "auto")]
     pub format: ImportFormat,
-    /// The rules of plain puzzle lines (txt, sdk): classic or diagonal. A jsonl or csv
+    /// The rules of plain puzzle lines (txt, sdk): classic, diagonal or killer. A jsonl or csv
     /// row's own `variant` field wins; a row without one is taken as this.
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,
@@ -271,16 +271,40 @@ fn from_row(
     let text = row.text("puzzle").ok_or("no 'puzzle' field")?;
     let size: Option<usize> = row.parsed("size")?;
     let variant = row.parsed("variant")?.unwrap_or(variant);
+    let cages = row.json("cages")?;
+    // A killer row's cages are in their own field; its puzzle field is the cells.
+    let cells_variant = match cages {
+        Some(_) => Variant::Classic,
+        None => variant,
+    };
     let puzzle = match size {
         Some(n) => {
             let g = crate::grid::Geometry::for_size(n)
                 .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))?;
-            parse_line_with(&text, g.with_variant(variant))
+            parse_line_with(&text, g.with_variant(cells_variant))
         }
-        None => parse_line_in(&text, variant),
+        None => parse_line_in(&text, cells_variant),
     }
     .map_err(|e| format!("field 'puzzle': {e}"))?;
+    let puzzle = match cages {
+        Some(_) if !variant.has_cages() => {
+            return Err(format!("a {variant} row has no 'cages': drop the field"))
+        }
+        Some(list) => {
+            let cages = crate::grid::Cages::from_json(puzzle.geometry(), &list)
+                .map_err(|e| format!("field 'cages': {e}"))?;
+            let grid = puzzle.with_cages(std::sync::Arc::new(cages));
+            if let Some(conflict) = grid.find_conflict() {
+                return Err(format!("field 'puzzle': {conflict}"));
+            }
+            grid
+        }
+        None => puzzle,
+    };
     let mut record = rate(&puzzle, settings)?;
+    if let (Some(sizes), Some(c)) = (row.parsed("cage_sizes")?, record.cages.as_mut()) {
+        c.grown = Some(sizes);
+    }
     if let Some(solution) = row.text("solution") {
         if solution != record.solution {
             return Err("field 'solution' is not the puzzle's solution".into());
@@ -296,8 +320,10 @@ fn from_row(
                 if grid != record.solution {
                     return Err("field 'base_grid' is not the puzzle's solution".into());
                 }
-                let parsed = parse_line_with(&grid, puzzle.geometry())
-                    .map_err(|e| format!("field 'base_grid': {e}"))?;
+                let g = puzzle.geometry();
+                let parsed = parse_line_with(&grid, g.with_variant(Variant::Classic))
+                    .map_err(|e| format!("field 'base_grid': {e}"))?
+                    .with_variant(g.variant());
                 Some(BaseGridRecord {
                     id: grid_id(&parsed),
                     route,

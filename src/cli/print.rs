@@ -2,7 +2,6 @@
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
-use crate::grid::parse_line_with;
 use crate::picture::sheet::{Book, Entry, Paper, PerPage};
 use crate::picture::{Canvas, PdfCanvas, SvgCanvas};
 use anyhow::{bail, Context, Result};
@@ -73,6 +72,14 @@ pub fn run(args: &PrintArgs) -> Result<u8> {
     args.select.check(&args.config.settings()?)?;
     let bank = bank::open_existing(&args.common.db)?;
     let puzzles = select(&bank, args)?;
+    if let Some(p) = puzzles.iter().find(|p| p.geometry.variant().has_cages()) {
+        bail!(
+            "puzzle {} is a killer puzzle, and sheets do not draw cages yet: print with \
+             --variant classic or diagonal, and export killer puzzles with `bank export \
+             --format txt` (their text form)",
+            p.id
+        );
+    }
     let entries = puzzles.iter().map(entry).collect::<Result<Vec<Entry>>>()?;
     let book = Book {
         paper: args.paper,
@@ -146,7 +153,7 @@ fn entry(p: &StoredPuzzle) -> Result<Entry> {
     Ok(Entry {
         label: p.id.to_string(),
         details: format!("{} - {} - {} clues", p.tier, score, p.clues),
-        puzzle: parse_line_with(&p.puzzle, p.geometry).with_context(malformed)?,
-        solution: parse_line_with(&p.solution, p.geometry).with_context(malformed)?,
+        puzzle: p.puzzle_grid().with_context(malformed)?,
+        solution: p.solution_grid().with_context(malformed)?,
     })
 }

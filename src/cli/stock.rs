@@ -29,7 +29,7 @@ pub struct StockArgs {
     /// Grid side: 4, 6, 9, 12 or 16 (default: the config's generation.default_size).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
-    /// The variant: classic or diagonal (`daily` is classic only).
+    /// The variant: classic, diagonal or killer (`daily` is classic only).
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,
     /// Output format.
@@ -171,16 +171,19 @@ fn print_all(puzzles: &[StoredPuzzle], format: TakeFormat) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for p in puzzles {
         match format {
-            TakeFormat::Txt => writeln!(out, "{}\t{}\t{}", p.id, p.puzzle, p.solution)?,
-            TakeFormat::Jsonl => writeln!(
-                out,
-                "{}",
-                serde_json::json!({
+            // A killer puzzle's text form carries its cage map and sums.
+            TakeFormat::Txt => writeln!(out, "{}\t{}\t{}", p.id, p.puzzle_grid()?, p.solution)?,
+            TakeFormat::Jsonl => {
+                let mut v = serde_json::json!({
                     "id": p.id, "puzzle": p.puzzle, "solution": p.solution,
                     "size": p.geometry.n(), "variant": p.geometry.variant(), "tier": p.tier,
                     "score": p.rating.as_ref().map(|r| r.score), "clues": p.clues,
-                })
-            )?,
+                });
+                if let Some(c) = &p.cages {
+                    v["cages"] = c.cages.to_json();
+                }
+                writeln!(out, "{v}")?
+            }
         }
     }
     out.flush()?;

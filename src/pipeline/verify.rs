@@ -4,7 +4,6 @@ use crate::bank::{RatingRecord, StoredPuzzle};
 use crate::canon::fingerprint;
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::parse_line_with;
 use crate::rate::rate;
 use crate::solver::count_solutions;
 
@@ -19,9 +18,9 @@ pub enum Finding {
 
 /// Checks one stored puzzle; an empty list means it is sound.
 pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
-    let puzzle = match parse_line_with(&p.puzzle, p.geometry) {
+    let puzzle = match p.puzzle_grid() {
         Ok(x) => x,
-        Err(e) => return vec![Finding::Corrupt(format!("puzzle text: {e}"))],
+        Err(e) => return vec![Finding::Corrupt(format!("puzzle text: {e:#}"))],
     };
     let mut found = Vec::new();
     let counted = count_solutions(&puzzle, 2);

@@ -403,6 +403,7 @@ mod tests {
                 strategy: Strategy::Random,
                 stop: DigStop::Clues(g.cells() * 2 / 5),
                 failure_budget: None,
+                cage_sizes: crate::generate::CageSizes::DEFAULT,
             };
             let puzzle = generate(&spec, 7, None).unwrap().puzzle;
             let fast = Board::new(&puzzle);
