@@ -1,0 +1,454 @@
+//! The killer variant end to end, on each backend: fill, an independent counter that
+//! knows cages, reproduce, verify, export/import with cages, take, determinism, and the
+//! rater's steps checked against the solution.
+
+mod common;
+
+use common::{bank, banks, ok, stderr, temp_db, texts};
+use sudoku_bank::grid::{parse_line_in, Variant};
+
+/// `SELECT` of every killer puzzle's text-form puzzle, tab, solution, in id order (read
+/// back from `export --format txt` and the solution column).
+fn killer_rows(db: &str) -> Vec<(String, String)> {
+    let lines = ok(&[
+        "export",
+        "--format",
+        "txt",
+        "--variant",
+        "killer",
+        "--db",
+        db,
+    ]);
+    let solutions = texts(
+        db,
+        "SELECT solution FROM puzzles WHERE variant = 'killer' ORDER BY id",
+    );
+    lines.lines().map(str::to_string).zip(solutions).collect()
+}
+
+/// Solutions of a killer puzzle, up to `limit`, by plain backtracking: the open cell
+/// with the fewest digits that fit its row, column, box and cage (distinct digits, and a
+/// partial sum the rest of the cage can still complete) is tried with each in turn.
+/// Written apart from the production solver, which it checks.
+fn killer_count(puzzle: &sudoku_bank::grid::Grid, limit: u64) -> u64 {
+    struct State<'a> {
+        n: usize,
+        g: sudoku_bank::grid::Geometry,
+        cages: &'a sudoku_bank::grid::Cages,
+        cells: Vec<u8>,
+        /// Digits used per row, column, box and cage (bit d).
+        rows: Vec<u32>,
+        cols: Vec<u32>,
+        boxes: Vec<u32>,
+        in_cage: Vec<u32>,
+        /// Sum placed and cells open per cage.
+        placed: Vec<u32>,
+        open: Vec<u32>,
+    }
+    impl State<'_> {
+        fn set(&mut self, cell: usize, d: u8, on: bool) {
+            let (r, c) = (cell / self.n, cell % self.n);
+            let (b, k, bit) = (self.g.box_of(r, c), self.cages.cage_of(cell), 1u32 << d);
+            for m in [
+                &mut self.rows[r],
+                &mut self.cols[c],
+                &mut self.boxes[b],
+                &mut self.in_cage[k],
+            ] {
+                *m ^= bit;
+            }
+            if on {
+                self.placed[k] += u32::from(d);
+                self.open[k] -= 1;
+            } else {
+                self.placed[k] -= u32::from(d);
+                self.open[k] += 1;
+            }
+            self.cells[cell] = if on { d } else { 0 };
+        }
+        fn fits(&self, cell: usize, d: u8) -> bool {
+            let (r, c) = (cell / self.n, cell % self.n);
+            let k = self.cages.cage_of(cell);
+            let used = self.rows[r] | self.cols[c] | self.boxes[self.g.box_of(r, c)];
+            if (used | self.in_cage[k]) & 1 << d != 0 {
+                return false;
+            }
+            // The rest of the cage must still be completable: its other open cells take
+            // distinct digits their row, column and box allow, making the sum.
+            let others: Vec<usize> = self
+                .cages
+                .cells(k)
+                .iter()
+                .map(|&m| m as usize)
+                .filter(|&m| m != cell && self.cells[m] == 0)
+                .collect();
+            let allowed: Vec<u32> = others
+                .iter()
+                .map(|&m| {
+                    let (r, c) = (m / self.n, m % self.n);
+                    !(self.rows[r] | self.cols[c] | self.boxes[self.g.box_of(r, c)])
+                })
+                .collect();
+            let rest = self.cages.sum(k) as i64 - self.placed[k] as i64 - i64::from(d);
+            fn completable(allowed: &[u32], taken: u32, rest: i64, n: usize) -> bool {
+                let Some((&first, tail)) = allowed.split_first() else {
+                    return rest == 0;
+                };
+                (1..=n as u32).any(|x| {
+                    first & 1 << x != 0
+                        && taken & 1 << x == 0
+                        && i64::from(x) <= rest
+                        && completable(tail, taken | 1 << x, rest - i64::from(x), n)
+                })
+            }
+            completable(&allowed, self.in_cage[k] | 1 << d, rest, self.n)
+        }
+        fn count(&mut self, limit: u64) -> u64 {
+            let mut best: Option<(usize, Vec<u8>)> = None;
+            for cell in (0..self.cells.len()).filter(|&i| self.cells[i] == 0) {
+                let ds: Vec<u8> = (1..=self.n as u8).filter(|&d| self.fits(cell, d)).collect();
+                if best.as_ref().is_none_or(|(_, b)| ds.len() < b.len()) {
+                    let empty = ds.is_empty();
+                    best = Some((cell, ds));
+                    if empty {
+                        break;
+                    }
+                }
+            }
+            let Some((cell, ds)) = best else {
+                return 1;
+            };
+            let mut found = 0;
+            for d in ds {
+                self.set(cell, d, true);
+                found += self.count(limit - found);
+                self.set(cell, d, false);
+                if found >= limit {
+                    break;
+                }
+            }
+            found
+        }
+    }
+    let g = puzzle.geometry();
+    let n = g.n();
+    let cages = puzzle.cages().expect("a killer puzzle");
+    let mut s = State {
+        n,
+        g,
+        cages,
+        cells: vec![0; n * n],
+        rows: vec![0; n],
+        cols: vec![0; n],
+        boxes: vec![0; n],
+        in_cage: vec![0; cages.count()],
+        placed: vec![0; cages.count()],
+        open: (0..cages.count())
+            .map(|k| cages.cells(k).len() as u32)
+            .collect(),
+    };
+    for (cell, &d) in puzzle.cells().iter().enumerate() {
+        if d != 0 {
+            if !s.fits(cell, d) {
+                return 0;
+            }
+            s.set(cell, d, true);
+        }
+    }
+    s.count(limit)
+}
+
+/// A killer fill of each size stores puzzles that the plain counter above finds unique,
+/// with the stored solution; most 9x9 ones have no givens; verify passes and reproduce
+/// gives each one again.
+#[test]
+fn killer_fills_store_unique_killer_puzzles() {
+    for (_dir, db) in banks() {
+        ok(&[
+            "fill",
+            "--variant",
+            "killer",
+            "--size",
+            "4",
+            "--count",
+            "4",
+            "--tier",
+            "easy",
+            "--seed",
+            "3",
+            "--db",
+            &db,
+        ]);
+        ok(&[
+            "fill",
+            "--variant",
+            "killer",
+            "--size",
+            "6",
+            "--count",
+            "8",
+            "--seed",
+            "3",
+            "--db",
+            &db,
+        ]);
+        ok(&[
+            "fill",
+            "--variant",
+            "killer",
+            "--count",
+            "12",
+            "--tier",
+            "easy",
+            "--seed",
+            "3",
+            "--db",
+            &db,
+        ]);
+        ok(&[
+            "fill",
+            "--variant",
+            "killer",
+            "--count",
+            "4",
+            "--tier",
+            "medium",
+            "--seed",
+            "3",
+            "--db",
+            &db,
+        ]);
+        let rows = killer_rows(&db);
+        assert_eq!(rows.len(), 28, "{db}");
+        let mut zero = 0;
+        for (line, solution) in &rows {
+            let p = parse_line_in(line, Variant::Killer).unwrap();
+            let s = parse_line_in(solution, Variant::Classic)
+                .unwrap()
+                .with_cages(p.cages().unwrap().clone());
+            assert!(s.is_full() && s.find_conflict().is_none(), "{line}");
+            assert!(p.is_consistent_with(&s.clone().with_variant(Variant::Killer)));
+            assert_eq!(killer_count(&p, 2), 1, "{line}");
+            zero += (p.geometry().n() == 9 && p.clue_count() == 0) as usize;
+        }
+        assert!(zero >= 8, "{zero} of 16 9x9 killers without givens");
+        let out = ok(&["verify", "--db", &db]);
+        assert!(out.contains("0 corrupt, 0 drifted"), "{out}");
+        for id in ["1", "5", "13", "25"] {
+            let out = ok(&["reproduce", id, "--db", &db]);
+            assert!(out.contains("identical"), "{id}: {out}");
+        }
+    }
+}
+
+/// Export and import round-trip killer puzzles with their cages (jsonl `cages` as
+/// `[{"sum": …, "cells": ["r1c1", …]}]`); take hands them out with their cages.
+#[test]
+fn killer_puzzles_round_trip_and_are_taken_with_cages() {
+    let (_dir, db) = temp_db();
+    ok(&[
+        "fill",
+        "--variant",
+        "killer",
+        "--count",
+        "6",
+        "--tier",
+        "easy",
+        "--seed",
+        "5",
+        "--db",
+        &db,
+    ]);
+    ok(&[
+        "fill", "--count", "4", "--tier", "easy", "--seed", "5", "--db", &db,
+    ]);
+    let export = ok(&["export", "--format", "jsonl", "--db", &db]);
+    let first: serde_json::Value = serde_json::from_str(export.lines().next().unwrap()).unwrap();
+    assert_eq!(first["variant"], "killer");
+    assert!(first["cages"][0]["sum"].as_u64().unwrap() >= 1);
+    assert!(first["cages"][0]["cells"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("r1c"));
+    let (dir2, other) = temp_db();
+    let file = dir2.path().join("bank.jsonl");
+    std::fs::write(&file, &export).unwrap();
+    ok(&["import", file.to_str().unwrap(), "--db", &other]);
+    assert_eq!(common::scalar(&other, "SELECT count(*) FROM puzzles"), 10);
+    let fields = |db: &str| {
+        texts(
+            db,
+            "SELECT puzzle || cages FROM puzzles WHERE variant = 'killer' ORDER BY id",
+        )
+    };
+    assert_eq!(fields(&db), fields(&other));
+    assert_eq!(
+        texts(&db, "SELECT fingerprint FROM puzzles ORDER BY id"),
+        texts(&other, "SELECT fingerprint FROM puzzles ORDER BY id")
+    );
+    let out = ok(&["verify", "--db", &other]);
+    assert!(out.contains("0 corrupt"), "{out}");
+    let out = ok(&["reproduce", "2", "--db", &other]);
+    assert!(out.contains("identical"), "{out}");
+    let taken = ok(&[
+        "take",
+        "--variant",
+        "killer",
+        "--tier",
+        "easy",
+        "--count",
+        "2",
+        "--format",
+        "jsonl",
+        "--db",
+        &other,
+    ]);
+    for line in taken.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["variant"], "killer");
+        assert!(
+            v["cages"].as_array().is_some_and(|c| !c.is_empty()),
+            "{line}"
+        );
+    }
+    let text = ok(&[
+        "take",
+        "--variant",
+        "killer",
+        "--tier",
+        "easy",
+        "--count",
+        "1",
+        "--db",
+        &other,
+    ]);
+    let line = text.lines().next().unwrap().split('\t').nth(1).unwrap();
+    assert!(parse_line_in(line, Variant::Killer).is_ok(), "{line}");
+}
+
+/// The same seed gives the same killer bank on 1 and 2 threads.
+#[test]
+fn killer_banks_are_deterministic() {
+    let run = |threads: &str| {
+        let (_dir, db) = temp_db();
+        ok(&[
+            "fill",
+            "--variant",
+            "killer",
+            "--count",
+            "8",
+            "--seed",
+            "11",
+            "--threads",
+            threads,
+            "--db",
+            &db,
+        ]);
+        texts(
+            &db,
+            "SELECT puzzle || cages FROM puzzles ORDER BY tier, puzzle",
+        )
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+/// Solving, rating and explaining a killer line; bad killer input is refused with exit 2
+/// and a message naming the fix.
+#[test]
+fn killer_lines_on_the_command_line() {
+    let line = ok(&[
+        "generate",
+        "--variant",
+        "killer",
+        "--count",
+        "1",
+        "--seed",
+        "4",
+    ]);
+    let line = line.trim();
+    assert_eq!(line.split_whitespace().count(), 3);
+    let solved = ok(&["solve", "--variant", "killer", line]);
+    assert_eq!(solved.trim().len(), 81);
+    let explained = ok(&["explain", "--variant", "killer", line]);
+    assert!(
+        explained.contains("cage combination (2.0): cage r"),
+        "{explained}"
+    );
+    assert!(explained.contains(" → {"), "{explained}");
+    let refused = |args: &[&str], says: &str| {
+        let o = bank(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    };
+    let cells = line.split_whitespace().next().unwrap();
+    let o = bank(
+        &["solve", "--variant", "killer"],
+        Some(&format!("{cells}\n")),
+    );
+    assert!(
+        stderr(&o).contains("three fields: givens, cage map and sums"),
+        "{}",
+        stderr(&o)
+    );
+    let (_dir, db) = temp_db();
+    refused(
+        &[
+            "fill",
+            "--variant",
+            "killer",
+            "--size",
+            "12",
+            "--count",
+            "1",
+            "--db",
+            &db,
+        ],
+        "killer sudoku is made in sizes 4, 6 and 9",
+    );
+    refused(
+        &["generate", "--variant", "killer", "--cage-sizes", "5-2"],
+        "cage sizes",
+    );
+}
+
+/// Every placement and elimination of the killer rater is true against the solution,
+/// on killer puzzles of sizes 4, 6 and 9.
+#[test]
+fn killer_steps_are_true() {
+    use sudoku_bank::rate::rate;
+    let mut steps = 0;
+    let mut killer_steps = 0;
+    for (size, count) in [("4", "6"), ("6", "10"), ("9", "25")] {
+        let lines = ok(&[
+            "generate",
+            "--variant",
+            "killer",
+            "--size",
+            size,
+            "--count",
+            count,
+            "--seed",
+            "8",
+            "--with-solution",
+        ]);
+        for line in lines.lines() {
+            let (puzzle, solution) = line.split_once('\t').unwrap();
+            let p = parse_line_in(puzzle, Variant::Killer).unwrap();
+            let s = parse_line_in(solution, Variant::Classic).unwrap();
+            for step in rate(&p).steps {
+                steps += 1;
+                killer_steps += step.note.is_some() as usize;
+                for &(c, d) in &step.placements {
+                    assert_eq!(s.get(c), d, "{puzzle}: {step:?}");
+                }
+                for &(c, d) in &step.eliminations {
+                    assert_ne!(s.get(c), d, "{puzzle}: {step:?}");
+                }
+            }
+        }
+    }
+    assert!(
+        killer_steps > 200 && steps > killer_steps,
+        "{killer_steps} of {steps}"
+    );
+}
