@@ -164,60 +164,27 @@ fn killer_count(puzzle: &sudoku_bank::grid::Grid, limit: u64) -> u64 {
 #[test]
 fn killer_fills_store_unique_killer_puzzles() {
     for (_dir, db) in banks() {
-        ok(&[
-            "fill",
-            "--variant",
-            "killer",
-            "--size",
-            "4",
-            "--count",
-            "4",
-            "--tier",
-            "easy",
-            "--seed",
-            "3",
-            "--db",
-            &db,
-        ]);
-        ok(&[
-            "fill",
-            "--variant",
-            "killer",
-            "--size",
-            "6",
-            "--count",
-            "8",
-            "--seed",
-            "3",
-            "--db",
-            &db,
-        ]);
-        ok(&[
-            "fill",
-            "--variant",
-            "killer",
-            "--count",
-            "12",
-            "--tier",
-            "easy",
-            "--seed",
-            "3",
-            "--db",
-            &db,
-        ]);
-        ok(&[
-            "fill",
-            "--variant",
-            "killer",
-            "--count",
-            "4",
-            "--tier",
-            "medium",
-            "--seed",
-            "3",
-            "--db",
-            &db,
-        ]);
+        for (size, count, tier) in [
+            ("4", "4", "easy"),
+            ("6", "8", ""),
+            ("9", "12", "easy"),
+            ("9", "4", "medium"),
+        ] {
+            let mut args = vec![
+                "fill",
+                "--variant",
+                "killer",
+                "--size",
+                size,
+                "--count",
+                count,
+            ];
+            if !tier.is_empty() {
+                args.extend(["--tier", tier]);
+            }
+            args.extend(["--seed", "3", "--db", &db]);
+            ok(&args);
+        }
         let rows = killer_rows(&db);
         assert_eq!(rows.len(), 28, "{db}");
         let mut zero = 0;

@@ -601,22 +601,17 @@ mod tests {
             c.tier("hard", Variant::Classic).unwrap().clues,
             ClueRange { low: 25, high: 30 }
         );
-        assert_eq!(
-            c.tier_for_score(1.5, Variant::Classic).unwrap().name,
-            "easy"
-        );
-        assert_eq!(
-            c.tier_for_score(2.6, Variant::Classic).unwrap().name,
-            "medium"
-        );
-        assert_eq!(
-            c.tier_for_score(4.2, Variant::Classic).unwrap().name,
-            "hard"
-        );
-        assert_eq!(
-            c.tier_for_score(7.5, Variant::Classic).unwrap().name,
-            "expert"
-        );
+        for (score, tier) in [
+            (1.5, "easy"),
+            (2.6, "medium"),
+            (4.2, "hard"),
+            (7.5, "expert"),
+        ] {
+            assert_eq!(
+                c.tier_for_score(score, Variant::Classic).unwrap().name,
+                tier
+            );
+        }
     }
 
     #[test]
