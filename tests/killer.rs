@@ -385,6 +385,7 @@ fn killer_steps_are_true() {
     use sudoku_bank::rate::rate;
     let mut steps = 0;
     let mut killer_steps = 0;
+    let mut used = std::collections::BTreeSet::new();
     for (size, count) in [("4", "6"), ("6", "10"), ("9", "25")] {
         let lines = ok(&[
             "generate",
@@ -405,6 +406,7 @@ fn killer_steps_are_true() {
             for step in rate(&p).steps {
                 steps += 1;
                 killer_steps += step.note.is_some() as usize;
+                used.insert(step.technique);
                 for &(c, d) in &step.placements {
                     assert_eq!(s.get(c), d, "{puzzle}: {step:?}");
                 }

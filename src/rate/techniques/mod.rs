@@ -171,6 +171,14 @@ impl Technique {
         self.entry().name
     }
 
+    /// Whether the technique reads killer cages (it finds nothing on other boards).
+    pub fn needs_cages(self) -> bool {
+        matches!(
+            self,
+            Technique::CageCombination | Technique::Innies45 | Technique::CageLocked
+        )
+    }
+
     /// Whether the technique reasons from the puzzle having one solution under the classic
     /// rules alone (a deadly pattern is only deadly when no other unit breaks it): the
     /// rater skips it for the variants, where a diagonal can break the pattern.
