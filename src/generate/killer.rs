@@ -122,14 +122,7 @@ pub fn grow_cages(solution: &Grid, sizes: CageSizes, rng: &mut Rand) -> Option<A
         .iter()
         .map(|c| c.iter().map(|&x| u32::from(solution.get(x))).sum())
         .collect();
-    let mut firsts: Vec<usize> = Vec::new();
-    for &l in &label {
-        if !firsts.contains(&l) {
-            firsts.push(l);
-        }
-    }
-    let sums: Vec<u32> = firsts.iter().map(|&l| sums_by_label[l]).collect();
-    let made: Result<Cages, CageError> = Cages::new(g, &label, &sums);
+    let made: Result<Cages, CageError> = Cages::from_labels(g, &label, |l| sums_by_label[l]);
     Some(Arc::new(made.expect(
         "grown cages are connected, digit-distinct and summed",
     )))
@@ -168,21 +161,12 @@ pub fn split_at(cages: &Cages, solution: &Grid, cell: usize, rng: &mut Rand) -> 
             labels[c] = cages.count();
         }
         let sum_of = |cells: &[usize]| cells.iter().map(|&c| u32::from(solution.get(c))).sum();
-        let mut firsts: Vec<usize> = Vec::new();
-        for &l in &labels {
-            if !firsts.contains(&l) {
-                firsts.push(l);
-            }
-        }
-        let sums: Vec<u32> = firsts
-            .iter()
-            .map(|&l| match l {
-                l if l == cages.count() => sum_of(&piece),
-                l if l == k => sum_of(&rest),
-                l => cages.sum(l),
-            })
-            .collect();
-        return Cages::new(solution.geometry(), &labels, &sums).ok();
+        let sums = |l: usize| match l {
+            l if l == cages.count() => sum_of(&piece),
+            l if l == k => sum_of(&rest),
+            l => cages.sum(l),
+        };
+        return Cages::from_labels(solution.geometry(), &labels, sums).ok();
     }
     None
 }

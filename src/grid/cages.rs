@@ -278,15 +278,24 @@ impl Cages {
                 count: count[c],
             });
         }
-        // Sums follow the labels' first appearance, which `new` expects.
+        Cages::from_labels(g, &labels, |k| cages[k].0)
+    }
+
+    /// Cages from each cell's label and each label's sum (`sum_of(label)`), whatever the
+    /// labels' order: [`Cages::new`] with the sums put in first-appearance order.
+    pub fn from_labels(
+        g: Geometry,
+        labels: &[usize],
+        sum_of: impl Fn(usize) -> u32,
+    ) -> Result<Cages, CageError> {
         let mut order: Vec<usize> = Vec::new();
-        for &l in &labels {
+        for &l in labels {
             if !order.contains(&l) {
                 order.push(l);
             }
         }
-        let sums: Vec<u32> = order.iter().map(|&k| cages[k].0).collect();
-        Cages::new(g, &labels, &sums)
+        let sums: Vec<u32> = order.into_iter().map(sum_of).collect();
+        Cages::new(g, labels, &sums)
     }
 
     /// Digits of the grid.
@@ -401,17 +410,10 @@ impl Cages {
         for (cell, &k) in self.cage_of.iter().enumerate() {
             labels[map(cell)] = k as usize;
         }
-        let mut order: Vec<usize> = Vec::new();
-        for &l in &labels {
-            if !order.contains(&l) {
-                order.push(l);
-            }
-        }
-        let sums: Vec<u32> = order.iter().map(|&k| self.sum(k)).collect();
-        Cages::new(
+        Cages::from_labels(
             Geometry::for_size(self.n()).expect("a supported size"),
             &labels,
-            &sums,
+            |k| self.sum(k),
         )
         .expect("a symmetry keeps cages valid")
     }
