@@ -100,9 +100,9 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     let agreement = share(&|r| band(r.ours) == band(r.se));
     assert!(agreement >= 0.98, "band agreement {agreement}");
     let exact = share(&|r| (r.ours - r.se).abs() < 1e-9);
-    assert!(exact >= 0.77, "exact: {exact}");
+    assert!(exact >= 0.87, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.91, "within 0.2: {close}");
+    assert!(close >= 0.97, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
 }
@@ -250,7 +250,7 @@ fn reference_puzzles_pin_each_technique() {
         (
             "050870040020004600060290000097050200000000000002060370000089020005300080010045090",
             6.8,
-            Technique::XyChain,
+            Technique::Cycle,
         ),
         (
             "000900003000700060007050090030608012002000300960201050050080400080005000200009000",

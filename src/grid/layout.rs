@@ -255,6 +255,12 @@ impl CellSet {
         CellSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
     }
 
+    /// The cells in either set.
+    #[inline]
+    pub fn or(self, other: CellSet) -> CellSet {
+        CellSet(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+
     /// The cells of this set not in `other`.
     #[inline]
     pub fn minus(self, other: CellSet) -> CellSet {

@@ -1,12 +1,12 @@
-//! Chains: X-chains (one digit, alternating strong and weak links) and XY-chains
-//! (bivalue cells). The shortest chain with an elimination is taken; its score grows with
-//! length as in Sudoku Explainer.
+//! X-chains: one digit, alternating strong and weak links. The shortest chain with an
+//! elimination is taken; its score grows with length as in Sudoku Explainer. (Chains of
+//! bivalue cells are scored as the reference does: as forcing chains, or as cycles.)
 
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
-use crate::rate::step::{length_bonus, most_nodes_below, Step};
+use crate::rate::step::{length_bonus, Step};
 
 /// An X-chain of `nodes` nodes (two per strong link) past two links, as Sukaku Explainer
 /// scores its strong-link chains (`StrongLinksHint`: three links 5.4, four 5.8, five 6.2,
@@ -83,16 +83,6 @@ fn holding_each_digit(b: &Board) -> Vec<CellSet> {
         digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
     }
     holding
-}
-
-fn better(best: &Option<Step>, nodes: usize) -> bool {
-    best.as_ref().is_none_or(|s| s.cells.len() > nodes)
-}
-
-/// Whether a search should go on from a state `nodes` long: its successors must stay
-/// within `longest` and, once there is a chain, be shorter than it.
-fn worth_extending(best: &Option<Step>, nodes: usize, longest: usize) -> bool {
-    nodes < longest && better(best, nodes + 1)
 }
 
 /// The shortest X-chain on any digit (of the shortest, the lowest-scoring): A = ... = Z
@@ -190,69 +180,6 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
         }
         if !found_any {
             b.digit_found_nothing_up_to(DigitSearch::XChain, key, d, within);
-        }
-    }
-    best
-}
-
-/// The shortest XY-chain: bivalue cells A .. Z linked by shared digits, where A's other
-/// digit x is also Z's last: x leaves cells seeing both A and Z. Only chains scoring below
-/// `below` are looked for.
-pub fn xy_chain(b: &Board, below: f64) -> Option<Step> {
-    let longest = most_nodes_below(below, Technique::XyChain.base_score(), 2);
-    if longest < 2 {
-        return None;
-    }
-    let n = b.n();
-    let cells = b.cells();
-    let width = n + 1;
-    let pairs: Vec<usize> = (0..cells)
-        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
-        .collect();
-    let holding = holding_each_digit(b);
-    // Bivalue cells holding each digit.
-    let bivalue: CellSet = pairs.iter().copied().collect();
-    let pairs_with: Vec<CellSet> = holding.iter().map(|h| h.and(bivalue)).collect();
-    let mut best: Option<Step> = None;
-    let mut trail = Trail::new(cells * width);
-    let other = |c: usize, d: u8| (b.cand(c) & !(1u16 << (d - 1))).trailing_zeros() as u8 + 1;
-    for &start in &pairs {
-        for x in digits(b.cand(start)) {
-            // State s = cell * width + the digit the cell is forced to if the chain holds.
-            trail.start(start * width + other(start, x) as usize);
-            // Cells entered on each digit so far (entering digit and cell fix the state).
-            let mut entered = vec![CellSet::default(); n + 1];
-            entered.iter_mut().for_each(|set| set.insert(start));
-            while let Some(s) = trail.queue.pop_front() {
-                let (cell, forced) = (s / width, (s % width) as u8);
-                let next_cells = pairs_with[forced as usize]
-                    .and(b.peer_set(cell))
-                    .minus(entered[forced as usize]);
-                for next in next_cells.iter() {
-                    entered[forced as usize].insert(next);
-                    let out = other(next, forced);
-                    let t = next * width + out as usize;
-                    if !trail.reach(t, s) {
-                        continue;
-                    }
-                    if out == x {
-                        let length = trail.length(t);
-                        if better(&best, length) {
-                            let seen = seen_by_both(b, start, next, holding[x as usize]);
-                            if !seen.is_empty() {
-                                let mut step = Step::new(Technique::XyChain, trail.path(t, width));
-                                step.score =
-                                    Technique::XyChain.base_score() + length_bonus(2 * length);
-                                step.eliminations = eliminations(seen, x);
-                                best = Some(step);
-                            }
-                        }
-                    }
-                    if worth_extending(&best, trail.length(t), longest) {
-                        trail.queue.push_back(t);
-                    }
-                }
-            }
         }
     }
     best

@@ -4,6 +4,7 @@
 pub mod chaining;
 pub mod chains;
 pub mod common;
+pub mod cycles;
 pub mod direct;
 pub mod exclusion;
 pub mod fish;
@@ -137,10 +138,10 @@ techniques! {
     AlignedPairExclusion => ("aligned pair exclusion", 6.2, |b, _| exclusion::aligned_pair_exclusion(b)),
     /// An X-chain with a group node (a digit's places where a box meets a line).
     GroupedXChain => ("grouped x-chain", 4.3, grouped::grouped_x_chain),
-    /// A chain of bivalue cells.
-    XyChain => ("xy-chain", 6.5, chains::xy_chain),
     /// An assumption that implies its own opposite (an alternating inference chain).
     ForcingChain => ("forcing chain", 6.6, forcing::forcing_chain),
+    /// A loop of alternating links that holds either way round (X-, Y- or mixed cycle).
+    Cycle => ("bidirectional cycle", 6.5, cycles::cycle),
     /// A digit assumed in a cell contradicts itself along that digit's links.
     Nishio => ("nishio forcing chain", 7.5, |b, _| forcing::nishio(b)),
     /// Cell, region, double or contradiction forcing chains on static links.

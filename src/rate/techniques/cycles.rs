@@ -1,0 +1,509 @@
+//! Bidirectional cycles, as Sudoku Explainer finds them (`Chaining.doCycles`): a loop of
+//! alternating inferences that holds whichever way round it is read, so along each weak
+//! link one end is on and the other off. A candidate outside the loop that sees an on node
+//! and an off node of the same digit goes.
+//!
+//! Three kinds, by the links allowed: X-cycles (one digit, strong links are a digit's two
+//! places in a unit), Y-cycles (bivalue cells, strong links inside a cell) score 6.5, and
+//! cycles mixing both 7.0, each plus the chain length bonus over the loop's nodes.
+//!
+//! The search is the reference's: from every candidate assumed on, a breadth-first walk
+//! that reaches each on node once (by its shortest path) and each off node once per on
+//! node that leads to it; a loop closes when an off node turns the start back on.
+
+use super::Technique;
+use crate::grid::CellSet;
+use crate::rate::board::{digits, Board};
+use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
+
+/// Which links a cycle may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// One digit: links between cells only.
+    X,
+    /// Bivalue cells: strong links inside a cell only.
+    Y,
+    /// Both.
+    Mixed,
+}
+
+impl Kind {
+    /// Strong links inside a bivalue cell, and weak links from a cell's digit to its
+    /// other candidates.
+    fn in_cell(self) -> bool {
+        self != Kind::X
+    }
+
+    /// Strong links between a digit's two places in a unit.
+    fn in_unit(self) -> bool {
+        self != Kind::Y
+    }
+
+    /// The score of a loop of no more than four nodes.
+    fn base(self) -> f64 {
+        match self {
+            Kind::X | Kind::Y => Technique::Cycle.base_score(),
+            Kind::Mixed => MIXED_CYCLE,
+        }
+    }
+}
+
+/// Score of a cycle whose links are of both kinds.
+const MIXED_CYCLE: f64 = 7.0;
+
+/// The fewest nodes of a loop (the reference closes loops from the second round on).
+const SHORTEST_LOOP: usize = 4;
+
+/// A candidate as a number: `cell * n + digit - 1`.
+type Cand = usize;
+
+/// An off node of the walk: its candidate and the on node it came from.
+#[derive(Clone, Copy)]
+struct Off {
+    cand: Cand,
+    parent: Cand,
+}
+
+/// Scratch state of one walk, kept across starts.
+struct Walk {
+    n: usize,
+    /// Per candidate: the walk (start number) that reached it on, its off node and depth
+    /// (nodes from the start, itself included).
+    reached_in: Vec<u32>,
+    /// Per candidate: the walk that reached it off.
+    off_in: Vec<u32>,
+    on_parent: Vec<u32>,
+    depth: Vec<u32>,
+    /// The off nodes of the current walk, as reached (an on node's parent indexes here).
+    offs: Vec<Off>,
+    /// Open cells holding each digit (`[d]`).
+    holding: Vec<CellSet>,
+    /// Per kind, per digit: the cells where the digit assumed off turns something on
+    /// (the others are dead ends of a walk).
+    leads_on: [Vec<CellSet>; 3],
+    /// Per candidate: the other candidate of its cell when the cell is bivalue (`NONE`).
+    cell_partner: Vec<u32>,
+    /// Per candidate: the digit's other place in each unit where it has two, at
+    /// `unit_partners[unit_at[k]..unit_at[k + 1]]` (each place once).
+    unit_partners: Vec<u32>,
+    unit_at: Vec<u32>,
+    /// The number of the current walk (marks in `reached_in` and `off_in`).
+    walk: u32,
+    /// Scratch lists of a walk: the on nodes of the next round, the off nodes of this
+    /// one, the links out of a node, the start's strong partners.
+    next_on: Vec<Cand>,
+    offs_from: Vec<usize>,
+    out: Vec<Cand>,
+    closers: Vec<Cand>,
+}
+
+/// No candidate.
+const NONE: u32 = u32::MAX;
+
+/// No off node: the start.
+const ROOT: u32 = u32::MAX;
+
+impl Walk {
+    fn new(b: &Board) -> Walk {
+        let n = b.n();
+        let mut holding = vec![CellSet::default(); n + 1];
+        for c in (0..b.cells()).filter(|&c| b.is_open(c)) {
+            digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
+        }
+        let size = b.cells() * n;
+        let mut cell_partner = vec![NONE; size];
+        let (mut unit_partners, mut unit_at) = (Vec::new(), Vec::with_capacity(size + 1));
+        for (k, partner) in cell_partner.iter_mut().enumerate() {
+            unit_at.push(unit_partners.len() as u32);
+            let (cell, digit) = (k / n, (k % n) as u8 + 1);
+            let cands = b.cand(cell);
+            if !b.is_open(cell) || cands & (1 << (digit - 1)) == 0 {
+                continue;
+            }
+            if cands.count_ones() == 2 {
+                let other = (cands & !(1 << (digit - 1))).trailing_zeros() as usize;
+                *partner = (cell * n + other) as u32;
+            }
+            let first = unit_partners.len();
+            for u in b.layout().all_units_of(cell) {
+                let places = b.positions(u, digit);
+                if places.count_ones() == 2 {
+                    for i in digits(places) {
+                        let other = b.unit(u)[i as usize - 1] as usize;
+                        let partner = (other * n + digit as usize - 1) as u32;
+                        if other != cell && !unit_partners[first..].contains(&partner) {
+                            unit_partners.push(partner);
+                        }
+                    }
+                }
+            }
+        }
+        unit_at.push(unit_partners.len() as u32);
+        let mut leads_on: [Vec<CellSet>; 3] =
+            std::array::from_fn(|_| vec![CellSet::default(); n + 1]);
+        for k in (0..size).filter(|&k| unit_at[k] != unit_at[k + 1] || cell_partner[k] != NONE) {
+            let (cell, digit) = (k / n, k % n + 1);
+            for kind in [Kind::X, Kind::Y, Kind::Mixed] {
+                let leads = (kind.in_cell() && cell_partner[k] != NONE)
+                    || (kind.in_unit() && unit_at[k] != unit_at[k + 1]);
+                if leads {
+                    leads_on[kind as usize][digit].insert(cell);
+                }
+            }
+        }
+        Walk {
+            walk: 0,
+            next_on: Vec::new(),
+            offs_from: Vec::new(),
+            out: Vec::new(),
+            closers: Vec::new(),
+            leads_on,
+            n,
+            cell_partner,
+            unit_partners,
+            unit_at,
+            reached_in: vec![u32::MAX; size],
+            off_in: vec![u32::MAX; size],
+            on_parent: vec![ROOT; size],
+            depth: vec![0; size],
+            offs: Vec::new(),
+            holding,
+        }
+    }
+
+    fn cand(&self, cell: usize, digit: u8) -> Cand {
+        cell * self.n + digit as usize - 1
+    }
+
+    fn split(&self, k: Cand) -> (usize, u8) {
+        (k / self.n, (k % self.n) as u8 + 1)
+    }
+
+    /// Walks from `start` on, closing loops of at most `longest` nodes: the first loop
+    /// with an elimination that scores below `bound`.
+    fn walk_from(
+        &mut self,
+        b: &Board,
+        kind: Kind,
+        start: Cand,
+        longest: usize,
+        bound: f64,
+    ) -> Option<Step> {
+        // The off nodes that turn the start back on, where every loop ends: the strong
+        // partners of the start (the links are symmetric).
+        let mut closers = std::mem::take(&mut self.closers);
+        closers.clear();
+        turned_on(self, kind, start, &mut closers);
+        let mut found = None;
+        if !closers.is_empty() {
+            self.walk += 1;
+            self.offs.clear();
+            self.reached_in[start] = self.walk;
+            self.on_parent[start] = ROOT;
+            self.depth[start] = 1;
+            let mut next_on = std::mem::take(&mut self.next_on);
+            let mut offs_from = std::mem::take(&mut self.offs_from);
+            let mut out = std::mem::take(&mut self.out);
+            next_on.clear();
+            next_on.push(start);
+            while !next_on.is_empty() && found.is_none() {
+                offs_from.clear();
+                for &p in &next_on {
+                    // A loop through `p` has one node more than the path to it.
+                    let nodes = self.depth[p] as usize + 1;
+                    out.clear();
+                    if nodes + 2 > longest {
+                        // The last level: only the closers matter.
+                        if nodes >= SHORTEST_LOOP && nodes <= longest {
+                            let closing =
+                                closers.iter().filter(|&&q| turns_off(b, self, kind, p, q));
+                            out.extend(closing);
+                        }
+                    } else {
+                        turned_off(b, self, kind, p, &mut out);
+                    }
+                    for &q in &out {
+                        // The reference walks an off node again from every on node that
+                        // reaches it, but only the first walk turns anything on: later
+                        // ones matter only where they close a loop. (An off node not
+                        // reached yet is on no path.)
+                        let again = self.off_in[q] == self.walk;
+                        if !again || (closers.contains(&q) && !self.on_path(p, q)) {
+                            self.off_in[q] = self.walk;
+                            offs_from.push(self.offs.len());
+                            self.offs.push(Off { cand: q, parent: p });
+                        }
+                    }
+                }
+                next_on.clear();
+                for &i in &offs_from {
+                    let Off { cand: q, parent: p } = self.offs[i];
+                    out.clear();
+                    turned_on(self, kind, q, &mut out);
+                    for &r in &out {
+                        let nodes = self.depth[p] as usize + 1;
+                        if r == start && nodes >= SHORTEST_LOOP && found.is_none() {
+                            let score = kind.base() + length_bonus(nodes);
+                            if score < bound - 1e-9 {
+                                found = closed_loop(b, self, i, score);
+                            }
+                        }
+                        if self.reached_in[r] != self.walk {
+                            self.reached_in[r] = self.walk;
+                            self.on_parent[r] = i as u32;
+                            self.depth[r] = self.depth[p] + 2;
+                            next_on.push(r);
+                        }
+                    }
+                }
+            }
+            self.next_on = next_on;
+            self.offs_from = offs_from;
+            self.out = out;
+        }
+        self.closers = closers;
+        found
+    }
+
+    /// Whether the off candidate `q` is on the path that reached the on node `p`.
+    fn on_path(&self, p: Cand, q: Cand) -> bool {
+        let mut at = self.on_parent[p];
+        while at != ROOT {
+            let off = self.offs[at as usize];
+            if off.cand == q {
+                return true;
+            }
+            at = self.on_parent[off.parent];
+        }
+        false
+    }
+
+    /// The loop closed by off node `last` back to the start, as links from the start
+    /// round to it again.
+    fn loop_links(&self, last: usize) -> Vec<Link> {
+        let mut links = Vec::new();
+        let mut at = last as u32;
+        let mut start = 0;
+        while at != ROOT {
+            let off = self.offs[at as usize];
+            let (cell, digit) = self.split(off.cand);
+            links.push(Link {
+                cell,
+                digit,
+                on: false,
+            });
+            let (cell, digit) = self.split(off.parent);
+            links.push(Link {
+                cell,
+                digit,
+                on: true,
+            });
+            start = off.parent;
+            at = self.on_parent[off.parent];
+        }
+        links.reverse();
+        let (cell, digit) = self.split(start);
+        links.push(Link {
+            cell,
+            digit,
+            on: true,
+        });
+        links
+    }
+}
+
+/// Candidates an on node turns off that turn something on in turn (the others end the
+/// walk there): the cell's other candidates (when links inside a cell are allowed) and the
+/// digit in every peer.
+fn turned_off(b: &Board, w: &Walk, kind: Kind, k: Cand, out: &mut Vec<Cand>) {
+    let (cell, digit) = w.split(k);
+    let leads_on = &w.leads_on[kind as usize];
+    if kind.in_cell() {
+        let others = b.cand(cell) & !(1 << (digit - 1));
+        let live = digits(others).filter(|&e| leads_on[e as usize].contains(cell));
+        out.extend(live.map(|e| w.cand(cell, e)));
+    }
+    let peers = b.peer_set(cell).and(leads_on[digit as usize]);
+    out.extend(peers.iter().map(|p| w.cand(p, digit)));
+}
+
+/// Candidates an off node turns on: a bivalue cell's other candidate, the digit's other
+/// place in a unit where it has two.
+fn turned_on(w: &Walk, kind: Kind, k: Cand, out: &mut Vec<Cand>) {
+    if kind.in_cell() && w.cell_partner[k] != NONE {
+        out.push(w.cell_partner[k] as Cand);
+    }
+    if kind.in_unit() {
+        let partners = &w.unit_partners[w.unit_at[k] as usize..w.unit_at[k + 1] as usize];
+        out.extend(partners.iter().map(|&p| p as Cand));
+    }
+}
+
+/// Whether on node `p` turns off candidate `q` (a candidate of the board).
+fn turns_off(b: &Board, w: &Walk, kind: Kind, p: Cand, q: Cand) -> bool {
+    let ((pc, pd), (qc, qd)) = (w.split(p), w.split(q));
+    if pc == qc {
+        kind.in_cell() && pd != qd
+    } else {
+        pd == qd && b.peer_set(pc).contains(qc)
+    }
+}
+
+/// The eliminations of a loop: a digit leaves a cell off the loop that sees one of the
+/// loop's cells where the digit is on and one where it is off.
+fn loop_eliminations(b: &Board, w: &Walk, links: &[Link]) -> Vec<(usize, u8)> {
+    let on_loop: CellSet = links.iter().map(|l| l.cell).collect();
+    let n = b.n();
+    let (mut seen_on, mut seen_off) = (
+        vec![CellSet::default(); n + 1],
+        vec![CellSet::default(); n + 1],
+    );
+    for l in &links[..links.len() - 1] {
+        let d = l.digit as usize;
+        let seen = b.peer_set(l.cell).and(w.holding[d]).minus(on_loop);
+        let side = if l.on {
+            &mut seen_on[d]
+        } else {
+            &mut seen_off[d]
+        };
+        *side = side.or(seen);
+    }
+    (1..=n as u8)
+        .flat_map(|d| {
+            let both = seen_on[d as usize].and(seen_off[d as usize]);
+            both.iter().map(move |c| (c, d))
+        })
+        .collect()
+}
+
+/// The lowest-scoring bidirectional cycle with an elimination (of equal scores, the
+/// first found), scoring below `below`.
+pub fn cycle(b: &Board, below: f64) -> Option<Step> {
+    let mut w = Walk::new(b);
+    let mut best: Option<Step> = None;
+    for kind in [Kind::X, Kind::Y, Kind::Mixed] {
+        // The most nodes a loop may have to score below the bound (kept while it holds).
+        let mut limit = (f64::NAN, 0);
+        for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+            // Loops through a cell with more candidates need a link between cells there.
+            if !kind.in_unit() && b.cand(cell).count_ones() != 2 {
+                continue;
+            }
+            for digit in digits(b.cand(cell)) {
+                let bound = best.as_ref().map_or(below, |s| s.score);
+                if limit.0 != bound {
+                    limit = (bound, most_nodes_below(bound, kind.base(), 1));
+                }
+                if limit.1 < SHORTEST_LOOP {
+                    // Nothing shorter scores less, and the later kinds score more.
+                    return best;
+                }
+                best = w
+                    .walk_from(b, kind, w.cand(cell, digit), limit.1, bound)
+                    .or(best);
+            }
+        }
+    }
+    best
+}
+
+/// The step of the loop closed by off node `last`, if it eliminates something.
+fn closed_loop(b: &Board, w: &Walk, last: usize, score: f64) -> Option<Step> {
+    let links = w.loop_links(last);
+    let elims = loop_eliminations(b, w, &links);
+    if elims.is_empty() {
+        return None;
+    }
+    let mut cells: Vec<usize> = Vec::new();
+    for l in &links {
+        if !cells.contains(&l.cell) {
+            cells.push(l.cell);
+        }
+    }
+    let mut step = Step::new(Technique::Cycle, cells);
+    step.score = score;
+    step.eliminations = elims;
+    step.chains = vec![links];
+    Some(step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_line;
+    use crate::rate::{apply, rate};
+    use crate::solver::count_solutions;
+
+    /// Every cycle the rater takes on these puzzles (SE 6.6-7.0 in the calibration file)
+    /// is a closed loop of alternating links that hold on the board of its step, scored
+    /// by its kind and node count, and removes no digit of the solution.
+    #[test]
+    fn cycles_are_closed_alternating_loops_that_remove_no_solution_digit() {
+        let puzzles = [
+            "050870040020004600060290000097050200000000000002060370000089020005300080010045090",
+            "000000000800000002042000570090000080700206009501000407309010706200030001000769000",
+            "050890000004002305010004020045706003700000004600405710020300050503600900000057030",
+        ];
+        let mut cycles = 0;
+        for line in puzzles {
+            let puzzle = parse_line(line).unwrap();
+            let solution = count_solutions(&puzzle, 2).unique().cloned().unwrap();
+            let mut b = Board::new(&puzzle);
+            for step in rate(&puzzle).steps {
+                if step.technique == Technique::Cycle {
+                    cycles += 1;
+                    let links = &step.chains[0];
+                    assert!(
+                        links.len() > SHORTEST_LOOP,
+                        "{line}: a loop of four nodes or more"
+                    );
+                    assert_eq!(links[0], links[links.len() - 1], "{line}: not closed");
+                    let mut in_cell = false;
+                    let mut between = false;
+                    for pair in links.windows(2) {
+                        let (a, z) = (pair[0], pair[1]);
+                        assert_ne!(a.on, z.on, "{line}: links alternate");
+                        assert!(b.cand(a.cell) & (1 << (a.digit - 1)) != 0);
+                        if a.cell == z.cell {
+                            in_cell = true;
+                            assert_ne!(a.digit, z.digit);
+                            // Off to on inside a cell needs a bivalue cell.
+                            assert!(a.on || b.cand(a.cell).count_ones() == 2);
+                        } else {
+                            between = true;
+                            assert_eq!(a.digit, z.digit);
+                            assert!(b.sees(a.cell, z.cell));
+                            if !a.on {
+                                // Off to on between cells: the digit's two places in a unit.
+                                let two = b.layout().all_units_of(a.cell).any(|u| {
+                                    b.positions(u, a.digit).count_ones() == 2
+                                        && b.layout().unit(u).contains(&(z.cell as u16))
+                                });
+                                assert!(two, "{line}: no strong link {a:?} {z:?}");
+                            }
+                        }
+                    }
+                    // Strong links between cells are a digit's two places in a unit.
+                    let unit_strong = links.windows(2).any(|p| p[0].cell != p[1].cell && !p[0].on);
+                    let kind = match (in_cell, unit_strong) {
+                        (false, _) => Kind::X,
+                        (true, false) => Kind::Y,
+                        (true, true) => Kind::Mixed,
+                    };
+                    assert!(between, "{line}: a loop joins cells");
+                    let nodes = links.len() - 1;
+                    let expected = kind.base() + length_bonus(nodes);
+                    assert!(
+                        (step.score - expected).abs() < 1e-9,
+                        "{line}: {kind:?} {nodes}"
+                    );
+                    for &(c, d) in &step.eliminations {
+                        assert_ne!(solution.get(c), d, "{line}: removed the solution");
+                    }
+                }
+                apply(&mut b, &step);
+            }
+        }
+        assert!(cycles >= 3, "only {cycles} cycles");
+    }
+}
