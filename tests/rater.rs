@@ -258,6 +258,11 @@ fn reference_puzzles_pin_each_technique() {
             Technique::ForcingChain,
         ),
         (
+            "450010006030240000010009300900000700100408009005000008001500080000086010800030075",
+            7.5,
+            Technique::AlignedTripleExclusion,
+        ),
+        (
             "000000870000067300000308109600000980070000030039000006403701000001520000056000000",
             7.8,
             Technique::Nishio,

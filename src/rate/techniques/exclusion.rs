@@ -1,9 +1,15 @@
-//! Aligned pair exclusion (Sudoku Explainer 6.2): two cells with two or more candidates
-//! each, and the bivalue cells that see both (at least two of them). A pair of values for
-//! the two cells is excluded when the cells see each other and the values are equal, or
-//! when it would take both candidates of one of those bivalue cells. A candidate of either
-//! cell that is in no remaining pair goes. As in the reference, the two cells need not
-//! share a unit, and a cell next to an open cell with one candidate is passed over.
+//! Aligned exclusion, Sudoku Explainer's `AlignedExclusion`:
+//!
+//! - pair (6.2): two cells with two or more candidates each, and the bivalue cells that
+//!   see both (at least two of them). A pair of values for the two cells is excluded when
+//!   the cells see each other and the values are equal, or when it would take both
+//!   candidates of one of those bivalue cells. A candidate of either cell that is in no
+//!   remaining pair goes.
+//! - triple (7.5): the same over three cells and the cells of two or three candidates that
+//!   see all three; the third cell is one of those that the first two see.
+//!
+//! As in the reference, the cells need not share a unit, and a cell next to an open cell
+//! with one candidate is passed over.
 
 use super::Technique;
 use crate::grid::CellSet;
@@ -70,4 +76,140 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
         }
     }
     None
+}
+
+/// A base cell of an aligned triple: open, two or more candidates, no single among its
+/// peers; and its excluders, the peers with two or three candidates.
+fn triple_bases(b: &Board) -> Vec<(usize, CellSet)> {
+    let open = (0..b.cells()).filter(|&c| b.is_open(c));
+    let (mut single, mut small) = (CellSet::default(), CellSet::default());
+    for c in open.clone() {
+        match b.cand(c).count_ones() {
+            1 => single.insert(c),
+            2 | 3 => small.insert(c),
+            _ => {}
+        }
+    }
+    open.filter(|&c| b.cand(c).count_ones() >= 2)
+        .filter(|&c| b.peer_set(c).and(single).is_empty())
+        .map(|c| (c, b.peer_set(c).and(small)))
+        .filter(|(_, excluders)| !excluders.is_empty())
+        .collect()
+}
+
+/// The first aligned triple exclusion that removes something.
+pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
+    let bases = triple_bases(b);
+    let mut excluders_of = vec![None; b.cells()];
+    for &(c, excluders) in &bases {
+        excluders_of[c] = Some(excluders);
+    }
+    let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
+    for (i, &(c0, ex0)) in bases.iter().enumerate() {
+        for &(c1, ex1) in &bases[i + 1..] {
+            let common01 = ex0.and(ex1);
+            if common01.len() < 2 {
+                continue;
+            }
+            // The third cell: a base cell the first two see between them (an excluder of
+            // one of them).
+            let mut thirds = ex0.or(ex1).and(base_set);
+            thirds.remove(c0);
+            thirds.remove(c1);
+            for c2 in thirds.iter() {
+                let ex2 = excluders_of[c2].expect("a base cell");
+                let common = common01.and(ex2);
+                if common.len() < 2 {
+                    continue;
+                }
+                if let Some(step) = exclude(b, [c0, c1, c2], common) {
+                    return Some(step);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// What the aligned triple `cells` with common excluders `common` removes: the values of
+/// each cell in no combination left allowed.
+fn exclude(b: &Board, cells: [usize; 3], common: CellSet) -> Option<Step> {
+    let locks: Vec<u16> = common.iter().map(|c| b.cand(c)).collect();
+    let sees = [
+        b.sees(cells[0], cells[1]),
+        b.sees(cells[0], cells[2]),
+        b.sees(cells[1], cells[2]),
+    ];
+    let mut keep = [0u16; 3];
+    for v0 in digits(b.cand(cells[0])) {
+        for v1 in digits(b.cand(cells[1])) {
+            if v0 == v1 && sees[0] {
+                continue;
+            }
+            for v2 in digits(b.cand(cells[2])) {
+                if (v0 == v2 && sees[1]) || (v1 == v2 && sees[2]) {
+                    continue;
+                }
+                let values = (1u16 << (v0 - 1)) | (1 << (v1 - 1)) | (1 << (v2 - 1));
+                // A combination that takes every candidate of an excluder is impossible.
+                if locks.iter().any(|&m| m & !values == 0) {
+                    continue;
+                }
+                keep[0] |= 1 << (v0 - 1);
+                keep[1] |= 1 << (v1 - 1);
+                keep[2] |= 1 << (v2 - 1);
+                if (0..3).all(|i| keep[i] == b.cand(cells[i])) {
+                    // Every value is in an allowed combination: nothing goes.
+                    return None;
+                }
+            }
+        }
+    }
+    let elims: Vec<(usize, u8)> = cells
+        .iter()
+        .zip(keep)
+        .flat_map(|(&c, keep)| digits(b.cand(c) & !keep).map(move |d| (c, d)))
+        .collect();
+    if elims.is_empty() {
+        return None;
+    }
+    let mut pattern = cells.to_vec();
+    pattern.extend(common.iter());
+    Some(Step::new(Technique::AlignedTripleExclusion, pattern).eliminating(elims))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::parse_line;
+    use crate::rate::{apply, rate};
+
+    /// The triple step of a reference puzzle (SE 7.5): three base cells, two or more cells
+    /// of two or three candidates that see all three, and removals from the three only.
+    #[test]
+    fn aligned_triple_is_three_cells_and_their_common_excluders() {
+        let line =
+            "450010006030240000010009300900000700100408009005000008001500080000086010800030075";
+        let puzzle = parse_line(line).unwrap();
+        let mut b = Board::new(&puzzle);
+        let mut seen = false;
+        for step in rate(&puzzle).steps {
+            if step.technique == Technique::AlignedTripleExclusion {
+                seen = true;
+                let (cells, excluders) = step.cells.split_at(3);
+                assert!(excluders.len() >= 2);
+                for &e in excluders {
+                    assert!((2..=3).contains(&b.cand(e).count_ones()));
+                    assert!(cells.iter().all(|&c| b.sees(c, e)));
+                }
+                for &(c, d) in &step.eliminations {
+                    assert!(cells.contains(&c) && b.cand(c) & (1 << (d - 1)) != 0);
+                }
+                // The finder on that board gives the same step.
+                assert_eq!(aligned_triple_exclusion(&b), Some(step.clone()));
+            }
+            apply(&mut b, &step);
+        }
+        assert!(seen, "the reference puzzle needs an aligned triple");
+    }
 }

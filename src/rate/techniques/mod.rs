@@ -142,6 +142,9 @@ techniques! {
     ForcingChain => ("forcing chain", 6.6, forcing::forcing_chain),
     /// A loop of alternating links that holds either way round (X-, Y- or mixed cycle).
     Cycle => ("bidirectional cycle", 6.5, cycles::cycle),
+    /// Three cells whose triples of values the cells of two or three candidates seeing
+    /// all three rule out.
+    AlignedTripleExclusion => ("aligned triple exclusion", 7.5, |b, _| exclusion::aligned_triple_exclusion(b)),
     /// A digit assumed in a cell contradicts itself along that digit's links.
     Nishio => ("nishio forcing chain", 7.5, |b, _| forcing::nishio(b)),
     /// Cell, region, double or contradiction forcing chains on static links.
