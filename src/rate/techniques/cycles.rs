@@ -7,9 +7,11 @@
 //! places in a unit), Y-cycles (bivalue cells, strong links inside a cell) score 6.5, and
 //! cycles mixing both 7.0, each plus the chain length bonus over the loop's nodes.
 //!
-//! The search is the reference's: from every candidate assumed on, a breadth-first walk
-//! that reaches each on node once (by its shortest path) and each off node once per on
-//! node that leads to it; a loop closes when an off node turns the start back on.
+//! The search finds the reference's loops: from every candidate assumed on, a
+//! breadth-first walk that reaches each on node once (by its shortest path); a loop closes
+//! when an off node turns the start back on. The reference walks an off node again from
+//! every on node that reaches it; here only the start's strong partners are (the other
+//! repeats turn on nothing new).
 
 use super::Technique;
 use crate::grid::CellSet;
