@@ -2,6 +2,7 @@
 //! elimination is taken; its score grows with length as in Sudoku Explainer. (Chains of
 //! bivalue cells are scored as the reference does: as forcing chains, or as cycles.)
 
+use super::common::holding_each_digit;
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
@@ -74,15 +75,6 @@ fn seen_by_both(b: &Board, a: usize, z: usize, holding: CellSet) -> CellSet {
 /// `digit` out of `cells`, as eliminations.
 fn eliminations(cells: CellSet, digit: u8) -> Vec<(usize, u8)> {
     cells.iter().map(|c| (c, digit)).collect()
-}
-
-/// The open cells holding each digit (`[d]`; `[0]` is empty).
-fn holding_each_digit(b: &Board) -> Vec<CellSet> {
-    let mut holding = vec![CellSet::default(); b.n() + 1];
-    for c in (0..b.cells()).filter(|&c| b.is_open(c)) {
-        digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
-    }
-    holding
 }
 
 /// The shortest X-chain on any digit (of the shortest, the lowest-scoring): A = ... = Z

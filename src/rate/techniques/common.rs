@@ -1,5 +1,6 @@
 //! Helpers that several technique families share.
 
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
 use crate::rate::step::Step;
@@ -147,4 +148,13 @@ pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
             .find(|&s| inside(stack_mask << (s * bc)))
             .map(|s| layout.box_unit((u / br) * stacks + s))
     }
+}
+
+/// The open cells holding each digit (`[d]`; `[0]` is empty).
+pub fn holding_each_digit(b: &Board) -> Vec<CellSet> {
+    let mut holding = vec![CellSet::default(); b.n() + 1];
+    for c in (0..b.cells()).filter(|&c| b.is_open(c)) {
+        digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
+    }
+    holding
 }

@@ -13,6 +13,7 @@
 //! every on node that reaches it; here only the start's strong partners are (the other
 //! repeats turn on nothing new).
 
+use super::common::holding_each_digit;
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
@@ -108,10 +109,7 @@ const ROOT: u32 = u32::MAX;
 impl Walk {
     fn new(b: &Board) -> Walk {
         let n = b.n();
-        let mut holding = vec![CellSet::default(); n + 1];
-        for c in (0..b.cells()).filter(|&c| b.is_open(c)) {
-            digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
-        }
+        let holding = holding_each_digit(b);
         let size = b.cells() * n;
         let mut cell_partner = vec![NONE; size];
         let (mut unit_partners, mut unit_at) = (Vec::new(), Vec::with_capacity(size + 1));

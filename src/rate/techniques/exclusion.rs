@@ -16,24 +16,30 @@ use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::Step;
 
+/// The base cells of an aligned exclusion of `degree` cells: open, two or more
+/// candidates, no single among their peers; each with its excluders, the peers with two to
+/// `degree` candidates (at least one).
+fn bases(b: &Board, degree: u32) -> Vec<(usize, CellSet)> {
+    let open = (0..b.cells()).filter(|&c| b.is_open(c));
+    let (mut single, mut small) = (CellSet::default(), CellSet::default());
+    for c in open.clone() {
+        match b.cand(c).count_ones() {
+            1 => single.insert(c),
+            k if k <= degree => small.insert(c),
+            _ => {}
+        }
+    }
+    open.filter(|&c| b.cand(c).count_ones() >= 2)
+        .filter(|&c| b.peer_set(c).and(single).is_empty())
+        .map(|c| (c, b.peer_set(c).and(small)))
+        .filter(|(_, excluders)| !excluders.is_empty())
+        .collect()
+}
+
 /// The first aligned pair exclusion that removes something.
 pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
-    let open = (0..b.cells()).filter(|&c| b.is_open(c));
-    let bivalue: CellSet = open
-        .clone()
-        .filter(|&c| b.cand(c).count_ones() == 2)
-        .collect();
-    let single: CellSet = open
-        .clone()
-        .filter(|&c| b.cand(c).count_ones() == 1)
-        .collect();
-    // Base cells: two or more candidates, no single among their peers, a bivalue peer.
-    let bases: Vec<(usize, CellSet)> = open
-        .filter(|&c| b.cand(c).count_ones() >= 2)
-        .filter(|&c| b.peer_set(c).and(single).is_empty())
-        .map(|c| (c, b.peer_set(c).and(bivalue)))
-        .filter(|(_, excluders)| !excluders.is_empty())
-        .collect();
+    // Their excluders are the bivalue peers.
+    let bases = bases(b, 2);
     // A value of one cell goes only when every value of the other cell (but an equal one)
     // meets a bivalue cell holding both, so that other cell has at most one candidate more
     // than it has bivalue peers: a pair where neither cell is so is passed over.
@@ -78,28 +84,9 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
     None
 }
 
-/// A base cell of an aligned triple: open, two or more candidates, no single among its
-/// peers; and its excluders, the peers with two or three candidates.
-fn triple_bases(b: &Board) -> Vec<(usize, CellSet)> {
-    let open = (0..b.cells()).filter(|&c| b.is_open(c));
-    let (mut single, mut small) = (CellSet::default(), CellSet::default());
-    for c in open.clone() {
-        match b.cand(c).count_ones() {
-            1 => single.insert(c),
-            2 | 3 => small.insert(c),
-            _ => {}
-        }
-    }
-    open.filter(|&c| b.cand(c).count_ones() >= 2)
-        .filter(|&c| b.peer_set(c).and(single).is_empty())
-        .map(|c| (c, b.peer_set(c).and(small)))
-        .filter(|(_, excluders)| !excluders.is_empty())
-        .collect()
-}
-
 /// The first aligned triple exclusion that removes something.
 pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
-    let bases = triple_bases(b);
+    let bases = bases(b, 3);
     let mut excluders_of = vec![None; b.cells()];
     for &(c, excluders) in &bases {
         excluders_of[c] = Some(excluders);
