@@ -26,9 +26,13 @@ pub enum BenchWhat {
     Solve {
         /// Puzzle files (default: the public sets in ../shared/data/solver).
         files: Vec<String>,
-        /// Passes over each file; the best pass is reported.
+        /// Passes over each file; the best pass is reported, and each puzzle's best time.
         #[arg(long, default_value_t = 3)]
         passes: u32,
+        /// The rules the puzzles follow: classic, diagonal or killer (killer lines: givens,
+        /// cage map, sums; see the README).
+        #[arg(long, default_value = "classic", value_parser = super::args::variant)]
+        variant: crate::grid::Variant,
     },
     /// Rater agreement with reference SE ratings (`<cells> <rating>` lines) and its speed.
     Rate {
@@ -70,14 +74,18 @@ pub const DEFAULT_SOLVER_SETS: [&str; 5] = [
 /// Runs the chosen benchmark and prints one line per measurement.
 pub fn run(args: &BenchArgs) -> Result<()> {
     match &args.what {
-        BenchWhat::Solve { files, passes } => {
+        BenchWhat::Solve {
+            files,
+            passes,
+            variant,
+        } => {
             let files: Vec<String> = if files.is_empty() {
                 DEFAULT_SOLVER_SETS.iter().map(|s| s.to_string()).collect()
             } else {
                 files.clone()
             };
             for file in files {
-                bench_solve(&file, *passes)?;
+                bench_solve(&file, *passes, *variant)?;
             }
             Ok(())
         }
@@ -90,10 +98,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     }
 }
 
-fn load(file: &str) -> Result<Vec<Grid>> {
+fn load(file: &str, variant: crate::grid::Variant) -> Result<Vec<Grid>> {
     let (name, reader) = input::open(Some(file))?;
     let mut puzzles = Vec::new();
-    for line in input::puzzles(reader, None, crate::grid::Variant::Classic) {
+    for line in input::puzzles(reader, None, variant) {
         let line = line?;
         match line.puzzle {
             Ok(p) => puzzles.push(p),
@@ -103,26 +111,45 @@ fn load(file: &str) -> Result<Vec<Grid>> {
     Ok(puzzles)
 }
 
-fn bench_solve(file: &str, passes: u32) -> Result<()> {
-    let puzzles = load(file)?;
+/// Counts every puzzle of `file` to two, `passes` times: the rate of the best pass, and
+/// the median and 90th percentile of each puzzle's best time (a single slow puzzle, or a
+/// noisy moment, moves the rate but not the median).
+fn bench_solve(file: &str, passes: u32, variant: crate::grid::Variant) -> Result<()> {
+    let puzzles = load(file, variant)?;
     let solver = Solver::new();
     let mut best = Duration::MAX;
+    let mut each = vec![Duration::MAX; puzzles.len()];
+    let mut backtracks = vec![0u64; puzzles.len()];
     let mut unique = 0;
     for _ in 0..passes.max(1) {
         let start = Instant::now();
         unique = 0;
-        for p in &puzzles {
-            if solver.count(p, 2)?.count == 1 {
+        for (i, p) in puzzles.iter().enumerate() {
+            let t = Instant::now();
+            let counted = solver.count(p, 2)?;
+            each[i] = each[i].min(t.elapsed());
+            backtracks[i] = counted.stats.backtracks;
+            if counted.count == 1 {
                 unique += 1;
             }
         }
         best = best.min(start.elapsed());
     }
+    each.sort_unstable();
+    backtracks.sort_unstable();
+    let at = |q: f64| {
+        each.get(((each.len().max(1) - 1) as f64 * q) as usize)
+            .map_or(0.0, |d| d.as_secs_f64() * 1e6)
+    };
     let rate = puzzles.len() as f64 / best.as_secs_f64();
     println!(
-        "solve\t{file}\tpuzzles={}\tunique={unique}\t{rate:.0} puzzles/s\t{:.2} us/puzzle",
+        "solve\t{file}\tpuzzles={}\tunique={unique}\t{rate:.0} puzzles/s\t{:.2} us/puzzle\t\
+         median {:.1} us\tp90 {:.1} us\tmedian backtracks {}",
         puzzles.len(),
-        1e6 / rate
+        1e6 / rate,
+        at(0.5),
+        at(0.9),
+        backtracks.get(backtracks.len() / 2).copied().unwrap_or(0)
     );
     Ok(())
 }

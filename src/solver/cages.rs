@@ -8,6 +8,9 @@ pub(super) struct CageWords {
     /// The cage's cells in each band (as the band words address them).
     pub(super) cells: [u64; 4],
     pub(super) sum: u32,
+    /// A cage of the puzzle (not a row, column or box's virtual one): matched cell by
+    /// cell when few of its cells are open.
+    pub(super) real: bool,
 }
 
 /// A puzzle's cages, built once per search call (a few hundred nanoseconds).
@@ -22,18 +25,23 @@ impl CageTable {
     /// rule): its cells outside the cages it wholly holds, which have distinct digits
     /// making the rest of the unit's sum. They cut the search to a fraction.
     pub(super) fn new(g: Geometry, cages: &Cages, band_cells: usize) -> CageTable {
-        let words = |cells: &mut dyn Iterator<Item = usize>, sum: u32| {
+        let words = |cells: &mut dyn Iterator<Item = usize>, sum: u32, real: bool| {
             let mut words = [0u64; 4];
             for c in cells {
                 words[c / band_cells] |= 1 << (c % band_cells);
             }
-            CageWords { cells: words, sum }
+            CageWords {
+                cells: words,
+                sum,
+                real,
+            }
         };
         let mut cages_out: Vec<CageWords> = (0..cages.count())
             .map(|k| {
                 words(
                     &mut cages.cells(k).iter().map(|&c| c as usize),
                     cages.sum(k),
+                    true,
                 )
             })
             .collect();
@@ -56,7 +64,7 @@ impl CageTable {
                 }
             }
             if !rest.is_empty() && rest.len() < n {
-                cages_out.push(words(&mut rest.into_iter(), unit_sum - whole));
+                cages_out.push(words(&mut rest.into_iter(), unit_sum - whole, false));
             }
         }
         CageTable {
