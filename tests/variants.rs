@@ -81,6 +81,50 @@ fn diagonal_fills_store_unique_diagonal_puzzles() {
     }
 }
 
+/// One quota run that fills classic and diagonal tiers of the same size (same tier
+/// names, so the same seeds) stores valid puzzles of each: a worker's cache of recent
+/// base grids once handed the diagonal tier the classic tier's grids.
+#[test]
+fn one_quota_run_keeps_classic_and_diagonal_grids_apart() {
+    let (dir, db) = temp_db();
+    let text = sudoku_bank::config::DEFAULT_CONFIG;
+    let cut = text
+        .find("[quota.6]")
+        .expect("quota tables in the default config");
+    let config = dir.path().join("both.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{}[quota.9]\neasy = 150\n[quota.diagonal-9]\neasy = 150\n",
+            &text[..cut]
+        ),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    ok(&[
+        "fill", "--quota", "--seed", "9", "--config", config, "--db", &db,
+    ]);
+    let verified = ok(&["verify", "--db", &db]);
+    assert!(
+        verified.contains("verified 300 puzzles: 0 corrupt"),
+        "{verified}"
+    );
+    for row in texts(&db, DIAGONAL_ROWS) {
+        let (puzzle, solution) = row.split_once(' ').unwrap();
+        let p = parse_line_in(puzzle, Variant::Diagonal).unwrap();
+        let s = parse_line_in(solution, Variant::Diagonal).unwrap();
+        assert!(
+            s.find_conflict().is_none(),
+            "{solution} breaks the diagonals"
+        );
+        assert_eq!(
+            brute_count(p.geometry(), &mut p.cells().to_vec(), 2),
+            1,
+            "{puzzle}"
+        );
+    }
+}
+
 /// A row whose variant is changed no longer matches its fingerprint: verify reports it
 /// corrupt (exit 1) and names it.
 #[test]

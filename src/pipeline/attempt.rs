@@ -86,12 +86,14 @@ const KEPT_GRIDS: usize = 1024;
 /// grids when it built the same one lately (a pure function of the input, so keeping it
 /// changes nothing but time).
 fn shared_base(input: &AttemptInput, deadline: Option<Instant>) -> Result<Rc<BaseGrid>, DigError> {
-    type Key = (usize, Route, u64, Option<u64>);
+    // The whole geometry, variant included: a quota run fills classic and diagonal
+    // tiers of one size with the same seeds, and a classic grid breaks the diagonals.
+    type Key = (Geometry, Route, u64, Option<u64>);
     thread_local! {
         static KEPT: RefCell<VecDeque<(Key, Rc<BaseGrid>)>> = const { RefCell::new(VecDeque::new()) };
     }
     let key = (
-        input.geometry.n(),
+        input.geometry,
         input.route,
         input.grid_seed,
         input.mother_seed,
