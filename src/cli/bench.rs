@@ -49,6 +49,32 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 2000)]
         count: u64,
     },
+    /// Fill rates of every variant's tiers side by side with classic's, in one run: each
+    /// tier filled into its own throwaway SQLite bank in the temp directory, on the pool.
+    Fill {
+        /// Grid side.
+        #[arg(long, default_value = "9", value_parser = super::args::geometry)]
+        size: crate::grid::Geometry,
+        /// Puzzles per classic and diagonal tier.
+        #[arg(long, default_value_t = 1000)]
+        count: u64,
+        /// Puzzles per killer tier (killer fills run far slower).
+        #[arg(long, default_value_t = 50)]
+        killer_count: u64,
+        /// Variants to fill, comma-separated (classic always runs first: the ratios are
+        /// against it).
+        #[arg(long, value_delimiter = ',', value_parser = super::args::variant,
+              default_value = "classic,diagonal,killer")]
+        variants: Vec<crate::grid::Variant>,
+        /// Run seed: the same for every fill, so reruns make the same puzzles.
+        #[arg(long, default_value_t = 9)]
+        seed: u64,
+        /// Worker threads (default from config; 0 there means one per core).
+        #[arg(long, value_parser = super::args::threads)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        config: super::args::ConfigArgs,
+    },
     /// Time per generated puzzle, one thread: median, mean and 90th percentile.
     Generate {
         #[command(flatten)]
@@ -91,6 +117,26 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
         BenchWhat::Generate { spec, count, seed } => bench_generate(&spec.spec()?, *count, *seed),
         BenchWhat::Canon { size, count } => bench_canon(*size, *count),
+        BenchWhat::Fill {
+            size,
+            count,
+            killer_count,
+            variants,
+            seed,
+            threads,
+            config,
+        } => {
+            let settings = config.settings()?;
+            let pool = super::thread_pool(threads.or(settings.generation.threads))?;
+            let mut variants = variants.clone();
+            variants.retain(|&v| v != crate::grid::Variant::Classic);
+            variants.insert(0, crate::grid::Variant::Classic);
+            let counts = |v| match v {
+                crate::grid::Variant::Killer => *killer_count,
+                _ => *count,
+            };
+            pool.install(|| bench_fill(&settings, *size, &variants, counts, *seed))
+        }
         BenchWhat::Rate { file } => super::calibrate::run(
             file.as_deref()
                 .unwrap_or("../shared/data/rating/se_calibration.txt"),
@@ -187,6 +233,69 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
         clues as f64 / made.max(1) as f64,
         count as f64 / total.as_secs_f64()
     );
+    Ok(())
+}
+
+/// Fills each tier of each variant into a throwaway bank and prints its rate, with the
+/// ratio to classic's rate for the tier of the same name.
+fn bench_fill(
+    settings: &crate::config::Settings,
+    size: crate::grid::Geometry,
+    variants: &[crate::grid::Variant],
+    count: impl Fn(crate::grid::Variant) -> u64,
+    seed: u64,
+) -> Result<()> {
+    use crate::pipeline::{fill, FillRequest, NoProgress, WallClock};
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut classic: Vec<(String, f64)> = Vec::new();
+    println!("fill\tvariant\ttier\tpuzzles\tseconds\tpuzzles/s\tvs classic");
+    for &variant in variants {
+        let geometry = size.with_variant(variant);
+        for tier in settings.tiers(variant) {
+            let path = std::env::temp_dir().join(format!(
+                "bank-bench-{}-{variant}-{}.sqlite",
+                std::process::id(),
+                tier.name
+            ));
+            let location = crate::bank::Location::Sqlite(path.clone());
+            let request = FillRequest::split(
+                settings,
+                count(variant),
+                std::slice::from_ref(tier),
+                geometry,
+                seed,
+            )?;
+            let bank = crate::bank::open(&location)?;
+            let started = Instant::now();
+            let report = fill(
+                bank,
+                &request,
+                settings,
+                &WallClock(settings.generation.deadline),
+                &NoProgress,
+                &stop,
+            );
+            let elapsed = started.elapsed().as_secs_f64();
+            for suffix in ["", "-wal", "-shm"] {
+                let mut file = path.clone().into_os_string();
+                file.push(suffix);
+                let _ = std::fs::remove_file(file);
+            }
+            let accepted: u64 = report?.items.iter().map(|i| i.accepted).sum();
+            let rate = accepted as f64 / elapsed.max(1e-9);
+            if variant == crate::grid::Variant::Classic {
+                classic.push((tier.name.clone(), rate));
+            }
+            let ratio = classic
+                .iter()
+                .find(|(name, _)| *name == tier.name)
+                .map_or("-".to_string(), |(_, c)| format!("{:.2}", rate / c));
+            println!(
+                "fill\t{variant}\t{}\t{accepted}\t{elapsed:.2}\t{rate:.1}\t{ratio}",
+                tier.name
+            );
+        }
+    }
     Ok(())
 }
 
