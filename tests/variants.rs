@@ -125,6 +125,37 @@ fn one_quota_run_keeps_classic_and_diagonal_grids_apart() {
     }
 }
 
+/// `bench fill` fills every tier of classic, then of each variant asked for, and prints a
+/// line per tier with its rate and the ratio to classic's tier of the same name.
+#[test]
+fn bench_fill_puts_variants_beside_classic() {
+    let out = ok(&[
+        "bench",
+        "fill",
+        "--count",
+        "6",
+        "--variants",
+        "diagonal",
+        "--seed",
+        "4",
+    ]);
+    let lines: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines[0][..3], ["fill", "variant", "tier"], "{out}");
+    let rows = &lines[1..];
+    assert_eq!(rows.len(), 8, "{out}");
+    for (row, variant) in rows
+        .iter()
+        .zip(["classic"; 4].into_iter().chain(["diagonal"; 4]))
+    {
+        assert_eq!(row.len(), 7, "{out}");
+        assert_eq!(row[1], variant, "{out}");
+        assert_eq!(row[3], "6", "every tier filled: {out}");
+        let ratio: f64 = row[6].parse().unwrap();
+        assert!(ratio > 0.0, "{out}");
+    }
+    assert!(rows[..4].iter().all(|r| r[6] == "1.00"), "{out}");
+}
+
 /// A row whose variant is changed no longer matches its fingerprint: verify reports it
 /// corrupt (exit 1) and names it.
 #[test]
