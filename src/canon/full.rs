@@ -40,18 +40,18 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
         &[false]
     };
     let lines = Lines::of(grid);
+    // The other rows of r0's band, in order.
+    let band_mates = |r0: usize| (r0 / br * br..(r0 / br + 1) * br).filter(move |&k| k != r0);
     // Pass 1: rank every (transposition, top row r0, second row k1) by its σ row.
-    // ranks[t·n + r0][i]: k1 is the i-th other row of r0's band.
+    // ranks[t·n + r0][i]: k1 is the i-th of r0's band mates; positions[t·n + r0]: r0's.
     let mut ranks = [[Rank::NONE; 4]; 32];
+    let mut positions = [[0u8; 17]; 32];
     for &t in transposes {
         for r0 in 0..n {
-            let pos0 = lines.positions(t, r0);
-            let band = r0 / br;
-            for (i, k1) in (band * br..(band + 1) * br)
-                .filter(|&k| k != r0)
-                .enumerate()
-            {
-                ranks[usize::from(t) * n + r0][i] = pair_rank(g, &lines.sigma_row(t, &pos0, k1));
+            let at = usize::from(t) * n + r0;
+            positions[at] = lines.positions(t, r0);
+            for (i, k1) in band_mates(r0).enumerate() {
+                ranks[at][i] = pair_rank(g, &lines.sigma_row(t, &positions[at], k1));
             }
         }
     }
@@ -70,15 +70,10 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
             if !ranks[at].iter().any(|r| r.rank == least) {
                 continue;
             }
-            let pos0 = lines.positions(t, r0);
             for (k, row) in sigma.iter_mut().enumerate().take(n) {
-                *row = lines.sigma_row(t, &pos0, k);
+                *row = lines.sigma_row(t, &positions[at], k);
             }
-            let band = r0 / br;
-            for (i, k1) in (band * br..(band + 1) * br)
-                .filter(|&k| k != r0)
-                .enumerate()
-            {
+            for (i, k1) in band_mates(r0).enumerate() {
                 if ranks[at][i].rank == least {
                     Search::new(g, &sigma[..n], r0, k1, ranks[at][i].starts, &mut best)
                         .column(0, true);

@@ -33,6 +33,19 @@ pub(super) struct Board<const DB: usize, const BANDS: usize> {
     open: [u64; BANDS],
 }
 
+impl<const DB: usize, const BANDS: usize> Board<DB, BANDS> {
+    /// The digits (bit `d` for digit `d + 1`) still possible in cell `bit` of band `k`,
+    /// gathered without a branch per digit.
+    #[inline(always)]
+    fn digits_of<const N: usize>(&self, k: usize, bit: u64) -> u16 {
+        let mut digits = 0u32;
+        for d in 0..N {
+            digits |= ((self.cand[d * BANDS + k] & bit != 0) as u32) << d;
+        }
+        digits as u16
+    }
+}
+
 /// What a finished search found.
 pub(super) struct Found {
     /// Solutions, at most the limit.
@@ -398,9 +411,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     singles &= singles - 1;
                     // Its digit, without a branch per digit. A placement earlier in this loop
                     // may have taken the cell's last digit.
-                    let digits = (0..N).fold(0u32, |m, d| {
-                        m | ((b.cand[d * BANDS + k] & bit != 0) as u32) << d
-                    });
+                    let digits = b.digits_of::<N>(k, bit);
                     if digits == 0 {
                         return false;
                     }
@@ -692,11 +703,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             while m != 0 {
                 let bit = m & m.wrapping_neg();
                 m &= m - 1;
-                let digits = (0..N).fold(0u16, |acc, d| {
-                    acc | ((b.cand[d * BANDS + k] & bit != 0) as u16) << d
-                });
                 cells[count] = (k, bit);
-                masks[count] = digits & some;
+                masks[count] = b.digits_of::<N>(k, bit) & some;
                 count += 1;
             }
         }
@@ -772,10 +780,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             self.solved::<N, BR, DB, BANDS>(b);
             return;
         };
-        let mut mask = 0u16;
-        for d in 0..N {
-            mask |= ((b.cand[d * BANDS + k] & bit != 0) as u16) << d;
-        }
+        let mask = b.digits_of::<N>(k, bit);
         let mut digits = [0u16; 16];
         let count = self.order.order(mask, &mut digits);
         let seen = self.cages.map(|_| self.cage_seen);
