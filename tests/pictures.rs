@@ -302,6 +302,147 @@ fn print_puts_every_given_in_its_cell_and_solutions_after_the_puzzles() {
     assert!(std::fs::metadata(png.with_extension("png")).unwrap().len() > 5_000);
 }
 
+/// What a killer grid shows: the centred digits, and the small sums in cells' top-left
+/// corners (by cell index).
+fn read_killer_grid(
+    square: &Square,
+    words: &[Word],
+    n: usize,
+) -> (String, BTreeMap<usize, String>) {
+    let cell = square.side / n as f32;
+    let mut digits = vec!['.'; n * n];
+    let mut sums = BTreeMap::new();
+    for w in words.iter().filter(|w| w.page == square.page) {
+        let (dx, dy) = (w.x - square.x, w.y - square.y);
+        if dx < 0.0 || dy < 0.0 || dx > square.side || dy > square.side {
+            continue;
+        }
+        let (r, c) = ((dy / cell) as usize, (dx / cell) as usize);
+        let (fx, fy) = ((dx / cell).fract(), (dy / cell).fract());
+        if fx < 0.45 && fy < 0.4 {
+            assert!(
+                sums.insert(r * n + c, w.text.clone()).is_none(),
+                "two sums in r{}c{}",
+                r + 1,
+                c + 1
+            );
+        } else {
+            assert!(
+                (fx - 0.5).abs().max((fy - 0.5).abs()) < 0.25,
+                "{w:?} is neither a sum nor a digit"
+            );
+            assert_eq!(digits[r * n + c], '.', "two digits in r{}c{}", r + 1, c + 1);
+            digits[r * n + c] = w.text.chars().next().unwrap();
+        }
+    }
+    (digits.into_iter().collect(), sums)
+}
+
+/// Killer sheets draw every cage dashed with its sum in the corner of its first cell
+/// (reading order), on the puzzles and on their solutions.
+#[test]
+fn print_draws_killer_cages_with_their_sums() {
+    if !available(&["pdftotext", "pdfinfo", "pdftoppm"], "poppler-utils") {
+        return;
+    }
+    let (dir, db) = temp_db();
+    ok(&[
+        "fill",
+        "--variant",
+        "killer",
+        "--count",
+        "4",
+        "--seed",
+        "3",
+        "--db",
+        &db,
+    ]);
+    let mut expected = BTreeMap::new();
+    for line in ok(&["export", "--db", &db]).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let first_cells: BTreeMap<usize, String> = v["cages"]
+            .as_array()
+            .expect("a killer export has cages")
+            .iter()
+            .map(|cage| {
+                let first = cage["cells"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| sudoku_bank::grid::parse_cell_name(9, c.as_str().unwrap()).unwrap())
+                    .min()
+                    .unwrap();
+                (first, cage["sum"].to_string())
+            })
+            .collect();
+        expected.insert(
+            v["id"].as_i64().unwrap(),
+            (
+                v["puzzle"].as_str().unwrap().replace('0', "."),
+                v["solution"].as_str().unwrap().to_string(),
+                first_cells,
+            ),
+        );
+    }
+    assert_eq!(expected.len(), 4);
+    let pdf = dir.path().join("killer.pdf");
+    let pdf_s = pdf.to_str().unwrap();
+    ok(&[
+        "print",
+        "--db",
+        &db,
+        "--variant",
+        "killer",
+        "--per-page",
+        "2",
+        "--solutions",
+        "--out",
+        pdf_s,
+    ]);
+    let words = words(&pdf);
+    let squares = squares(&pdf);
+    assert_eq!(squares.len(), 8, "4 puzzles and 4 solutions");
+    for square in &squares {
+        let (kind, label) = caption(square, &words);
+        let (puzzle, solution, sums) = &expected[&label.parse::<i64>().unwrap()];
+        let (digits, shown_sums) = read_killer_grid(square, &words, 9);
+        assert_eq!(
+            &shown_sums, sums,
+            "{kind} {label}: every cage's sum in its first cell"
+        );
+        let want = if kind == "Puzzle" { puzzle } else { solution };
+        assert_eq!(&digits, want, "{kind} {label}'s digits");
+    }
+    // The cage lines are dashed: each page strokes with a dash pattern.
+    let doc = lopdf::Document::load(&pdf).unwrap();
+    for (page, id) in doc.get_pages() {
+        let ops = lopdf::content::Content::decode(&doc.get_page_content(id))
+            .unwrap()
+            .operations;
+        let dashed = ops
+            .iter()
+            .any(|op| op.operator == "d" && op.operands[0].as_array().is_ok_and(|a| !a.is_empty()));
+        assert!(dashed, "page {page} draws dashed cages");
+    }
+    let png = artifacts().join("print-killer");
+    let status = Command::new("pdftoppm")
+        .args([
+            "-png",
+            "-r",
+            "60",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            pdf_s,
+        ])
+        .arg(&png)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
 #[test]
 fn print_by_ids_keeps_their_order_and_svg_shows_the_same_grids() {
     if !available(&["pdftotext"], "poppler-utils") {
@@ -585,6 +726,106 @@ fn solving_page_steps_through_the_explained_solution_in_a_browser() {
             "the replay ends on the solution"
         );
         browser.screenshot(&artifacts().join("solving-page-search.png"));
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+    });
+}
+
+/// A killer solving page draws each cage's sum at its first cell, keeps its cells square
+/// under the cage lines, and replays a search that keeps the cages to the solution.
+#[test]
+fn solving_page_draws_killer_cages() {
+    with_browser(|browser| {
+        let line = ok(&[
+            "generate",
+            "--variant",
+            "killer",
+            "--size",
+            "6",
+            "--count",
+            "1",
+            "--seed",
+            "5",
+        ]);
+        let line = line.trim();
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("killer.html");
+        ok(&[
+            "explain",
+            "--variant",
+            "killer",
+            line,
+            "--html",
+            page.to_str().unwrap(),
+        ]);
+        browser.open(&page);
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let (map, sums) = (
+            fields[1].as_bytes(),
+            fields[2].split(',').collect::<Vec<_>>(),
+        );
+        // The first cell of each cage in reading order, with its sum.
+        let mut want = Vec::new();
+        let mut seen = Vec::new();
+        for (cell, symbol) in map.iter().enumerate() {
+            if !seen.contains(symbol) {
+                want.push(format!(
+                    "r{}c{}={}",
+                    cell / 6 + 1,
+                    cell % 6 + 1,
+                    sums[seen.len()]
+                ));
+                seen.push(*symbol);
+            }
+        }
+        want.sort();
+        let shown = strings(
+            browser,
+            "return [...document.querySelectorAll('#grid ~ .rules text.sum')]\
+             .map(t => t.dataset.cell + '=' + t.textContent)",
+        );
+        assert_eq!(shown, want, "every cage's sum at its first cell");
+        let dashes = browser
+            .eval("return document.querySelectorAll('#grid ~ .rules line.cage').length")
+            .as_u64()
+            .unwrap();
+        assert!(
+            dashes as usize >= seen.len() * 4 / 2,
+            "{dashes} cage lines for {} cages",
+            seen.len()
+        );
+        let square = browser.eval(
+            "const g = document.getElementById('grid'); \
+             return Math.abs(g.offsetWidth - g.offsetHeight) <= 1",
+        );
+        assert_eq!(
+            square,
+            serde_json::Value::Bool(true),
+            "candidates do not stretch the cells"
+        );
+        browser.screenshot(&artifacts().join("solving-page-killer.png"));
+        browser.click("[data-tab=\"search\"]");
+        browser.eval("document.getElementById('sspeed').value = 10");
+        browser.click("#splay");
+        let started = std::time::Instant::now();
+        while browser.eval("return document.getElementById('search-status').textContent")
+            != "solved"
+        {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the search replay ends"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let board = browser.eval(
+            "return [...document.querySelectorAll('#sgrid .cell')].map(e => e.textContent).join('')",
+        );
+        let solved = ok(&["solve", "--variant", "killer", line]);
+        assert_eq!(
+            board.as_str().unwrap(),
+            solved.trim(),
+            "the replay keeps the cages"
+        );
         assert_eq!(browser.console_errors(), Vec::<String>::new());
     });
 }

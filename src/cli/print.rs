@@ -72,14 +72,6 @@ pub fn run(args: &PrintArgs) -> Result<u8> {
     args.select.check(&args.config.settings()?)?;
     let bank = bank::open_existing(&args.common.db)?;
     let puzzles = select(&bank, args)?;
-    if let Some(p) = puzzles.iter().find(|p| p.geometry.variant().has_cages()) {
-        bail!(
-            "puzzle {} is a killer puzzle, and sheets do not draw cages yet: print with \
-             --variant classic or diagonal, and export killer puzzles with `bank export \
-             --format txt` (their text form)",
-            p.id
-        );
-    }
     let entries = puzzles.iter().map(entry).collect::<Result<Vec<Entry>>>()?;
     let book = Book {
         paper: args.paper,

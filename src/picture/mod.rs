@@ -5,6 +5,7 @@
 //! goes on a page, and draws through the [`Canvas`] trait, which [`pdf`] and [`svg`]
 //! implement. So both formats show the same page, and a new format is one small file.
 
+pub mod cage_outline;
 mod canvas;
 pub mod chart;
 pub mod html;

@@ -3,8 +3,9 @@
 //! Puzzles come first, `per_page` to a page in reading order; solutions (when asked
 //! for) follow on their own pages, smaller and several to a page, in the same order.
 
+use super::cage_outline::{self, CageOutline};
 use super::canvas::{Anchor, Canvas, Pen};
-use crate::grid::{digit_char, Grid};
+use crate::grid::{digit_char, Cages, Grid};
 
 /// Paper sizes, in points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -89,6 +90,14 @@ const CELL_LINE: Pen = Pen {
     grey: 0.35,
     dash: 0.0,
 };
+/// Killer cages: dashed, a shade lighter than the givens, the dash scaled to the cell.
+fn cage_pen(cell: f32) -> Pen {
+    Pen {
+        width: (cell / 40.0).clamp(0.4, 0.8),
+        grey: 0.2,
+        dash: (cell / 12.0).clamp(1.0, 3.0),
+    }
+}
 
 /// A grid's slot on a page: where it goes and how big.
 struct Slot {
@@ -183,7 +192,8 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
 }
 
 /// One grid, centred in its slot under its caption: thick outline and box lines, thin
-/// cell lines (and both diagonals for the diagonal variant), digits centred in their cells. `scale` shrinks solution grids.
+/// cell lines (and both diagonals for the diagonal variant, the cages with their sums for
+/// killer), digits centred in their cells. `scale` shrinks solution grids.
 fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
     let geometry = grid.geometry();
     let n = geometry.n();
@@ -223,6 +233,9 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         canvas.line((x0, y0), (x0 + side, y0 + side), CELL_LINE);
         canvas.line((x0 + side, y0), (x0, y0 + side), CELL_LINE);
     }
+    if let Some(cages) = grid.cages() {
+        draw_cages(canvas, (x0, y0), cell, cages);
+    }
     let size = cell * 0.6;
     for (i, &value) in grid.cells().iter().enumerate() {
         if value == 0 {
@@ -235,6 +248,28 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
             size,
             &digit_char(value).to_string(),
             Anchor::Middle,
+        );
+    }
+}
+
+/// The cages of a killer grid whose top-left corner is at `origin`: dashed outlines just
+/// inside the cell lines, each sum small in its cage's first cell, clear of the dashes.
+fn draw_cages(canvas: &mut dyn Canvas, origin: (f32, f32), cell: f32, cages: &Cages) {
+    let n = cages.n();
+    let outline = CageOutline::new(cages);
+    let at = |(x, y): (f32, f32)| (origin.0 + x * cell, origin.1 + y * cell);
+    let pen = cage_pen(cell);
+    for s in &outline.segments {
+        canvas.line(at(s.from), at(s.to), pen);
+    }
+    for label in &outline.sums {
+        let (r, c) = (label.cell / n, label.cell % n);
+        let (x, y) = cage_outline::LABEL_AT;
+        canvas.text(
+            at((c as f32 + x, r as f32 + y)),
+            cell * cage_outline::SUM_SIZE,
+            &label.sum.to_string(),
+            Anchor::Start,
         );
     }
 }

@@ -3,10 +3,12 @@
 //!
 //! This is not the production search (that one works on digit-bands and settles many
 //! cells per step, which cannot be followed by eye); it is the textbook algorithm a
-//! reader of a sudoku-solving article expects to see animated, over the same rules.
+//! reader of a sudoku-solving article expects to see animated, over the same rules: the
+//! variant's units, and for killer the cages (no digit twice, a sum still reachable).
 
-use crate::grid::Grid;
+use crate::grid::{sum_range, Cages, Grid};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One thing the search did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -40,6 +42,7 @@ pub fn trace(puzzle: &Grid, limit: usize) -> Trace {
         n: puzzle.geometry().n(),
         peers: puzzle.geometry().layout(),
         values: puzzle.cells().to_vec(),
+        cages: puzzle.cages().cloned(),
         trace: Trace::default(),
         limit,
     };
@@ -51,6 +54,7 @@ struct Watched {
     n: usize,
     peers: &'static crate::grid::Layout,
     values: Vec<u8>,
+    cages: Option<Arc<Cages>>,
     trace: Trace,
     limit: usize,
 }
@@ -74,7 +78,33 @@ impl Watched {
                 used |= 1 << (v - 1);
             }
         }
-        ((1u32 << self.n) - 1) & !used
+        let open = ((1u32 << self.n) - 1) & !used;
+        match &self.cages {
+            Some(cages) => open & self.cage_allows(cages, cell),
+            None => open,
+        }
+    }
+
+    /// Digits the cell's cage leaves it: none already in the cage, and only those after
+    /// which the cage's other open cells can still make its sum with distinct digits.
+    fn cage_allows(&self, cages: &Cages, cell: usize) -> u32 {
+        let k = cages.cage_of(cell);
+        let (mut used, mut total, mut open) = (0u32, 0u32, 0usize);
+        for &c in cages.cells(k) {
+            match self.values[c as usize] {
+                0 => open += 1,
+                v => {
+                    used |= 1 << (v - 1);
+                    total += u32::from(v);
+                }
+            }
+        }
+        let (least, most) = sum_range(self.n, open - 1);
+        let sum = cages.sum(k);
+        (1..=self.n as u32)
+            .filter(|&d| used & 1 << (d - 1) == 0)
+            .filter(|&d| total + d + least <= sum && total + d + most >= sum)
+            .fold(0, |mask, d| mask | 1 << (d - 1))
     }
 
     /// Fills the grid; false on a dead end or when the limit is reached.
@@ -157,6 +187,27 @@ mod tests {
         }
         assert_eq!((tries, undos), (t.tries, t.backtracks));
         assert!(t.backtracks > 0, "this puzzle needs backtracking");
+        assert_eq!(Some(&grid), count_solutions(&p, 2).unique());
+    }
+
+    #[test]
+    fn a_killer_search_keeps_the_cages() {
+        // No givens: only the cages make the solution unique.
+        let p = crate::grid::parse_line_in(
+            "................ AAAABCDEBBFEGHFE 10,9,4,1,8,5,1,2",
+            crate::grid::Variant::Killer,
+        )
+        .unwrap();
+        let t = trace(&p, 1_000_000);
+        assert!(t.solved && !t.truncated);
+        let mut grid = p.clone();
+        for e in &t.events {
+            match *e {
+                Event::Try { cell, digit } => grid.set(cell as usize, digit),
+                Event::Undo { cell } => grid.set(cell as usize, 0),
+                Event::DeadEnd { .. } => {}
+            }
+        }
         assert_eq!(Some(&grid), count_solutions(&p, 2).unique());
     }
 

@@ -9,8 +9,9 @@ $("summary").textContent = DATA.summary;
 
 /** Builds an N×N board of cell divs inside `el`; ids are prefix + cell name. */
 function buildGrid(el, prefix) {
-  el.style.gridTemplateColumns = `repeat(${N}, 1fr)`;
-  el.style.gridTemplateRows = `repeat(${N}, 1fr)`;
+  // minmax(0, 1fr): a cell's content never widens its row or column.
+  el.style.gridTemplateColumns = `repeat(${N}, minmax(0, 1fr))`;
+  el.style.gridTemplateRows = `repeat(${N}, minmax(0, 1fr))`;
   const cells = [];
   for (let c = 0; c < CELLS; c++) {
     const row = Math.floor(c / N), col = c % N;
@@ -27,16 +28,56 @@ function buildGrid(el, prefix) {
   return cells;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/** Draws the variant's rules on the board around `el`, in cell units: both diagonals, or
+ *  each cage's dashed outline and its sum in the corner of its first cell. */
+function drawRules(el, cells) {
+  const svg = el.parentElement.querySelector(".rules");
+  svg.setAttribute("viewBox", `0 0 ${N} ${N}`);
+  const line = (cls, x1, y1, x2, y2) => {
+    const l = document.createElementNS(SVG, "line");
+    l.setAttribute("class", cls);
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2 })) l.setAttribute(k, v);
+    svg.appendChild(l);
+    return l;
+  };
+  if (DATA.diagonals) {
+    line("diagonal", 0, 0, N, N);
+    line("diagonal", N, 0, 0, N);
+  }
+  const cages = DATA.cages;
+  if (!cages) return;
+  el.classList.add("killer");
+  for (const s of cages.segments) {
+    line("cage", s.from[0], s.from[1], s.to[0], s.to[1]).setAttribute("stroke-dasharray", "0.07 0.06");
+  }
+  for (const { cell, sum } of cages.sums) {
+    const t = document.createElementNS(SVG, "text");
+    t.setAttribute("class", "sum");
+    t.setAttribute("x", (cell % N) + cages.label_at[0]);
+    t.setAttribute("y", Math.floor(cell / N) + cages.label_at[1]);
+    t.setAttribute("font-size", cages.sum_size);
+    t.dataset.cell = DATA.names[cell];
+    t.textContent = sum;
+    svg.appendChild(t);
+    cells[cell].classList.add("cage-first");
+  }
+}
+
 /** Font sizes that fit the board as drawn. */
 function sizeFonts(el) {
   const cell = el.clientWidth / N;
   el.style.setProperty("--digit", `${Math.max(9, cell * 0.55)}px`);
-  el.style.setProperty("--cand", `${Math.max(6, (cell / DATA.box_cols) * 0.78)}px`);
+  // Killer candidates share the cell with the cage lines and a sum: smaller.
+  const share = DATA.cages ? 0.55 : 0.78;
+  el.style.setProperty("--cand", `${Math.max(6, (cell / DATA.box_cols) * share)}px`);
 }
 
 // ---- Human steps -------------------------------------------------------------------
 
 const stepCells = buildGrid($("grid"), "");
+drawRules($("grid"), stepCells);
 const steps = DATA.steps;
 let cur = -1;          // the step shown: -1 the start, steps.length the end
 let playing = null;    // the play timer
@@ -54,8 +95,8 @@ function showState(state) {
     } else {
       const box = document.createElement("div");
       box.className = "cands";
-      box.style.gridTemplateColumns = `repeat(${DATA.box_cols}, 1fr)`;
-      box.style.gridTemplateRows = `repeat(${DATA.box_rows}, 1fr)`;
+      box.style.gridTemplateColumns = `repeat(${DATA.box_cols}, minmax(0, 1fr))`;
+      box.style.gridTemplateRows = `repeat(${DATA.box_rows}, minmax(0, 1fr))`;
       for (let d = 1; d <= N; d++) {
         const span = document.createElement("span");
         span.className = "cand";
@@ -196,6 +237,7 @@ $("play").onclick = play;
 
 const S = DATA.search;
 const searchCells = buildGrid($("sgrid"), "s-");
+drawRules($("sgrid"), searchCells);
 const values = DATA.givens.slice();
 let at = 0;             // events applied
 let tries = 0, backtracks = 0;

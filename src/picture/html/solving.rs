@@ -2,6 +2,7 @@
 //! their candidates, and a backtracking search replayed digit by digit.
 
 use crate::grid::Grid;
+use crate::picture::cage_outline::{self, CageOutline};
 use crate::rate::{apply, Board, Rating, Step};
 use crate::solver::trace::{self, Event};
 use serde::Serialize;
@@ -27,6 +28,11 @@ pub struct SolvingPage {
     pub symbols: Vec<String>,
     /// The givens (0: empty).
     pub givens: Vec<u8>,
+    /// Whether the two main diagonals are units (the diagonal variant): drawn corner to
+    /// corner.
+    pub diagonals: bool,
+    /// A killer puzzle's cages, drawn over both boards.
+    pub cages: Option<PageCages>,
     /// The board before each step and after the last: per cell, the placed digit, or
     /// minus the candidate mask (bit `d - 1`) while open.
     pub states: Vec<Vec<i32>>,
@@ -34,6 +40,16 @@ pub struct SolvingPage {
     /// Whether the steps reach the solution.
     pub completed: bool,
     pub search: PageSearch,
+}
+
+/// Cages as the script draws them: the outline in cell units, each sum's baseline at
+/// `label_at` from its cell's corner, `sum_size` cells high (the print sheet's layout).
+#[derive(Serialize)]
+pub struct PageCages {
+    #[serde(flatten)]
+    pub outline: CageOutline,
+    pub label_at: (f32, f32),
+    pub sum_size: f32,
 }
 
 /// One human step.
@@ -116,6 +132,12 @@ impl SolvingPage {
                 .map(|d| crate::grid::digit_char(d).to_string())
                 .collect(),
             givens: puzzle.cells().to_vec(),
+            diagonals: g.variant().has_diagonals(),
+            cages: puzzle.cages().map(|c| PageCages {
+                outline: CageOutline::new(c),
+                label_at: cage_outline::LABEL_AT,
+                sum_size: cage_outline::SUM_SIZE,
+            }),
             states,
             steps,
             completed: rating.completed,
