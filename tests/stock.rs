@@ -588,3 +588,131 @@ fn every_stderr_line_is_json_under_log_format_json() {
         }
     }
 }
+
+/// Each variant has its own puzzle of the day, of that variant, on both backends; the
+/// diagonal puzzles come first in id order, where a day that ignored the variant would
+/// pick them for classic.
+#[test]
+fn each_variant_has_its_own_puzzle_of_the_day() {
+    for (_dir, db) in banks() {
+        for variant in ["diagonal", "killer", "classic"] {
+            ok(&[
+                "fill",
+                "--variant",
+                variant,
+                "--tier",
+                "easy",
+                "--count",
+                "3",
+                "--seed",
+                "2",
+                "--db",
+                &db,
+            ]);
+        }
+        let day = |variant: &str| {
+            ok(&[
+                "daily",
+                "--variant",
+                variant,
+                "--tier",
+                "easy",
+                "--date",
+                "2026-12-24",
+                "--format",
+                "jsonl",
+                "--db",
+                &db,
+            ])
+        };
+        let mut chosen = BTreeSet::new();
+        for variant in ["classic", "diagonal", "killer"] {
+            let first = day(variant);
+            let v: serde_json::Value = serde_json::from_str(first.trim()).unwrap();
+            assert_eq!(v["variant"], variant, "{first}");
+            assert_eq!(v["cages"].is_array(), variant == "killer", "{first}");
+            assert_eq!(day(variant), first, "{variant}: same day, same puzzle");
+            assert!(chosen.insert(v["id"].as_i64().unwrap()));
+        }
+        assert_eq!(
+            scalar(&db, "SELECT count(DISTINCT variant) FROM daily"),
+            3,
+            "one row a variant"
+        );
+    }
+}
+
+/// Schema 8 keys the day by variant: an old bank's days keep their puzzles, each under
+/// its own puzzle's variant.
+#[test]
+fn the_migration_keys_old_days_by_their_puzzles_variant() {
+    let (_dir, db) = temp_db();
+    for variant in ["classic", "diagonal"] {
+        ok(&[
+            "fill",
+            "--variant",
+            variant,
+            "--tier",
+            "easy",
+            "--count",
+            "3",
+            "--seed",
+            "2",
+            "--db",
+            &db,
+        ]);
+    }
+    let day = |variant: &str, date: &str| {
+        ids(&ok(&[
+            "daily",
+            "--variant",
+            variant,
+            "--tier",
+            "easy",
+            "--date",
+            date,
+            "--db",
+            &db,
+        ]))[0]
+    };
+    let classic = day("classic", "2026-12-24");
+    let diagonal_id = scalar(
+        &db,
+        "SELECT min(id) FROM puzzles WHERE variant = 'diagonal'",
+    );
+    // Back to schema 7, with a day an old binary gave a diagonal puzzle as if classic.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(&format!(
+            "CREATE TABLE daily_v7 (day TEXT NOT NULL, size INTEGER NOT NULL,
+                 tier TEXT NOT NULL, puzzle_id INTEGER NOT NULL REFERENCES puzzles(id),
+                 PRIMARY KEY (day, size, tier));
+             INSERT INTO daily_v7 SELECT day, size, tier, puzzle_id FROM daily;
+             INSERT INTO daily_v7 VALUES ('2026-12-25', 9, 'easy', {diagonal_id});
+             UPDATE puzzles SET served_at = '2026-12-25T00:00:00Z' WHERE id = {diagonal_id};
+             DROP TABLE daily;
+             ALTER TABLE daily_v7 RENAME TO daily;
+             PRAGMA user_version = 7;"
+        ))
+        .unwrap();
+    assert_eq!(
+        day("classic", "2026-12-24"),
+        classic,
+        "a classic day keeps its puzzle"
+    );
+    assert_eq!(
+        day("diagonal", "2026-12-25"),
+        diagonal_id,
+        "the old row is the diagonal day"
+    );
+    let new_classic = day("classic", "2026-12-25");
+    assert_ne!(new_classic, diagonal_id);
+    assert_eq!(
+        texts(
+            &db,
+            &format!("SELECT variant FROM puzzles WHERE id = {new_classic}")
+        ),
+        vec!["classic"]
+    );
+    assert_eq!(scalar(&db, "PRAGMA user_version"), 8);
+}

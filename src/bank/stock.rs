@@ -42,6 +42,8 @@ pub struct Day {
     pub date: crate::date::Date,
     /// Grid side.
     pub size: usize,
+    /// The variant: each has its own puzzle of the day.
+    pub variant: crate::grid::Variant,
     /// Tier name.
     pub tier: String,
 }
@@ -86,6 +88,8 @@ pub struct DayRecord {
     pub day: String,
     /// Grid side.
     pub size: usize,
+    /// The variant.
+    pub variant: crate::grid::Variant,
     /// Tier name.
     pub tier: String,
     /// The day's puzzle.
@@ -107,12 +111,13 @@ impl Retired {
 }
 
 impl DayRecord {
-    /// Its values: day, size, tier, fingerprint.
+    /// Its values: day, size, variant, tier, fingerprint.
     pub fn values(&self) -> Vec<super::columns::Value> {
         use super::columns::Value;
         vec![
             Value::Text(Some(self.day.clone())),
             Value::Int(i64::try_from(self.size).ok()),
+            Value::Text(Some(self.variant.name().to_string())),
             Value::Text(Some(self.tier.clone())),
             Value::Text(Some(self.fingerprint.clone())),
         ]

@@ -29,7 +29,7 @@ pub struct StockArgs {
     /// Grid side: 4, 6, 9, 12 or 16 (default: the config's generation.default_size).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
-    /// The variant: classic, diagonal or killer (`daily` is classic only).
+    /// The variant: classic, diagonal or killer (each has its own puzzle of the day).
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,
     /// Output format.
@@ -107,18 +107,12 @@ pub struct DailyArgs {
 /// `daily`: the day's puzzle (chosen and taken out of the stock the first time).
 pub fn run_daily(args: &DailyArgs) -> Result<u8> {
     let (geometry, tier) = args.stock.resolve()?;
-    if geometry.variant() != Variant::Classic {
-        anyhow::bail!(
-            "--variant {}: the puzzle of the day is classic only (use `bank take --variant {}`)",
-            geometry.variant(),
-            geometry.variant()
-        );
-    }
     let size = geometry.n();
     let mut bank = bank::open(&args.stock.common.db)?;
     let day = Day {
         date: args.date.unwrap_or_else(Date::today),
         size,
+        variant: geometry.variant(),
         tier,
     };
     match bank.daily(&day)? {
@@ -128,9 +122,10 @@ pub fn run_daily(args: &DailyArgs) -> Result<u8> {
         }
         None => {
             note!(
-                "no puzzle of the day for {} ({size}x{size} {}): the stock is empty \
+                "no puzzle of the day for {} ({} {}): the stock is empty \
                  (run `bank nightly` to refill it)",
                 day.date,
+                geometry.short_label(),
                 day.tier
             );
             Ok(super::EXIT_NEGATIVE)

@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0005_workers.sql"),
     include_str!("../../../migrations/postgres/0006_samples.sql"),
     include_str!("../../../migrations/postgres/0007_variants.sql"),
+    include_str!("../../../migrations/postgres/0008_daily_variant.sql"),
 ];
 
 /// Both backends are at the same version of one model.

@@ -101,19 +101,21 @@ pub(super) fn daily(client: &mut Client, day: &Day) -> Result<Option<(StoredPuzz
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&DAILY_LOCK])?;
     let date = day.date.to_string();
     let size = day.size as i64;
+    let variant = day.variant.name();
     let recorded: Option<i64> = tx
         .query_opt(
-            "SELECT puzzle_id FROM daily WHERE day = $1 AND size = $2 AND tier = $3",
-            &[&date, &size, &day.tier],
+            "SELECT puzzle_id FROM daily WHERE day = $1 AND size = $2 AND variant = $3
+             AND tier = $4",
+            &[&date, &size, &variant, &day.tier],
         )?
         .map(|r| r.get(0));
     let (id, new) = match recorded {
         Some(id) => (id, false),
         None => {
             let Some(row) = tx.query_opt(
-                "SELECT id FROM puzzles WHERE size = $1 AND tier = $2 AND served_at IS NULL
-                 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                &[&size, &day.tier],
+                "SELECT id FROM puzzles WHERE size = $1 AND variant = $2 AND tier = $3
+                 AND served_at IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                &[&size, &variant, &day.tier],
             )?
             else {
                 return Ok(None);
@@ -124,8 +126,9 @@ pub(super) fn daily(client: &mut Client, day: &Day) -> Result<Option<(StoredPuzz
                 &[&id, &day.served_to()],
             )?;
             tx.execute(
-                "INSERT INTO daily (day, size, tier, puzzle_id) VALUES ($1, $2, $3, $4)",
-                &[&date, &size, &day.tier, &id],
+                "INSERT INTO daily (day, size, variant, tier, puzzle_id)
+                 VALUES ($1, $2, $3, $4, $5)",
+                &[&date, &size, &variant, &day.tier, &id],
             )?;
             (id, true)
         }
@@ -205,27 +208,31 @@ pub(super) fn retire(client: &mut Client, fingerprints: &[Retired]) -> Result<u6
 /// Every day's puzzle, by fingerprint.
 pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
     let rows = c.query(
-        "SELECT d.day, d.size, d.tier, p.fingerprint FROM daily d
-         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.tier",
+        "SELECT d.day, d.size, d.variant, d.tier, p.fingerprint FROM daily d
+         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier",
         &[],
     )?;
     Ok(rows
         .iter()
-        .map(|r| DayRecord {
-            day: r.get(0),
-            size: r.get::<_, i64>(1) as usize,
-            tier: r.get(2),
-            fingerprint: r.get(3),
+        .map(|r| {
+            Ok(DayRecord {
+                day: r.get(0),
+                size: r.get::<_, i64>(1) as usize,
+                variant: super::variant_column(r.get(2))?,
+                tier: r.get(3),
+                fingerprint: r.get(4),
+            })
         })
-        .collect())
+        .collect::<Result<_>>()?)
 }
 
 /// Records days' puzzles found here by fingerprint; returns how many were new.
 pub(super) fn record_days(client: &mut Client, days: &[DayRecord]) -> Result<u64> {
     execute_each(
         client,
-        "INSERT INTO daily (day, size, tier, puzzle_id)
-         SELECT $1::text, $2::bigint, $3::text, id FROM puzzles WHERE fingerprint = $4::text
+        "INSERT INTO daily (day, size, variant, tier, puzzle_id)
+         SELECT $1::text, $2::bigint, $3::text, $4::text, id FROM puzzles
+         WHERE fingerprint = $5::text
          ON CONFLICT DO NOTHING",
         days,
         DayRecord::values,

@@ -13,6 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0005_workers.sql"),
     include_str!("../../../migrations/0006_samples.sql"),
     include_str!("../../../migrations/0007_variants.sql"),
+    include_str!("../../../migrations/0008_daily_variant.sql"),
 ];
 
 /// Schema version this binary writes.

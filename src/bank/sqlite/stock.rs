@@ -82,10 +82,12 @@ pub(super) fn take(conn: &mut Connection, claim: &Claim) -> Result<Vec<StoredPuz
 pub(super) fn daily(conn: &mut Connection, day: &Day) -> Result<Option<(StoredPuzzle, bool)>> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let date = day.date.to_string();
-    let key = params![date, day.size, day.tier];
+    let variant = day.variant.name();
+    let key = params![date, day.size, variant, day.tier];
     let recorded: Option<i64> = tx
         .query_row(
-            "SELECT puzzle_id FROM daily WHERE day = ?1 AND size = ?2 AND tier = ?3",
+            "SELECT puzzle_id FROM daily WHERE day = ?1 AND size = ?2 AND variant = ?3
+             AND tier = ?4",
             key,
             |r| r.get(0),
         )
@@ -95,9 +97,9 @@ pub(super) fn daily(conn: &mut Connection, day: &Day) -> Result<Option<(StoredPu
         None => {
             let Some(id) = tx
                 .query_row(
-                    "SELECT id FROM puzzles WHERE size = ?1 AND tier = ?2 AND served_at IS NULL
-                     ORDER BY id LIMIT 1",
-                    params![day.size, day.tier],
+                    "SELECT id FROM puzzles WHERE size = ?1 AND variant = ?2 AND tier = ?3
+                     AND served_at IS NULL ORDER BY id LIMIT 1",
+                    params![day.size, variant, day.tier],
                     |r| r.get::<_, i64>(0),
                 )
                 .optional()?
@@ -109,8 +111,9 @@ pub(super) fn daily(conn: &mut Connection, day: &Day) -> Result<Option<(StoredPu
                 params![id, day.served_to()],
             )?;
             tx.execute(
-                "INSERT INTO daily (day, size, tier, puzzle_id) VALUES (?1, ?2, ?3, ?4)",
-                params![date, day.size, day.tier, id],
+                "INSERT INTO daily (day, size, variant, tier, puzzle_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![date, day.size, variant, day.tier, id],
             )?;
             (id, true)
         }
@@ -187,15 +190,16 @@ pub(super) fn retire(conn: &mut Connection, fingerprints: &[Retired]) -> Result<
 /// Every day's puzzle, by fingerprint.
 pub(super) fn days(conn: &Connection) -> Result<Vec<DayRecord>> {
     let mut stmt = conn.prepare(
-        "SELECT d.day, d.size, d.tier, p.fingerprint FROM daily d
-         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.tier",
+        "SELECT d.day, d.size, d.variant, d.tier, p.fingerprint FROM daily d
+         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok(DayRecord {
             day: r.get(0)?,
             size: r.get(1)?,
-            tier: r.get(2)?,
-            fingerprint: r.get(3)?,
+            variant: super::variant_column(r, 2)?,
+            tier: r.get(3)?,
+            fingerprint: r.get(4)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -205,8 +209,8 @@ pub(super) fn days(conn: &Connection) -> Result<Vec<DayRecord>> {
 pub(super) fn record_days(conn: &mut Connection, days: &[DayRecord]) -> Result<u64> {
     execute_each(
         conn,
-        "INSERT OR IGNORE INTO daily (day, size, tier, puzzle_id)
-         SELECT ?1, ?2, ?3, id FROM puzzles WHERE fingerprint = ?4",
+        "INSERT OR IGNORE INTO daily (day, size, variant, tier, puzzle_id)
+         SELECT ?1, ?2, ?3, ?4, id FROM puzzles WHERE fingerprint = ?5",
         days,
         DayRecord::values,
     )

@@ -1,0 +1,7 @@
+-- sudoku-bank schema for PostgreSQL, version 8: as ../0008_daily_variant.sql.
+
+ALTER TABLE daily ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'
+    CHECK (variant IN ('classic', 'diagonal', 'killer'));
+UPDATE daily d SET variant = p.variant FROM puzzles p WHERE p.id = d.puzzle_id;
+ALTER TABLE daily DROP CONSTRAINT daily_pkey;
+ALTER TABLE daily ADD PRIMARY KEY (day, size, variant, tier);
