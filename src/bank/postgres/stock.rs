@@ -212,8 +212,7 @@ pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
          JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier",
         &[],
     )?;
-    Ok(rows
-        .iter()
+    rows.iter()
         .map(|r| {
             Ok(DayRecord {
                 day: r.get(0),
@@ -223,7 +222,7 @@ pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
                 fingerprint: r.get(4),
             })
         })
-        .collect::<Result<_>>()?)
+        .collect()
 }
 
 /// Records days' puzzles found here by fingerprint; returns how many were new.
