@@ -598,6 +598,20 @@ fn text_step(line: &str) -> (Vec<String>, Vec<String>, Vec<String>) {
     (cells, words("place "), words("remove "))
 }
 
+/// Plays the search tab's replay at full speed until it says `solved`.
+fn play_search_to_the_end(browser: &Browser) {
+    browser.eval("document.getElementById('sspeed').value = 10");
+    browser.click("#splay");
+    let started = std::time::Instant::now();
+    while browser.eval("return document.getElementById('search-status').textContent") != "solved" {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the search replay ends"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 /// A puzzle whose solution needs a forcing chain (SE 7.2 in the calibration set).
 const CHAINED: &str =
     "000000000800000002042000570090000080700206009501000407309010706200030001000769000";
@@ -694,18 +708,7 @@ fn solving_page_steps_through_the_explained_solution_in_a_browser() {
             count("tries") - count("backtracks"),
             "tries less undos are on the board"
         );
-        browser.eval("document.getElementById('sspeed').value = 10");
-        browser.click("#splay");
-        let started = std::time::Instant::now();
-        while browser.eval("return document.getElementById('search-status').textContent")
-            != "solved"
-        {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "the search replay ends"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        play_search_to_the_end(browser);
         assert!(count("backtracks") > 0, "this puzzle needs backtracking");
         let total = browser.eval("return document.getElementById('search-total').textContent");
         assert!(
@@ -805,18 +808,7 @@ fn solving_page_draws_killer_cages() {
         );
         browser.screenshot(&artifacts().join("solving-page-killer.png"));
         browser.click("[data-tab=\"search\"]");
-        browser.eval("document.getElementById('sspeed').value = 10");
-        browser.click("#splay");
-        let started = std::time::Instant::now();
-        while browser.eval("return document.getElementById('search-status').textContent")
-            != "solved"
-        {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "the search replay ends"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
+        play_search_to_the_end(browser);
         let board = browser.eval(
             "return [...document.querySelectorAll('#sgrid .cell')].map(e => e.textContent).join('')",
         );
@@ -904,21 +896,99 @@ fn report_records_samples_on_both_backends_and_refuses_bad_selections() {
     }
 }
 
+/// Writes the report on every run of `db` into `dir`; returns its path.
+fn report_of_every_run(db: &str, dir: &Path) -> std::path::PathBuf {
+    let out = dir.join("report.html");
+    let out_s = out.to_str().unwrap();
+    ok(&[
+        "report",
+        "--db",
+        db,
+        "--since",
+        "2000-01-01",
+        "--out",
+        out_s,
+    ]);
+    out
+}
+
+/// The report, stats and the alarms table keep variants apart: a diagonal tier is its
+/// own row, and its alarms name it.
+#[test]
+fn report_keeps_variants_apart() {
+    for (dir, db) in common::banks() {
+        for variant in ["classic", "diagonal"] {
+            ok(&[
+                "fill",
+                "--db",
+                &db,
+                "--variant",
+                variant,
+                "--tier",
+                "easy",
+                "--count",
+                "5",
+                "--seed",
+                "2",
+            ]);
+        }
+        let o = bank(
+            &[
+                "fill",
+                "--db",
+                &db,
+                "--variant",
+                "diagonal",
+                "--tier",
+                "hard",
+                "--count",
+                "5",
+                "--deadline-ms",
+                "0",
+                "--seed",
+                "2",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(1), "{db}: {}", stderr(&o));
+        assert!(
+            common::scalar(
+                &db,
+                "SELECT count(*) FROM alarms WHERE variant = 'diagonal'"
+            ) > 0,
+            "{db}: the alarms name their variant"
+        );
+        assert_eq!(
+            common::scalar(
+                &db,
+                "SELECT count(*) FROM alarms WHERE variant <> 'diagonal'"
+            ),
+            0
+        );
+        let stats = ok(&["stats", "--db", &db]);
+        assert!(stats.contains(" size 9d tier hard: "), "{db}: {stats}");
+        let page = std::fs::read_to_string(report_of_every_run(&db, dir.path())).unwrap();
+        for row in [
+            "<tr><td>9x9 easy</td><td>5</td><td>5</td>",
+            "<tr><td>diagonal 9x9 easy</td><td>5</td><td>5</td>",
+            "<tr><td>diagonal 9x9 hard</td><td>5</td><td>0</td>",
+        ] {
+            assert!(page.contains(row), "{db}: no {row} in the mix table");
+        }
+        assert!(
+            page.contains("<td>diagonal 9x9</td><td>hard</td>"),
+            "{db}: alarm rows"
+        );
+        assert!(page.contains("diagonal 9x9: puzzles by score"), "{db}");
+    }
+}
+
 #[test]
 fn report_shows_its_charts_in_a_browser() {
     with_browser(|browser| {
         let (dir, db) = temp_db();
         bank_with_alarms(&db);
-        let out = dir.path().join("report.html");
-        ok(&[
-            "report",
-            "--db",
-            &db,
-            "--since",
-            "2000-01-01",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let out = report_of_every_run(&db, dir.path());
         browser.open(&out);
         assert_eq!(browser.console_errors(), Vec::<String>::new());
         let charts = browser

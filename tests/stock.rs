@@ -589,6 +589,23 @@ fn every_stderr_line_is_json_under_log_format_json() {
     }
 }
 
+/// Three easy puzzles of `variant` into `db`.
+fn fill_easy(db: &str, variant: &str) {
+    ok(&[
+        "fill",
+        "--variant",
+        variant,
+        "--tier",
+        "easy",
+        "--count",
+        "3",
+        "--seed",
+        "2",
+        "--db",
+        db,
+    ]);
+}
+
 /// Each variant has its own puzzle of the day, of that variant, on both backends; the
 /// diagonal puzzles come first in id order, where a day that ignored the variant would
 /// pick them for classic.
@@ -596,19 +613,7 @@ fn every_stderr_line_is_json_under_log_format_json() {
 fn each_variant_has_its_own_puzzle_of_the_day() {
     for (_dir, db) in banks() {
         for variant in ["diagonal", "killer", "classic"] {
-            ok(&[
-                "fill",
-                "--variant",
-                variant,
-                "--tier",
-                "easy",
-                "--count",
-                "3",
-                "--seed",
-                "2",
-                "--db",
-                &db,
-            ]);
+            fill_easy(&db, variant);
         }
         let day = |variant: &str| {
             ok(&[
@@ -648,19 +653,7 @@ fn each_variant_has_its_own_puzzle_of_the_day() {
 fn the_migration_keys_old_days_by_their_puzzles_variant() {
     let (_dir, db) = temp_db();
     for variant in ["classic", "diagonal"] {
-        ok(&[
-            "fill",
-            "--variant",
-            variant,
-            "--tier",
-            "easy",
-            "--count",
-            "3",
-            "--seed",
-            "2",
-            "--db",
-            &db,
-        ]);
+        fill_easy(&db, variant);
     }
     let day = |variant: &str, date: &str| {
         ids(&ok(&[
@@ -692,6 +685,7 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
              UPDATE puzzles SET served_at = '2026-12-25T00:00:00Z' WHERE id = {diagonal_id};
              DROP TABLE daily;
              ALTER TABLE daily_v7 RENAME TO daily;
+             ALTER TABLE alarms DROP COLUMN variant;
              PRAGMA user_version = 7;"
         ))
         .unwrap();

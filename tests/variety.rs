@@ -165,7 +165,8 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
         // Back to schema 3: no classes, no mother seeds, no heartbeats, no samples, no
         // variants.
         conn.execute_batch(
-            "DROP INDEX puzzles_by_variant;
+            "ALTER TABLE alarms DROP COLUMN variant;
+             DROP INDEX puzzles_by_variant;
              ALTER TABLE puzzles DROP COLUMN cages;
              ALTER TABLE puzzles DROP COLUMN variant;
              ALTER TABLE base_grids DROP COLUMN variant;

@@ -383,6 +383,7 @@ pub fn alarm_values(a: &super::AlarmRecord) -> Vec<Value> {
         int(a.timeouts_in_window),
         int(a.old_target),
         Value::Int(a.new_target.and_then(|t| t.try_into().ok())),
+        text(a.variant.name()),
     ]
 }
 

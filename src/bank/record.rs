@@ -295,6 +295,8 @@ impl RunCounts {
 pub struct AlarmRecord {
     /// Grid side.
     pub size: usize,
+    /// The tier's variant.
+    pub variant: crate::grid::Variant,
     /// Tier name.
     pub tier: String,
     /// Window length.

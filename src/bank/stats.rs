@@ -87,6 +87,7 @@ pub struct AlarmRow {
     pub run_id: i64,
     pub at: String,
     pub size: u32,
+    pub variant: crate::grid::Variant,
     pub tier: String,
     pub timeouts_in_window: u32,
     pub window_size: u32,
@@ -96,7 +97,7 @@ pub struct AlarmRow {
 
 /// The columns [`AlarmRow::read`] reads, in order.
 pub const ALARM_COLUMNS: &str =
-    "run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target";
+    "run_id, at, size, tier, timeouts_in_window, window_size, old_target, new_target, variant";
 
 impl AlarmRow {
     /// A row of [`ALARM_COLUMNS`].
@@ -110,6 +111,7 @@ impl AlarmRow {
             window_size: r.number(5)?,
             old_target: r.number(6)?,
             new_target: r.opt_number(7)?,
+            variant: r.string(8)?.parse()?,
         })
     }
 
@@ -125,6 +127,7 @@ impl AlarmRow {
             Value::Int(Some(self.window_size.into())),
             Value::Int(Some(self.old_target.into())),
             Value::Int(self.new_target.map(i64::from)),
+            Value::Text(Some(self.variant.name().to_string())),
         ]
     }
 }

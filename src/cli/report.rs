@@ -3,6 +3,7 @@
 use super::args::{BankArgs, ConfigArgs};
 use crate::bank::{self, PuzzleFilter, RunRecord};
 use crate::date::{epoch_seconds, Date};
+use crate::grid::{Geometry, Variant};
 use crate::picture::html::report::{MixRow, PuzzleFacts, RunReport};
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -81,7 +82,7 @@ pub fn run(args: &ReportArgs) -> Result<u8> {
     bank.scan(&filter, &mut |p| {
         if ids.contains(&p.run_id) {
             puzzles.push(PuzzleFacts {
-                size: p.geometry.n(),
+                geometry: p.geometry,
                 tier: p.tier.clone(),
                 score: p.rating.as_ref().map(|r| r.score),
                 clues: p.clues,
@@ -120,63 +121,81 @@ pub fn run(args: &ReportArgs) -> Result<u8> {
     Ok(super::EXIT_OK)
 }
 
-/// Per size and tier: wanted by the runs' plans, stored by them, the stock and quota.
+/// Per size, variant and tier: wanted by the runs' plans, stored by them, the stock and
+/// quota.
 fn mix(
     runs: &[RunRecord],
     puzzles: &[PuzzleFacts],
     stock: &[bank::stock::StockLevel],
     settings: &crate::config::Settings,
 ) -> Vec<MixRow> {
-    let mut rows: BTreeMap<(usize, String), MixRow> = BTreeMap::new();
+    type Key = (usize, Variant, String);
+    fn key(g: Geometry, tier: &str) -> Key {
+        (g.n(), g.variant(), tier.to_string())
+    }
+    let mut rows: BTreeMap<Key, MixRow> = BTreeMap::new();
     fn row<'r>(
-        rows: &'r mut BTreeMap<(usize, String), MixRow>,
-        size: usize,
+        rows: &'r mut BTreeMap<Key, MixRow>,
+        geometry: Geometry,
         tier: &str,
     ) -> &'r mut MixRow {
-        rows.entry((size, tier.to_string()))
-            .or_insert_with(|| MixRow {
-                size,
-                tier: tier.to_string(),
-                wanted: 0,
-                stored: 0,
-                unserved: 0,
-                quota: None,
-            })
+        rows.entry(key(geometry, tier)).or_insert_with(|| MixRow {
+            geometry,
+            tier: tier.to_string(),
+            wanted: 0,
+            stored: 0,
+            unserved: 0,
+            quota: None,
+        })
     }
     for r in runs {
         let config: serde_json::Value = serde_json::from_str(&r.config_json).unwrap_or_default();
         for item in config["plan"].as_array().into_iter().flatten() {
-            if let (Some(size), Some(tier), Some(count)) = (
-                item["size"].as_u64(),
-                item["tier"].as_str(),
-                item["count"].as_u64(),
-            ) {
-                row(&mut rows, size as usize, tier).wanted += count;
+            // Plans recorded before variants name none: those runs were classic.
+            let variant = item["variant"]
+                .as_str()
+                .map_or(Some(Variant::Classic), |v| v.parse().ok());
+            let geometry = item["size"]
+                .as_u64()
+                .and_then(|n| Geometry::for_size(n as usize))
+                .zip(variant)
+                .map(|(g, v)| g.with_variant(v));
+            if let (Some(geometry), Some(tier), Some(count)) =
+                (geometry, item["tier"].as_str(), item["count"].as_u64())
+            {
+                row(&mut rows, geometry, tier).wanted += count;
             }
         }
     }
     for p in puzzles {
-        row(&mut rows, p.size, &p.tier).stored += 1;
+        row(&mut rows, p.geometry, &p.tier).stored += 1;
     }
-    // Stock and quota only for the sizes and tiers these runs were about.
+    // Stock and quota only for the grids and tiers these runs were about.
     for s in stock {
-        if let Some(r) = rows.get_mut(&(s.size, s.tier.clone())) {
+        if let Some(r) = rows.get_mut(&(s.size, s.variant, s.tier.clone())) {
             r.unserved = s.unserved;
         }
     }
     for q in settings.quotas() {
-        if let Some(r) = rows.get_mut(&(q.geometry.n(), q.tier.name.clone())) {
+        if let Some(r) = rows.get_mut(&key(q.geometry, &q.tier.name)) {
             r.quota = Some(q.count);
         }
     }
-    // Tiers in config order within each size, as `stats` shows them.
-    let order = |tier: &str| {
+    // Tiers in config order within each grid, as `stats` shows them.
+    let order = |r: &MixRow| {
         settings
-            .tiers(crate::grid::Variant::Classic)
+            .tiers(r.geometry.variant())
             .iter()
-            .position(|t| t.name == tier)
+            .position(|t| t.name == r.tier)
     };
     let mut out: Vec<MixRow> = rows.into_values().collect();
-    out.sort_by_key(|r| (r.size, order(&r.tier), r.tier.clone()));
+    out.sort_by_key(|r| {
+        (
+            r.geometry.n(),
+            r.geometry.variant(),
+            order(r),
+            r.tier.clone(),
+        )
+    });
     out
 }

@@ -135,7 +135,7 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
                 "run {} {} size {} tier {}: {}/{} timed out, target {} -> {}",
                 a.run_id,
                 a.at,
-                a.size,
+                size(a.size, a.variant),
                 a.tier,
                 a.timeouts_in_window,
                 a.window_size,

@@ -143,7 +143,8 @@ pub fn fill(
     let config_json = serde_json::to_string(&serde_json::json!({
         "config": settings.file(),
         "plan": request.plan.iter().map(|p| serde_json::json!({
-            "size": p.geometry.n(), "tier": p.tier.name, "count": p.count,
+            "size": p.geometry.n(), "variant": p.geometry.variant().name(),
+            "tier": p.tier.name, "count": p.count,
         })).collect::<Vec<_>>(),
         "max_duration_s": request.max_duration.map(|d| d.as_secs_f64()),
     }))?;

@@ -288,6 +288,7 @@ impl<'a> TierFill<'a> {
             "too many attempts timed out: raising the tier's clue target");
         chunk.alarms.push(AlarmRecord {
             size: self.item.geometry.n(),
+            variant: self.item.geometry.variant(),
             tier: tier.clone(),
             window_size: alarm.window,
             timeouts_in_window: alarm.timeouts,

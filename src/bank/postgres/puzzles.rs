@@ -59,8 +59,8 @@ pub(super) fn insert_batch(
         tx.execute(
             &format!(
                 "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window,
-                                     old_target, new_target)
-                 VALUES ($1, {NOW}, $2, $3, $4, $5, $6, $7)"
+                                     old_target, new_target, variant)
+                 VALUES ($1, {NOW}, $2, $3, $4, $5, $6, $7, $8)"
             ),
             &params(&values).refs(),
         )?;

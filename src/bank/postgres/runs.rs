@@ -151,7 +151,7 @@ pub(super) fn alarms(c: &mut impl GenericClient, tail: &str) -> Result<Vec<Alarm
 pub(super) fn copy_alarms(client: &mut postgres::Client, alarms: &[AlarmRow]) -> Result<u64> {
     let sql = format!(
         "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
-        slots('$', 1, 8)
+        slots('$', 1, ALARM_COLUMNS.split(',').count())
     );
     execute_each(client, &sql, alarms, AlarmRow::values)
 }

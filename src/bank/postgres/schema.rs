@@ -15,7 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0005_workers.sql"),
     include_str!("../../../migrations/postgres/0006_samples.sql"),
     include_str!("../../../migrations/postgres/0007_variants.sql"),
-    include_str!("../../../migrations/postgres/0008_daily_variant.sql"),
+    include_str!("../../../migrations/postgres/0008_variant_days_and_alarms.sql"),
 ];
 
 /// Both backends are at the same version of one model.

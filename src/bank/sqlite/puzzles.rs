@@ -63,8 +63,8 @@ pub(super) fn insert_batch(
             Ok(new)
         })?;
         let mut alarm_stmt = tx.prepare_cached(&format!(
-            "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target)
-             VALUES (?1, {NOW}, ?2, ?3, ?4, ?5, ?6, ?7)"
+            "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target, variant)
+             VALUES (?1, {NOW}, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
         ))?;
         for a in &batch.alarms {
             let values = std::iter::once(Value::Int(Some(run_id))).chain(alarm_values(a));

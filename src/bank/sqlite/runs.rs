@@ -150,7 +150,7 @@ pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
 pub(super) fn copy_alarms(conn: &mut Connection, alarms: &[AlarmRow]) -> Result<u64> {
     let sql = format!(
         "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
-        slots('?', 1, 8)
+        slots('?', 1, ALARM_COLUMNS.split(',').count())
     );
     super::execute_each(conn, &sql, alarms, AlarmRow::values)
 }

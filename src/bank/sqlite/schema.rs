@@ -13,7 +13,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0005_workers.sql"),
     include_str!("../../../migrations/0006_samples.sql"),
     include_str!("../../../migrations/0007_variants.sql"),
-    include_str!("../../../migrations/0008_daily_variant.sql"),
+    include_str!("../../../migrations/0008_variant_days_and_alarms.sql"),
 ];
 
 /// Schema version this binary writes.

@@ -6,6 +6,7 @@ use crate::bank::samples::{AttemptTimes, SampleRow};
 use crate::bank::stats::AlarmRow;
 use crate::bank::RunRecord;
 use crate::date::epoch_seconds;
+use crate::grid::Geometry;
 use crate::picture::chart::{BarChart, Line, LineChart, Marker};
 use crate::picture::svg_escape as esc;
 use std::collections::BTreeMap;
@@ -14,16 +15,19 @@ use std::time::Duration;
 
 /// A stored puzzle as the report counts it.
 pub struct PuzzleFacts {
-    pub size: usize,
+    /// Size and variant.
+    pub geometry: Geometry,
     pub tier: String,
     /// SE-scale score (`None`: unrated).
     pub score: Option<f64>,
     pub clues: usize,
 }
 
-/// One size and tier: what the runs were asked for, what they stored, and the stock.
+/// One size, variant and tier: what the runs were asked for, what they stored, and the
+/// stock.
 pub struct MixRow {
-    pub size: usize,
+    /// Size and variant.
+    pub geometry: Geometry,
     pub tier: String,
     /// Asked of the selected runs (their plans).
     pub wanted: u64,
@@ -48,6 +52,14 @@ pub struct RunReport {
     /// The bank as a whole: puzzles stored, still unserved.
     pub bank_puzzles: u64,
     pub bank_unserved: u64,
+}
+
+/// An alarm's grid as `9x9` or `diagonal 9x9`.
+fn alarm_label(a: &AlarmRow) -> String {
+    Geometry::for_size(a.size as usize).map_or_else(
+        || format!("{0}x{0}", a.size),
+        |g| g.with_variant(a.variant).short_label(),
+    )
 }
 
 /// The unit a time axis is drawn in, for a span in seconds.
@@ -196,7 +208,7 @@ impl RunReport {
                     };
                     Some(Marker {
                         x,
-                        label: format!("{}x{} {}: {moved}", a.size, a.size, a.tier),
+                        label: format!("{} {}: {moved}", alarm_label(a), a.tier),
                     })
                 })
                 .collect()
@@ -232,7 +244,7 @@ impl RunReport {
                 .into();
         }
         let mut out = String::from(
-            "<table id=\"alarms\"><tr><th>at</th><th>run</th><th>size</th><th>tier</th>\
+            "<table id=\"alarms\"><tr><th>at</th><th>run</th><th>grid</th><th>tier</th>\
              <th>timeouts in window</th><th>clue target</th></tr>",
         );
         for a in &self.alarms {
@@ -242,11 +254,10 @@ impl RunReport {
             };
             let _ = write!(
                 out,
-                "<tr><td>{}</td><td>{}</td><td>{}x{}</td><td>{}</td><td>{} of {}</td><td>{moved}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td><td>{moved}</td></tr>",
                 esc(&a.at),
                 a.run_id,
-                a.size,
-                a.size,
+                alarm_label(a),
                 esc(&a.tier),
                 a.timeouts_in_window,
                 a.window_size
@@ -260,7 +271,7 @@ impl RunReport {
         let names: Vec<String> = self
             .mix
             .iter()
-            .map(|m| format!("{}x{} {}", m.size, m.size, m.tier))
+            .map(|m| format!("{} {}", m.geometry.short_label(), m.tier))
             .collect();
         let chart = BarChart {
             title: "Puzzles per tier: wanted and stored by these runs".into(),
@@ -280,7 +291,7 @@ impl RunReport {
         };
         let mut out = format!("<div class=\"charts\">{}</div>", chart.svg());
         out.push_str(
-            "<table id=\"mix\"><tr><th>size and tier</th><th>wanted</th><th>stored</th>\
+            "<table id=\"mix\"><tr><th>grid and tier</th><th>wanted</th><th>stored</th>\
              <th>share of stored</th><th>unserved in bank</th><th>quota</th></tr>",
         );
         let total: u64 = self.mix.iter().map(|m| m.stored).sum();
@@ -304,15 +315,24 @@ impl RunReport {
         out
     }
 
-    /// Per size: a score histogram (0.5-wide bins) and a clue histogram, a bar per tier.
+    /// Per size and variant: a score histogram (0.5-wide bins) and a clue histogram, a
+    /// bar per tier.
     fn histograms(&self) -> String {
-        let mut sizes: Vec<usize> = self.puzzles.iter().map(|p| p.size).collect();
-        sizes.sort_unstable();
-        sizes.dedup();
+        let mut geometries: Vec<Geometry> = Vec::new();
+        for p in &self.puzzles {
+            if !geometries.contains(&p.geometry) {
+                geometries.push(p.geometry);
+            }
+        }
+        geometries.sort_by_key(|g| (g.n(), g.variant()));
         let mut out = String::new();
-        for size in sizes {
-            let of_size: Vec<&PuzzleFacts> =
-                self.puzzles.iter().filter(|p| p.size == size).collect();
+        for geometry in geometries {
+            let name = geometry.short_label();
+            let of_size: Vec<&PuzzleFacts> = self
+                .puzzles
+                .iter()
+                .filter(|p| p.geometry == geometry)
+                .collect();
             let mut tiers: Vec<&str> = Vec::new();
             for p in &of_size {
                 if !tiers.contains(&p.tier.as_str()) {
@@ -338,7 +358,7 @@ impl RunReport {
             if let (Some(&lo), Some(&hi)) = (bins.iter().min(), bins.iter().max()) {
                 out.push_str(
                     &BarChart {
-                        title: format!("{size}x{size}: puzzles by score"),
+                        title: format!("{name}: puzzles by score"),
                         y_label: "puzzles".into(),
                         categories: (lo..=hi)
                             .map(|b| format!("{:.1}", b as f64 / 2.0))
@@ -353,7 +373,7 @@ impl RunReport {
             let hi = of_size.iter().map(|p| p.clues).max().unwrap_or(0);
             out.push_str(
                 &BarChart {
-                    title: format!("{size}x{size}: puzzles by clue count"),
+                    title: format!("{name}: puzzles by clue count"),
                     y_label: "puzzles".into(),
                     categories: (lo..=hi).map(|c| c.to_string()).collect(),
                     label_every: 1 + (hi - lo) / 16,

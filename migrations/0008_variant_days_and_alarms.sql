@@ -1,4 +1,4 @@
--- sudoku-bank schema, version 8: a puzzle of the day per variant.
+-- sudoku-bank schema, version 8: a puzzle of the day per variant; alarms name theirs.
 
 -- The day's puzzle is chosen per date, size, variant and tier. A row stored before
 -- version 8 keeps its puzzle, keyed by that puzzle's own variant (before this version
@@ -17,3 +17,8 @@ INSERT OR IGNORE INTO daily_v8 (day, size, variant, tier, puzzle_id)
     FROM daily d LEFT JOIN puzzles p ON p.id = d.puzzle_id;
 DROP TABLE daily;
 ALTER TABLE daily_v8 RENAME TO daily;
+
+-- An alarm names the variant of the tier it moved; alarms raised before version 8 were
+-- classic or of a variant nothing recorded: they read 'classic'.
+ALTER TABLE alarms ADD COLUMN variant TEXT NOT NULL DEFAULT 'classic'
+    CHECK (variant IN ('classic', 'diagonal', 'killer'));
