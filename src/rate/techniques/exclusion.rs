@@ -85,15 +85,25 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
 }
 
 /// The first aligned triple exclusion that removes something.
+///
+/// Triples are visited as a pair of base cells (in base order) and a third that one of
+/// them sees, so one triple `a < b < c` (by base order) can come up three times: as
+/// (a, b) + c, then (a, c) + b, then (b, c) + a. Whether a triple removes anything does
+/// not depend on its order, so a visit after one that already tried it is skipped: the
+/// first step found is the same.
 pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
     let bases = bases(b, 3);
-    let mut excluders_of = vec![None; b.cells()];
-    for &(c, excluders) in &bases {
-        excluders_of[c] = Some(excluders);
+    let mut index_of = vec![usize::MAX; b.cells()];
+    for (i, &(c, _)) in bases.iter().enumerate() {
+        index_of[c] = i;
     }
     let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
+    // Whether the visit (x, y) + z happens: z is an excluder of x or of y.
+    let visited = |x: usize, y: usize, z: usize| {
+        bases[x].1.contains(bases[z].0) || bases[y].1.contains(bases[z].0)
+    };
     for (i, &(c0, ex0)) in bases.iter().enumerate() {
-        for &(c1, ex1) in &bases[i + 1..] {
+        for (j, &(c1, ex1)) in bases.iter().enumerate().skip(i + 1) {
             let common01 = ex0.and(ex1);
             if common01.len() < 2 {
                 continue;
@@ -104,8 +114,16 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
             thirds.remove(c0);
             thirds.remove(c1);
             for c2 in thirds.iter() {
-                let ex2 = excluders_of[c2].expect("a base cell");
-                let common = common01.and(ex2);
+                let k = index_of[c2];
+                let tried = match k {
+                    k if k > j => false,
+                    k if k > i => visited(i, k, j),
+                    k => visited(k, i, j) || visited(k, j, i),
+                };
+                if tried {
+                    continue;
+                }
+                let common = common01.and(bases[k].1);
                 if common.len() < 2 {
                     continue;
                 }
@@ -120,32 +138,51 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
 
 /// What the aligned triple `cells` with common excluders `common` removes: the values of
 /// each cell in no combination left allowed.
+///
+/// A combination is impossible when it takes every candidate of an excluder. For fixed
+/// values of the first two cells, an excluder `m` forbids the third cell's values `v` with
+/// `m ⊆ {v0, v1, v}`: every value when `m ⊆ {v0, v1}`, the one value left when one is, none
+/// otherwise. So the third cell's allowed values come as one mask per (v0, v1).
 fn exclude(b: &Board, cells: [usize; 3], common: CellSet) -> Option<Step> {
-    let locks: Vec<u16> = common.iter().map(|c| b.cand(c)).collect();
+    // At most a cell's peers: under 70 on 16×16 with diagonals.
+    let locks: arrayvec::ArrayVec<u16, 128> = common.iter().map(|c| b.cand(c)).collect();
+    let cand = cells.map(|c| b.cand(c));
     let sees = [
         b.sees(cells[0], cells[1]),
         b.sees(cells[0], cells[2]),
         b.sees(cells[1], cells[2]),
     ];
     let mut keep = [0u16; 3];
-    for v0 in digits(b.cand(cells[0])) {
-        for v1 in digits(b.cand(cells[1])) {
+    for v0 in digits(cand[0]) {
+        let bit0 = 1u16 << (v0 - 1);
+        for v1 in digits(cand[1]) {
             if v0 == v1 && sees[0] {
                 continue;
             }
-            for v2 in digits(b.cand(cells[2])) {
-                if (v0 == v2 && sees[1]) || (v1 == v2 && sees[2]) {
-                    continue;
+            let bit1 = 1u16 << (v1 - 1);
+            let pair = bit0 | bit1;
+            let mut allowed = cand[2];
+            if sees[1] {
+                allowed &= !bit0;
+            }
+            if sees[2] {
+                allowed &= !bit1;
+            }
+            for &m in &locks {
+                let rest = m & !pair;
+                if rest == 0 {
+                    allowed = 0;
+                    break;
                 }
-                let values = (1u16 << (v0 - 1)) | (1 << (v1 - 1)) | (1 << (v2 - 1));
-                // A combination that takes every candidate of an excluder is impossible.
-                if locks.iter().any(|&m| m & !values == 0) {
-                    continue;
+                if rest.is_power_of_two() {
+                    allowed &= !rest;
                 }
-                keep[0] |= 1 << (v0 - 1);
-                keep[1] |= 1 << (v1 - 1);
-                keep[2] |= 1 << (v2 - 1);
-                if (0..3).all(|i| keep[i] == b.cand(cells[i])) {
+            }
+            if allowed != 0 {
+                keep[0] |= bit0;
+                keep[1] |= bit1;
+                keep[2] |= allowed;
+                if keep == cand {
                     // Every value is in an allowed combination: nothing goes.
                     return None;
                 }
