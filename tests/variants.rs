@@ -283,3 +283,92 @@ fn bad_variant_input_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("main diagonal"), "{}", stderr(&o));
 }
+
+/// `[[diagonal.tier]]` in the config gives diagonal puzzles their own tiers, end to end:
+/// fill, take, stats and quotas use them, and the classic tiers stay as they were.
+#[test]
+fn diagonal_tiers_of_their_own_from_the_config() {
+    let (dir, db) = common::temp_db();
+    let config = dir.path().join("own.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{}\n[[diagonal.tier]]\nname = \"gentle\"\nclues = [30, 36]\nscore = [1.0, 3.0]\n\n\
+             [[diagonal.tier]]\nname = \"master\"\nclues = [24, 28]\nscore = [3.1, 20.0]\n",
+            sudoku_bank::config::DEFAULT_CONFIG
+        ),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    let fill = |args: &[&str]| {
+        let mut full = vec!["fill", "--db", &db, "--config", config, "--seed", "3"];
+        full.extend_from_slice(args);
+        common::ok(&full)
+    };
+    fill(&["--variant", "diagonal", "--count", "6"]);
+    fill(&["--variant", "diagonal", "--tier", "master", "--count", "3"]);
+    fill(&["--tier", "hard", "--count", "2"]);
+    let rows = common::texts(
+        &db,
+        "SELECT variant || ' ' || tier || ' ' || score FROM puzzles ORDER BY id",
+    );
+    let mut counts = std::collections::BTreeMap::new();
+    for row in &rows {
+        let parts: Vec<&str> = row.split(' ').collect();
+        let score: f64 = parts[2].parse().unwrap();
+        match (parts[0], parts[1]) {
+            ("diagonal", "gentle") => assert!((1.0..=3.0).contains(&score), "{row}"),
+            ("diagonal", "master") => assert!(score >= 3.1, "{row}"),
+            ("classic", "hard") => {}
+            _ => panic!("unexpected row {row}"),
+        }
+        *counts.entry((parts[0], parts[1])).or_insert(0) += 1;
+    }
+    assert_eq!(counts[&("diagonal", "gentle")], 3);
+    assert_eq!(counts[&("diagonal", "master")], 6);
+    assert_eq!(counts[&("classic", "hard")], 2);
+    let taken = common::ok(&[
+        "take",
+        "--db",
+        &db,
+        "--config",
+        config,
+        "--variant",
+        "diagonal",
+        "--tier",
+        "master",
+    ]);
+    assert_eq!(taken.lines().count(), 1);
+    let stats = common::ok(&["stats", "--db", &db, "--config", config]);
+    assert!(
+        stats
+            .lines()
+            .any(|l| l.contains("9d") && l.contains("master")),
+        "{stats}"
+    );
+    // The classic names are not diagonal tiers here, and the diagonal ones not classic.
+    for (variant, tier) in [("diagonal", "easy"), ("classic", "master")] {
+        let o = common::bank(
+            &[
+                "fill",
+                "--db",
+                &db,
+                "--config",
+                config,
+                "--variant",
+                variant,
+                "--tier",
+                tier,
+                "--count",
+                "1",
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{variant} {tier}");
+        assert!(
+            common::stderr(&o).contains("unknown tier"),
+            "{}",
+            common::stderr(&o)
+        );
+    }
+}

@@ -23,6 +23,18 @@ pub struct ConfigFile {
     /// Killer sudoku: cage sizes and tiers on the killer scale.
     #[serde(default)]
     pub killer: Option<KillerTable>,
+    /// Diagonal sudoku's own tiers (absent: the `[[tier]]` list).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagonal: Option<DiagonalTable>,
+}
+
+/// The `[diagonal]` table.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DiagonalTable {
+    /// Diagonal tiers, easiest first, on the classic scale.
+    #[serde(rename = "tier")]
+    pub tiers: Vec<TierTable>,
 }
 
 /// The `[killer]` table.

@@ -29,12 +29,40 @@ pub struct Settings {
     pub alarm: AlarmPolicy,
     /// Puzzles per writer transaction.
     pub batch_size: usize,
-    tiers: Vec<Tier>,
-    /// Tiers of killer puzzles, on the killer scale (`[[killer.tier]]`).
-    killer_tiers: Vec<Tier>,
+    tiers: TierLists,
     quotas: Vec<Quota>,
     /// The file as read, recorded with each run.
     file: ConfigFile,
+}
+
+/// The tier lists of the variants.
+#[derive(Clone, Debug)]
+struct TierLists {
+    /// `[[tier]]`: classic, and diagonal unless it has its own.
+    classic: Vec<Tier>,
+    /// `[[diagonal.tier]]`, when the config has it.
+    diagonal: Option<Vec<Tier>>,
+    /// `[[killer.tier]]`, on the killer scale.
+    killer: Vec<Tier>,
+}
+
+impl TierLists {
+    fn of(&self, variant: Variant) -> &[Tier] {
+        match variant {
+            Variant::Classic => &self.classic,
+            Variant::Diagonal => self.diagonal.as_deref().unwrap_or(&self.classic),
+            Variant::Killer => &self.killer,
+        }
+    }
+
+    /// The config key of the list `variant` takes its tiers from.
+    fn key(&self, variant: Variant) -> &'static str {
+        match variant {
+            Variant::Diagonal if self.diagonal.is_some() => "diagonal.tier",
+            Variant::Killer => "killer.tier",
+            _ => "tier",
+        }
+    }
 }
 
 /// Which transformations make two puzzles duplicates.
@@ -266,13 +294,21 @@ impl Settings {
         if batch_size == 0 || batch_size > MAX_WINDOW {
             bail!("writer.batch_size = {batch_size} must be in 1..={MAX_WINDOW}");
         }
-        let tiers = resolve_tiers(&file.tiers, "tier", (17, 80))?;
-        let (cage_sizes, killer_tiers) = resolve_killer(file.killer.as_ref())?;
+        let (cage_sizes, killer) = resolve_killer(file.killer.as_ref())?;
+        let tiers = TierLists {
+            classic: resolve_tiers(&file.tiers, "tier", (17, 80))?,
+            diagonal: file
+                .diagonal
+                .as_ref()
+                .map(|d| resolve_tiers(&d.tiers, "diagonal.tier", (17, 80)))
+                .transpose()?,
+            killer,
+        };
         let generation = Generation {
             cage_sizes,
             ..generation
         };
-        let quotas = resolve_quotas(&file, [&tiers, &killer_tiers], &generation)?;
+        let quotas = resolve_quotas(&file, &tiers, &generation)?;
         Ok(Settings {
             generation,
             alarm: AlarmPolicy {
@@ -282,7 +318,6 @@ impl Settings {
             },
             batch_size,
             tiers,
-            killer_tiers,
             quotas,
             file,
         })
@@ -294,13 +329,10 @@ impl Settings {
     }
 
     /// The tiers of `variant`, easiest first: killer puzzles have their own (on the killer
-    /// scale); the others share the `[[tier]]` list.
+    /// scale), diagonal ones theirs when the config has `[[diagonal.tier]]`; the others
+    /// share the `[[tier]]` list.
     pub fn tiers(&self, variant: Variant) -> &[Tier] {
-        if variant.has_cages() {
-            &self.killer_tiers
-        } else {
-            &self.tiers
-        }
+        self.tiers.of(variant)
     }
 
     /// Quotas, sizes ascending, tiers in config order.
@@ -313,10 +345,9 @@ impl Settings {
         let tiers = self.tiers(variant);
         tiers.iter().find(|t| t.name == name).with_context(|| {
             let names: Vec<&str> = tiers.iter().map(|t| t.name.as_str()).collect();
-            let whose = if variant.has_cages() {
-                " for killer"
-            } else {
-                ""
+            let whose = match self.tiers.key(variant) {
+                "tier" => String::new(),
+                _ => format!(" for {variant}"),
             };
             format!(
                 "unknown tier '{name}': the config defines {}{whose}",
@@ -526,11 +557,7 @@ pub fn check_killer_size(g: Geometry) -> Result<()> {
     Ok(())
 }
 
-fn resolve_quotas(
-    file: &ConfigFile,
-    [tiers, killer_tiers]: [&Vec<Tier>; 2],
-    gen: &Generation,
-) -> Result<Vec<Quota>> {
+fn resolve_quotas(file: &ConfigFile, tiers: &TierLists, gen: &Generation) -> Result<Vec<Quota>> {
     let mut sized = Vec::new();
     for (size, wanted) in &file.quota {
         let geometry = quota_geometry(size).with_context(|| {
@@ -541,23 +568,17 @@ fn resolve_quotas(
             )
         })?;
         check_killer_size(geometry).with_context(|| format!("quota.{size}"))?;
-        let tiers = if geometry.variant().has_cages() {
-            killer_tiers
-        } else {
-            tiers
-        };
         gen.routes_for(geometry)
             .with_context(|| format!("quota.{size}"))?;
         gen.strategies_for(geometry)
             .with_context(|| format!("quota.{size}"))?;
+        let variant = geometry.variant();
         for name in wanted.keys() {
-            if !tiers.iter().any(|t| &t.name == name) {
-                let list = if geometry.variant().has_cages() {
-                    "killer.tier"
-                } else {
-                    "tier"
-                };
-                bail!("quota.{size}.{name}: no [[{list}]] named '{name}'");
+            if !tiers.of(variant).iter().any(|t| &t.name == name) {
+                bail!(
+                    "quota.{size}.{name}: no [[{}]] named '{name}'",
+                    tiers.key(variant)
+                );
             }
         }
         sized.push((geometry, wanted));
@@ -566,12 +587,7 @@ fn resolve_quotas(
     Ok(sized
         .into_iter()
         .flat_map(|(geometry, wanted)| {
-            let tiers = if geometry.variant().has_cages() {
-                killer_tiers
-            } else {
-                tiers
-            };
-            tiers.iter().filter_map(move |tier| {
+            tiers.of(geometry.variant()).iter().filter_map(move |tier| {
                 wanted.get(&tier.name).map(|&count| Quota {
                     geometry,
                     tier: tier.clone(),
@@ -627,6 +643,44 @@ mod tests {
             err.contains("tier 'easy': clues = [40, 36] is empty"),
             "{err}"
         );
+    }
+
+    /// `[[diagonal.tier]]` gives diagonal puzzles tiers of their own; without it they
+    /// share the classic ones.
+    #[test]
+    fn diagonal_takes_its_own_tiers_when_the_config_has_them() {
+        let c = Settings::embedded();
+        assert_eq!(c.tiers(Variant::Diagonal), c.tiers(Variant::Classic));
+        let own = format!(
+            "{DEFAULT_CONFIG}\n[[diagonal.tier]]\nname = \"gentle\"\nclues = [30, 36]\n\
+             score = [1.0, 3.0]\n\n[[diagonal.tier]]\nname = \"master\"\nclues = [24, 28]\n\
+             score = [3.1, 20.0]\n"
+        );
+        let c = Settings::parse(&format!("{own}\n[quota.diagonal-9]\nmaster = 5\n"), "t").unwrap();
+        let names: Vec<&str> = c
+            .tiers(Variant::Diagonal)
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(names, ["gentle", "master"]);
+        assert_eq!(c.tiers(Variant::Classic).len(), 4);
+        let q = c
+            .quotas()
+            .iter()
+            .find(|q| q.geometry.variant() == Variant::Diagonal)
+            .unwrap();
+        assert_eq!((q.tier.name.as_str(), q.count), ("master", 5));
+        let err = c.tier("easy", Variant::Diagonal).unwrap_err().to_string();
+        assert!(err.contains("defines gentle, master for diagonal"), "{err}");
+        assert!(c.tier("master", Variant::Classic).is_err());
+        let err = Settings::parse(&format!("{own}\n[quota.diagonal-9]\neasy = 5\n"), "t")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("no [[diagonal.tier]] named 'easy'"), "{err}");
+        let err = Settings::parse(&format!("{DEFAULT_CONFIG}\n[diagonal]\ntier = []\n"), "t")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("at least one [[diagonal.tier]]"), "{err}");
     }
 
     #[test]
