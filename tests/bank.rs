@@ -206,10 +206,7 @@ fn alarm_lowers_the_target_and_the_run_goes_on() {
     let request = FillRequest::split(
         &settings,
         20,
-        &[settings
-            .tier("hard", sudoku_bank::grid::Variant::Classic)
-            .unwrap()
-            .clone()],
+        &[settings.tier("hard", Geometry::CLASSIC).unwrap().clone()],
         Geometry::CLASSIC,
         3,
     )

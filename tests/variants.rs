@@ -372,3 +372,62 @@ fn diagonal_tiers_of_their_own_from_the_config() {
         );
     }
 }
+
+/// A size with tiers of its own (`size = 4` in `[[tier]]`): fill, quotas and stats use
+/// them for that size, with the clue range as written, while 9x9 keeps the general list.
+#[test]
+fn a_size_with_tiers_of_its_own_from_the_config() {
+    let (dir, db) = temp_db();
+    let config = dir.path().join("sized.toml");
+    let text = sudoku_bank::config::DEFAULT_CONFIG;
+    let cut = text
+        .find("\n[quota.")
+        .expect("quota tables in the default config")
+        + 1;
+    std::fs::write(
+        &config,
+        format!(
+            "{}[[tier]]\nname = \"gentle\"\nsize = 4\nclues = [9, 10]\nscore = [1.0, 20.0]\n\n\
+             [quota.4]\ngentle = 4\n",
+            &text[..cut]
+        ),
+    )
+    .unwrap();
+    let config = config.to_str().unwrap();
+    ok(&[
+        "fill", "--db", &db, "--config", config, "--size", "4", "--count", "5", "--seed", "1",
+    ]);
+    ok(&[
+        "fill", "--db", &db, "--config", config, "--count", "4", "--seed", "1",
+    ]);
+    let rows = texts(
+        &db,
+        "SELECT size || ' ' || tier || ' ' || clues FROM puzzles ORDER BY id",
+    );
+    let fours: Vec<&String> = rows.iter().filter(|r| r.starts_with("4 ")).collect();
+    assert_eq!(fours.len(), 5);
+    for row in fours {
+        let clues: usize = row.rsplit(' ').next().unwrap().parse().unwrap();
+        assert!(
+            row.starts_with("4 gentle ") && (9..=10).contains(&clues),
+            "{row}"
+        );
+    }
+    assert_eq!(rows.iter().filter(|r| r.starts_with("9 ")).count(), 4);
+    // The quota is met by the five gentle 4x4 puzzles.
+    let o = bank(&["fill", "--quota", "--db", &db, "--config", config], None);
+    assert!(stderr(&o).contains("quota met"), "{}", stderr(&o));
+    let o = bank(
+        &[
+            "fill", "--db", &db, "--config", config, "--size", "4", "--tier", "easy", "--count",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("defines gentle for 4x4"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -54,7 +54,11 @@ impl SelectArgs {
     /// names, not a selection of nothing).
     pub fn check(&self, settings: &Settings) -> Result<()> {
         if let Some(name) = &self.tier {
-            settings.tier(name, self.variant.unwrap_or_default())?;
+            settings.check_tier_name(
+                name,
+                self.variant.unwrap_or_default(),
+                self.size.map(|g| g.n()),
+            )?;
         }
         Ok(())
     }

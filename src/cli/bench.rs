@@ -251,7 +251,7 @@ fn bench_fill(
     println!("fill\tvariant\ttier\tpuzzles\tseconds\tpuzzles/s\tvs classic");
     for &variant in variants {
         let geometry = size.with_variant(variant);
-        for tier in settings.tiers(variant) {
+        for tier in settings.tiers(geometry) {
             let path = std::env::temp_dir().join(format!(
                 "bank-bench-{}-{variant}-{}.sqlite",
                 std::process::id(),

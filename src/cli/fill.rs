@@ -103,12 +103,7 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
 /// The request before quota deficits: `--count` split over the tiers, or the full quota.
 fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillRequest> {
     let select = &args.opts.select;
-    let tiers = match &select.tier {
-        Some(name) => vec![settings
-            .tier(name, select.variant.unwrap_or_default())?
-            .clone()],
-        None => settings.tiers(select.variant.unwrap_or_default()).to_vec(),
-    };
+    select.check(settings)?;
     if args.quota {
         if settings.quotas().is_empty() {
             anyhow::bail!("--quota: the config has no [quota.SIZE] tables");
@@ -130,10 +125,14 @@ fn plan(args: &FillArgs, settings: &Settings, run_seed: u64) -> Result<FillReque
             }
         }
         return FillRequest::quotas(settings, run_seed, |g, t| {
-            select.selects(g) && tiers.iter().any(|k| k.name == t.name)
+            select.selects(g) && select.tier.as_ref().is_none_or(|name| *name == t.name)
         });
     }
     let geometry = select.geometry_or(settings.generation.default_geometry);
+    let tiers = match &select.tier {
+        Some(name) => vec![settings.tier(name, geometry)?.clone()],
+        None => settings.tiers(geometry).to_vec(),
+    };
     FillRequest::split(
         settings,
         args.count.unwrap_or(0),

@@ -179,7 +179,7 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
     let effort = counted.stats;
     let rating = crate::rate::rate_until(p, deadline).map_err(too_slow)?;
     let tier = settings
-        .tier_for_score(rating.score, p.geometry().variant())
+        .tier_for_score(rating.score, p.geometry())
         .ok_or_else(|| format!("no tier's band holds its score {:.1}", rating.score))?;
     Ok(PuzzleRecord {
         source: Source::Import,

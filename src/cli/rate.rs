@@ -33,7 +33,7 @@ pub fn run(args: &RateArgs) -> Result<usize> {
         }
         let r = rate(p);
         let tier = settings
-            .tier_for_score(r.score, p.geometry().variant())
+            .tier_for_score(r.score, p.geometry())
             .map_or("-", |t| t.name.as_str());
         if args.json {
             let mut v = notation::rating_json(p.geometry().n(), &r);

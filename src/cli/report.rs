@@ -184,7 +184,7 @@ fn mix(
     // Tiers in config order within each grid, as `stats` shows them.
     let order = |r: &MixRow| {
         settings
-            .tiers(r.geometry.variant())
+            .tiers(r.geometry)
             .iter()
             .position(|t| t.name == r.tier)
     };

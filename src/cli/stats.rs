@@ -2,7 +2,7 @@
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank;
-use crate::grid::Variant;
+use crate::grid::{Geometry, Variant};
 use anyhow::Result;
 use clap::Args;
 
@@ -32,11 +32,14 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     let mut s = bank::open_existing(&args.common.db)?.stats(args.runs)?;
     // Config order (easiest first), tiers the config does not know last; only the
     // selected size and tier.
-    let rank = |variant: Variant, tier: &str| {
-        settings
-            .tiers(variant)
-            .iter()
-            .position(|t| t.name == tier)
+    let rank = |size: u32, variant: Variant, tier: &str| {
+        Geometry::for_size(size as usize)
+            .and_then(|g| {
+                settings
+                    .tiers(g.with_variant(variant))
+                    .iter()
+                    .position(|t| t.name == tier)
+            })
             .unwrap_or(usize::MAX)
     };
     let keep = |size: u32, variant: Variant, tier: &str| {
@@ -46,14 +49,14 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
     };
     s.by_tier.retain(|t| keep(t.size, t.variant, &t.tier));
     s.by_tier
-        .sort_by_key(|t| (t.size, t.variant, rank(t.variant, &t.tier)));
+        .sort_by_key(|t| (t.size, t.variant, rank(t.size, t.variant, &t.tier)));
     s.clue_histogram
         .retain(|h| keep(h.size, h.variant, &h.tier));
     s.variety.retain(|v| keep(v.size, v.variant, &v.tier));
     s.variety
-        .sort_by_key(|v| (v.size, v.variant, rank(v.variant, &v.tier)));
+        .sort_by_key(|v| (v.size, v.variant, rank(v.size, v.variant, &v.tier)));
     s.clue_histogram
-        .sort_by_key(|h| (h.size, h.variant, rank(h.variant, &h.tier), h.clues));
+        .sort_by_key(|h| (h.size, h.variant, rank(h.size, h.variant, &h.tier), h.clues));
     for t in &mut s.by_tier {
         t.quota = settings
             .quotas()

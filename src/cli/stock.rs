@@ -46,11 +46,11 @@ impl StockArgs {
     /// The geometry (size and variant) and the checked tier name.
     fn resolve(&self) -> Result<(Geometry, String)> {
         let settings: Settings = self.config.settings()?;
-        let tier = settings.tier(&self.tier, self.variant)?.name.clone();
         let geometry = self
             .size
             .unwrap_or(settings.generation.default_geometry)
             .with_variant(self.variant);
+        let tier = settings.tier(&self.tier, geometry)?.name.clone();
         Ok((geometry, tier))
     }
 }

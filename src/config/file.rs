@@ -105,7 +105,10 @@ pub struct WriterTable {
 pub struct TierTable {
     /// Name used in the bank and on the command line.
     pub name: String,
-    /// Target clue range `[low, high]` for 9×9.
+    /// The one grid side this tier is for (absent: every size without tiers of its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// Target clue range `[low, high]` for 9×9, or for `size` when given.
     pub clues: Vec<usize>,
     /// Band of SE-scale scores `[min, max]`.
     pub score: Vec<f64>,

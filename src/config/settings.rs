@@ -5,7 +5,7 @@
 use super::file::{ConfigFile, KillerTable, TierTable};
 use super::{DEFAULT_CONFIG, MAX_THREADS};
 use crate::generate::{CageSizes, Route, Strategy};
-use crate::grid::{Geometry, Variant};
+use crate::grid::{Geometry, Variant, SUPPORTED_SIZES};
 use crate::rng::Weighted;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -35,24 +35,41 @@ pub struct Settings {
     file: ConfigFile,
 }
 
+/// One variant's tiers: the general list, and the lists of sizes that have their own.
+#[derive(Clone, Debug)]
+struct SizedTiers {
+    general: Vec<Tier>,
+    by_size: BTreeMap<usize, Vec<Tier>>,
+}
+
+impl SizedTiers {
+    fn of(&self, n: usize) -> &[Tier] {
+        self.by_size.get(&n).unwrap_or(&self.general)
+    }
+}
+
 /// The tier lists of the variants.
 #[derive(Clone, Debug)]
 struct TierLists {
     /// `[[tier]]`: classic, and diagonal unless it has its own.
-    classic: Vec<Tier>,
+    classic: SizedTiers,
     /// `[[diagonal.tier]]`, when the config has it.
-    diagonal: Option<Vec<Tier>>,
+    diagonal: Option<SizedTiers>,
     /// `[[killer.tier]]`, on the killer scale.
-    killer: Vec<Tier>,
+    killer: SizedTiers,
 }
 
 impl TierLists {
-    fn of(&self, variant: Variant) -> &[Tier] {
+    fn variant(&self, variant: Variant) -> &SizedTiers {
         match variant {
             Variant::Classic => &self.classic,
-            Variant::Diagonal => self.diagonal.as_deref().unwrap_or(&self.classic),
+            Variant::Diagonal => self.diagonal.as_ref().unwrap_or(&self.classic),
             Variant::Killer => &self.killer,
         }
+    }
+
+    fn of(&self, g: Geometry) -> &[Tier] {
+        self.variant(g.variant()).of(g.n())
     }
 
     /// The config key of the list `variant` takes its tiers from.
@@ -212,16 +229,22 @@ impl fmt::Display for ScoreBand {
 pub struct Tier {
     /// Name used in the bank and on the command line.
     pub name: String,
-    /// Target clue range for 9×9 (scaled for other sizes).
+    /// The one grid side a size's own tier is for (`None`: the general list).
+    pub size: Option<usize>,
+    /// Target clue range for 9×9 (scaled for other sizes), or for `size` itself.
     pub clues: ClueRange,
     /// Scores that place a puzzle in this tier.
     pub band: ScoreBand,
 }
 
 impl Tier {
-    /// The clue range for a geometry: the 9×9 range scaled by cell count.
+    /// The clue range for a geometry: a size's own tier's as written, a general tier's
+    /// 9×9 range scaled by cell count.
     pub fn clue_range(&self, g: Geometry) -> (usize, usize) {
-        let scale = |k: usize| ((k * g.cells()) as f64 / 81.0).round() as usize;
+        if self.size.is_some() {
+            return (self.clues.low, self.clues.high.min(g.cells()));
+        }
+        let scale = |k: usize| scale_clues(k, g.cells());
         (scale(self.clues.low), scale(self.clues.high).min(g.cells()))
     }
 
@@ -229,6 +252,11 @@ impl Tier {
     pub fn accepts(&self, score: f64) -> bool {
         self.band.contains(score)
     }
+}
+
+/// A 9×9 clue count scaled to a grid of `cells` cells.
+fn scale_clues(k: usize, cells: usize) -> usize {
+    ((k * cells) as f64 / 81.0).round() as usize
 }
 
 /// How many puzzles the bank should hold of one size and tier.
@@ -296,11 +324,11 @@ impl Settings {
         }
         let (cage_sizes, killer) = resolve_killer(file.killer.as_ref())?;
         let tiers = TierLists {
-            classic: resolve_tiers(&file.tiers, "tier", (17, 80))?,
+            classic: resolve_tiers(&file.tiers, "tier", (17, 80), &SUPPORTED_SIZES)?,
             diagonal: file
                 .diagonal
                 .as_ref()
-                .map(|d| resolve_tiers(&d.tiers, "diagonal.tier", (17, 80)))
+                .map(|d| resolve_tiers(&d.tiers, "diagonal.tier", (17, 80), &SUPPORTED_SIZES))
                 .transpose()?,
             killer,
         };
@@ -328,11 +356,12 @@ impl Settings {
         &self.file
     }
 
-    /// The tiers of `variant`, easiest first: killer puzzles have their own (on the killer
-    /// scale), diagonal ones theirs when the config has `[[diagonal.tier]]`; the others
-    /// share the `[[tier]]` list.
-    pub fn tiers(&self, variant: Variant) -> &[Tier] {
-        self.tiers.of(variant)
+    /// The tiers of a geometry, easiest first: killer puzzles have their own (on the
+    /// killer scale), diagonal ones theirs when the config has `[[diagonal.tier]]`; the
+    /// others share the `[[tier]]` list. A size with tiers of its own (`size = N`) has
+    /// those alone.
+    pub fn tiers(&self, g: Geometry) -> &[Tier] {
+        self.tiers.of(g)
     }
 
     /// Quotas, sizes ascending, tiers in config order.
@@ -340,25 +369,55 @@ impl Settings {
         &self.quotas
     }
 
-    /// The tier of that name for `variant`, with an error listing the known ones.
-    pub fn tier(&self, name: &str, variant: Variant) -> Result<&Tier> {
-        let tiers = self.tiers(variant);
-        tiers.iter().find(|t| t.name == name).with_context(|| {
-            let names: Vec<&str> = tiers.iter().map(|t| t.name.as_str()).collect();
-            let whose = match self.tiers.key(variant) {
-                "tier" => String::new(),
-                _ => format!(" for {variant}"),
-            };
-            format!(
-                "unknown tier '{name}': the config defines {}{whose}",
-                names.join(", ")
-            )
-        })
+    /// The tier of that name for a geometry, with an error listing the known ones.
+    pub fn tier(&self, name: &str, g: Geometry) -> Result<&Tier> {
+        let tiers = self.tiers(g);
+        tiers
+            .iter()
+            .find(|t| t.name == name)
+            .with_context(|| self.unknown(name, tiers, Some(g), g.variant()))
     }
 
-    /// The tier a rater score falls in (bands do not overlap, so at most one).
-    pub fn tier_for_score(&self, score: f64, variant: Variant) -> Option<&Tier> {
-        self.tiers(variant).iter().find(|t| t.accepts(score))
+    /// Checks a tier name that selects puzzles of `variant` of every size (or of `size`):
+    /// it must name a tier of at least one of them.
+    pub fn check_tier_name(&self, name: &str, variant: Variant, size: Option<usize>) -> Result<()> {
+        let sized = self.tiers.variant(variant);
+        let lists = std::iter::once(&sized.general).chain(sized.by_size.values());
+        let known = match size {
+            Some(n) => sized.of(n).iter().any(|t| t.name == name),
+            None => lists.flatten().any(|t| t.name == name),
+        };
+        if known {
+            return Ok(());
+        }
+        let g = size
+            .and_then(Geometry::for_size)
+            .map(|g| g.with_variant(variant));
+        let tiers = size.map_or(&sized.general[..], |n| sized.of(n));
+        Err(anyhow::anyhow!(self.unknown(name, tiers, g, variant)))
+    }
+
+    /// "unknown tier 'x': the config defines …", naming the variant or size whose list
+    /// was searched when it is not the general classic one.
+    fn unknown(&self, name: &str, tiers: &[Tier], g: Option<Geometry>, variant: Variant) -> String {
+        let names: Vec<&str> = tiers.iter().map(|t| t.name.as_str()).collect();
+        let mut whose = match self.tiers.key(variant) {
+            "tier" => String::new(),
+            _ => format!(" for {variant}"),
+        };
+        if let Some(g) = g.filter(|g| self.tiers.variant(variant).by_size.contains_key(&g.n())) {
+            whose = format!(" for {}", g.short_label());
+        }
+        format!(
+            "unknown tier '{name}': the config defines {}{whose}",
+            names.join(", ")
+        )
+    }
+
+    /// The tier a rater score falls in for a geometry (bands do not overlap, so at most
+    /// one).
+    pub fn tier_for_score(&self, score: f64, g: Geometry) -> Option<&Tier> {
+        self.tiers(g).iter().find(|t| t.accepts(score))
     }
 }
 
@@ -442,7 +501,7 @@ where
 }
 
 /// The `[killer]` table: cage sizes and tiers (the defaults when the table is absent).
-fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, Vec<Tier>)> {
+fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, SizedTiers)> {
     let Some(k) = table else {
         let default: ConfigFile = toml::from_str(super::DEFAULT_CONFIG).expect("embedded config");
         return resolve_killer(Some(default.killer.as_ref().expect("embedded [killer]")));
@@ -456,15 +515,68 @@ fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, Vec<Tier>)>
     // Up to 9 (the largest killer grid); a smaller grid caps them at its side.
     let sizes =
         CageSizes::new(min, max, 9).map_err(|e| anyhow::anyhow!("killer.cage_sizes: {e}"))?;
-    Ok((sizes, resolve_tiers(&k.tiers, "killer.tier", (0, 80))?))
+    Ok((
+        sizes,
+        resolve_tiers(&k.tiers, "killer.tier", (0, 80), &KILLER_SIZES)?,
+    ))
 }
 
-/// Resolves a list of tiers; `key` names the list in errors and `clues` bounds the
-/// 9x9 clue range (given digits, for killer tiers).
-fn resolve_tiers(tables: &[TierTable], key: &str, clues: (usize, usize)) -> Result<Vec<Tier>> {
+/// Resolves a variant's tiers: the general list (no `size`), and each size's own list;
+/// `key` names the list in errors, `clues` bounds a general tier's 9x9 clue range (given
+/// digits, for killer tiers; scaled to the size for a size's own tiers), `sizes` are the
+/// grid sides the variant is made in. Every size must be left with a list.
+fn resolve_tiers(
+    tables: &[TierTable],
+    key: &str,
+    clues: (usize, usize),
+    sizes: &[usize],
+) -> Result<SizedTiers> {
     if tables.is_empty() {
         bail!("at least one [[{key}]] is needed");
     }
+    let mut groups: BTreeMap<Option<usize>, Vec<&TierTable>> = BTreeMap::new();
+    for t in tables {
+        if let Some(n) = t.size.filter(|n| !sizes.contains(n)) {
+            let list: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+            bail!(
+                "tier '{}': size = {n} is not a grid side the [[{key}]] list is made in \
+                 (use {})",
+                t.name,
+                list.join(", ")
+            );
+        }
+        groups.entry(t.size).or_default().push(t);
+    }
+    let mut by_size = BTreeMap::new();
+    let mut general = Vec::new();
+    for (size, group) in groups {
+        match size {
+            None => general = resolve_list(&group, clues)?,
+            Some(n) => {
+                let cells = n * n;
+                let bounds = (
+                    scale_clues(clues.0, cells),
+                    scale_clues(clues.1, cells).min(cells),
+                );
+                by_size.insert(n, resolve_list(&group, bounds)?);
+            }
+        }
+    }
+    if let Some(n) = sizes
+        .iter()
+        .find(|n| general.is_empty() && !by_size.contains_key(n))
+    {
+        bail!(
+            "no [[{key}]] for {n}x{n}: give at least one tier without `size`, or one with \
+             size = {n}"
+        );
+    }
+    Ok(SizedTiers { general, by_size })
+}
+
+/// Resolves one list of tiers (the general one or one size's), `clues` bounding its
+/// clue ranges as written.
+fn resolve_list(tables: &[&TierTable], clues: (usize, usize)) -> Result<Vec<Tier>> {
     let mut tiers: Vec<Tier> = Vec::with_capacity(tables.len());
     for (i, t) in tables.iter().enumerate() {
         let name_ok = !t.name.is_empty()
@@ -496,10 +608,11 @@ fn resolve_tiers(tables: &[TierTable], key: &str, clues: (usize, usize)) -> Resu
         }
         if low < clues.0 || high > clues.1 {
             bail!(
-                "tier '{}': clues must lie within {}..={} for 9x9 (got [{low}, {high}])",
+                "tier '{}': clues must lie within {}..={} for {} (got [{low}, {high}])",
                 t.name,
                 clues.0,
-                clues.1
+                clues.1,
+                t.size.map_or("9x9".to_string(), |n| format!("{n}x{n}"))
             );
         }
         let [min, max] = t.score[..] else {
@@ -527,6 +640,7 @@ fn resolve_tiers(tables: &[TierTable], key: &str, clues: (usize, usize)) -> Resu
         }
         tiers.push(Tier {
             name: t.name.clone(),
+            size: t.size,
             clues: ClueRange { low, high },
             band,
         });
@@ -574,7 +688,7 @@ fn resolve_quotas(file: &ConfigFile, tiers: &TierLists, gen: &Generation) -> Res
             .with_context(|| format!("quota.{size}"))?;
         let variant = geometry.variant();
         for name in wanted.keys() {
-            if !tiers.of(variant).iter().any(|t| &t.name == name) {
+            if !tiers.of(geometry).iter().any(|t| &t.name == name) {
                 bail!(
                     "quota.{size}.{name}: no [[{}]] named '{name}'",
                     tiers.key(variant)
@@ -587,7 +701,7 @@ fn resolve_quotas(file: &ConfigFile, tiers: &TierLists, gen: &Generation) -> Res
     Ok(sized
         .into_iter()
         .flat_map(|(geometry, wanted)| {
-            tiers.of(geometry.variant()).iter().filter_map(move |tier| {
+            tiers.of(geometry).iter().filter_map(move |tier| {
                 wanted.get(&tier.name).map(|&count| Quota {
                     geometry,
                     tier: tier.clone(),
@@ -602,6 +716,11 @@ fn resolve_quotas(file: &ConfigFile, tiers: &TierLists, gen: &Generation) -> Res
 mod tests {
     use super::*;
 
+    /// 9×9 under `v`.
+    fn nine(v: Variant) -> Geometry {
+        Geometry::for_size(9).unwrap().with_variant(v)
+    }
+
     fn refused(from: &str, to: &str) -> String {
         assert!(DEFAULT_CONFIG.contains(from), "{from}");
         let text = DEFAULT_CONFIG.replace(from, to);
@@ -612,9 +731,9 @@ mod tests {
     fn embedded_default_is_valid() {
         let c = Settings::embedded();
         assert_eq!(c.generation.deadline, Duration::from_millis(200));
-        assert_eq!(c.tiers(Variant::Classic).len(), 4);
+        assert_eq!(c.tiers(nine(Variant::Classic)).len(), 4);
         assert_eq!(
-            c.tier("hard", Variant::Classic).unwrap().clues,
+            c.tier("hard", nine(Variant::Classic)).unwrap().clues,
             ClueRange { low: 25, high: 30 }
         );
         for (score, tier) in [
@@ -624,7 +743,9 @@ mod tests {
             (7.5, "expert"),
         ] {
             assert_eq!(
-                c.tier_for_score(score, Variant::Classic).unwrap().name,
+                c.tier_for_score(score, nine(Variant::Classic))
+                    .unwrap()
+                    .name,
                 tier
             );
         }
@@ -650,7 +771,10 @@ mod tests {
     #[test]
     fn diagonal_takes_its_own_tiers_when_the_config_has_them() {
         let c = Settings::embedded();
-        assert_eq!(c.tiers(Variant::Diagonal), c.tiers(Variant::Classic));
+        assert_eq!(
+            c.tiers(nine(Variant::Diagonal)),
+            c.tiers(nine(Variant::Classic))
+        );
         let own = format!(
             "{DEFAULT_CONFIG}\n[[diagonal.tier]]\nname = \"gentle\"\nclues = [30, 36]\n\
              score = [1.0, 3.0]\n\n[[diagonal.tier]]\nname = \"master\"\nclues = [24, 28]\n\
@@ -658,21 +782,24 @@ mod tests {
         );
         let c = Settings::parse(&format!("{own}\n[quota.diagonal-9]\nmaster = 5\n"), "t").unwrap();
         let names: Vec<&str> = c
-            .tiers(Variant::Diagonal)
+            .tiers(nine(Variant::Diagonal))
             .iter()
             .map(|t| t.name.as_str())
             .collect();
         assert_eq!(names, ["gentle", "master"]);
-        assert_eq!(c.tiers(Variant::Classic).len(), 4);
+        assert_eq!(c.tiers(nine(Variant::Classic)).len(), 4);
         let q = c
             .quotas()
             .iter()
             .find(|q| q.geometry.variant() == Variant::Diagonal)
             .unwrap();
         assert_eq!((q.tier.name.as_str(), q.count), ("master", 5));
-        let err = c.tier("easy", Variant::Diagonal).unwrap_err().to_string();
+        let err = c
+            .tier("easy", nine(Variant::Diagonal))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("defines gentle, master for diagonal"), "{err}");
-        assert!(c.tier("master", Variant::Classic).is_err());
+        assert!(c.tier("master", nine(Variant::Classic)).is_err());
         let err = Settings::parse(&format!("{own}\n[quota.diagonal-9]\neasy = 5\n"), "t")
             .unwrap_err()
             .to_string();
@@ -683,13 +810,66 @@ mod tests {
         assert!(err.contains("at least one [[diagonal.tier]]"), "{err}");
     }
 
+    /// A tier with `size = N` belongs to that size alone, its clues counted on that size;
+    /// a size with tiers of its own has those only, the others keep the general list.
+    #[test]
+    fn a_size_takes_its_own_tiers_when_the_config_has_them() {
+        let four = Geometry::for_size(4).unwrap();
+        let own = |extra: &str| {
+            Settings::parse(
+                &format!(
+                    "{DEFAULT_CONFIG}\n[[tier]]\nname = \"gentle\"\nsize = 4\nclues = [8, 10]\n\
+                     score = [1.0, 2.0]\n\n[[tier]]\nname = \"easy\"\nsize = 4\n\
+                     clues = [6, 7]\nscore = [2.1, 20.0]\n{extra}"
+                ),
+                "t",
+            )
+        };
+        let c = own("").unwrap();
+        let names: Vec<&str> = c.tiers(four).iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["gentle", "easy"]);
+        assert_eq!(c.tiers(nine(Variant::Classic)).len(), 4);
+        assert_eq!(c.tier("gentle", four).unwrap().clue_range(four), (8, 10));
+        // The general easy tier is scaled; 4x4's own easy is as written.
+        assert_eq!(c.tier("easy", four).unwrap().clue_range(four), (6, 7));
+        assert_eq!(
+            c.tier("easy", nine(Variant::Classic)).unwrap().clues.low,
+            36
+        );
+        let err = c.tier("hard", four).unwrap_err().to_string();
+        assert!(err.contains("defines gentle, easy for 4x4"), "{err}");
+        assert!(c.check_tier_name("gentle", Variant::Classic, None).is_ok());
+        assert!(c
+            .check_tier_name("gentle", Variant::Classic, Some(9))
+            .is_err());
+        // Diagonal shares the classic lists, sizes included.
+        assert_eq!(c.tiers(four.with_variant(Variant::Diagonal)).len(), 2);
+        let err = own("\n[quota.4]\nhard = 3\n").unwrap_err().to_string();
+        assert!(
+            err.contains("quota.4.hard: no [[tier]] named 'hard'"),
+            "{err}"
+        );
+        assert!(own("\n[quota.4]\ngentle = 3\n").is_ok());
+        for (size_and_clues, says) in [
+            ("size = 5\nclues = [8, 10]", "size = 5 is not a grid side"),
+            ("size = 4\nclues = [8, 17]", "within 3..=16 for 4x4"),
+        ] {
+            let config = format!(
+                "{DEFAULT_CONFIG}\n[[tier]]\nname = \"gentle\"\n{size_and_clues}\n\
+                 score = [1.0, 2.0]\n"
+            );
+            let err = Settings::parse(&config, "t").unwrap_err().to_string();
+            assert!(err.contains(says), "{err}");
+        }
+    }
+
     #[test]
     fn killer_has_its_own_tiers_and_cage_sizes() {
         let c = Settings::embedded();
         assert_eq!(c.generation.cage_sizes, CageSizes::DEFAULT);
-        let easy = c.tier("easy", Variant::Killer).unwrap();
+        let easy = c.tier("easy", nine(Variant::Killer)).unwrap();
         assert_eq!(easy.clue_range(Geometry::CLASSIC), (0, 4));
-        assert!(c.tiers(Variant::Killer).len() >= 3);
+        assert!(c.tiers(nine(Variant::Killer)).len() >= 3);
         assert_eq!(
             refused("cage_sizes = [2, 5]", "cage_sizes = [3, 10]"),
             "config t.toml: killer.cage_sizes: cage sizes [3, 10] must satisfy 1 <= min <= max \
@@ -706,7 +886,7 @@ mod tests {
     #[test]
     fn unknown_tier_lists_known_ones() {
         let err = Settings::embedded()
-            .tier("nightmare", Variant::Classic)
+            .tier("nightmare", nine(Variant::Classic))
             .unwrap_err()
             .to_string();
         assert_eq!(
@@ -737,7 +917,7 @@ mod tests {
     #[test]
     fn clue_range_scales_with_size() {
         let c = Settings::embedded();
-        let t = c.tier("easy", Variant::Classic).unwrap();
+        let t = c.tier("easy", nine(Variant::Classic)).unwrap();
         assert_eq!(t.clue_range(Geometry::CLASSIC), (36, 40));
         assert_eq!(t.clue_range(Geometry::for_size(16).unwrap()), (114, 126));
         let oblong = Geometry::for_size(6).unwrap();

@@ -93,7 +93,7 @@ pub fn check(p: &StoredPuzzle, settings: &Settings) -> Vec<Finding> {
             p.rating.as_ref().map_or(0.0, |r| r.score)
         )));
     }
-    match settings.tier_for_score(rating.score, p.geometry.variant()) {
+    match settings.tier_for_score(rating.score, p.geometry) {
         Some(t) if t.name == p.tier => {}
         Some(t) => found.push(Finding::Drift(format!(
             "tier now '{}', stored '{}'",
