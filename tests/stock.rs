@@ -606,6 +606,23 @@ fn fill_easy(db: &str, variant: &str) {
     ]);
 }
 
+/// `daily` of the easy tier of `variant` on `date`, printed as `format`.
+fn easy_day(db: &str, variant: &str, date: &str, format: &str) -> String {
+    ok(&[
+        "daily",
+        "--variant",
+        variant,
+        "--tier",
+        "easy",
+        "--date",
+        date,
+        "--format",
+        format,
+        "--db",
+        db,
+    ])
+}
+
 /// Each variant has its own puzzle of the day, of that variant, on both backends; the
 /// diagonal puzzles come first in id order, where a day that ignored the variant would
 /// pick them for classic.
@@ -615,21 +632,7 @@ fn each_variant_has_its_own_puzzle_of_the_day() {
         for variant in ["diagonal", "killer", "classic"] {
             fill_easy(&db, variant);
         }
-        let day = |variant: &str| {
-            ok(&[
-                "daily",
-                "--variant",
-                variant,
-                "--tier",
-                "easy",
-                "--date",
-                "2026-12-24",
-                "--format",
-                "jsonl",
-                "--db",
-                &db,
-            ])
-        };
+        let day = |variant: &str| easy_day(&db, variant, "2026-12-24", "jsonl");
         let mut chosen = BTreeSet::new();
         for variant in ["classic", "diagonal", "killer"] {
             let first = day(variant);
@@ -655,19 +658,7 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
     for variant in ["classic", "diagonal"] {
         fill_easy(&db, variant);
     }
-    let day = |variant: &str, date: &str| {
-        ids(&ok(&[
-            "daily",
-            "--variant",
-            variant,
-            "--tier",
-            "easy",
-            "--date",
-            date,
-            "--db",
-            &db,
-        ]))[0]
-    };
+    let day = |variant: &str, date: &str| ids(&easy_day(&db, variant, date, "txt"))[0];
     let classic = day("classic", "2026-12-24");
     let diagonal_id = scalar(
         &db,
