@@ -203,7 +203,7 @@ fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
         };
         note!(
             "{} {}: wanted {}, unserved before {}, served since last run {}, added {}{shared}",
-            stock_label(r.size, r.variant),
+            Geometry::short_label_of(r.size, r.variant),
             r.tier,
             r.wanted,
             r.unserved_before,
@@ -250,7 +250,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
         .items
         .iter()
         .map(|i| {
-            let label = stock_label(i.size, i.variant);
+            let label = Geometry::short_label_of(i.size, i.variant);
             format!("{label} {}={}/{}", i.tier, i.accepted, i.wanted)
         })
         .collect();
@@ -280,14 +280,6 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
     if let Some(m) = &r.message {
         note!("run {} {}: {m}", r.run_id, r.status.name());
     }
-}
-
-/// A stock's size and variant as `9x9` or `diagonal 9x9`.
-fn stock_label(size: usize, variant: Variant) -> String {
-    Geometry::for_size(size).map_or_else(
-        || size.to_string(),
-        |g| g.with_variant(variant).short_label(),
-    )
 }
 
 fn bar_key(geometry: Geometry, tier: &str) -> String {

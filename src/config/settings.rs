@@ -382,19 +382,26 @@ impl Settings {
     /// it must name a tier of at least one of them.
     pub fn check_tier_name(&self, name: &str, variant: Variant, size: Option<usize>) -> Result<()> {
         let sized = self.tiers.variant(variant);
-        let lists = std::iter::once(&sized.general).chain(sized.by_size.values());
-        let known = match size {
-            Some(n) => sized.of(n).iter().any(|t| t.name == name),
-            None => lists.flatten().any(|t| t.name == name),
-        };
-        if known {
-            return Ok(());
-        }
         let g = size
             .and_then(Geometry::for_size)
             .map(|g| g.with_variant(variant));
-        let tiers = size.map_or(&sized.general[..], |n| sized.of(n));
-        Err(anyhow::anyhow!(self.unknown(name, tiers, g, variant)))
+        // Without a size, the name may come from any size's list: all are offered.
+        let candidates: Vec<Tier> = match size {
+            Some(n) => sized.of(n).to_vec(),
+            None => {
+                let mut all: Vec<Tier> = Vec::new();
+                for t in sized.general.iter().chain(sized.by_size.values().flatten()) {
+                    if !all.iter().any(|o| o.name == t.name) {
+                        all.push(t.clone());
+                    }
+                }
+                all
+            }
+        };
+        if candidates.iter().any(|t| t.name == name) {
+            return Ok(());
+        }
+        Err(anyhow::anyhow!(self.unknown(name, &candidates, g, variant)))
     }
 
     /// "unknown tier 'x': the config defines …", naming the variant or size whose list
@@ -839,6 +846,14 @@ mod tests {
         let err = c.tier("hard", four).unwrap_err().to_string();
         assert!(err.contains("defines gentle, easy for 4x4"), "{err}");
         assert!(c.check_tier_name("gentle", Variant::Classic, None).is_ok());
+        let err = c
+            .check_tier_name("nope", Variant::Classic, None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("defines easy, medium, hard, expert, gentle"),
+            "{err}"
+        );
         assert!(c
             .check_tier_name("gentle", Variant::Classic, Some(9))
             .is_err());

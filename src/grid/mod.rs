@@ -135,6 +135,15 @@ impl Geometry {
         }
     }
 
+    /// [`Geometry::short_label`] of a size and variant as the bank stores them: a size no
+    /// geometry has (a foreign or damaged row) still reads as `NxN`.
+    pub fn short_label_of(n: usize, variant: Variant) -> String {
+        Geometry::for_size(n).map_or_else(
+            || format!("{n}x{n}"),
+            |g| g.with_variant(variant).short_label(),
+        )
+    }
+
     /// The box shape as `RxC`, e.g. `3x3`.
     pub fn box_shape(self) -> String {
         format!("{}x{}", self.box_rows, self.box_cols)

@@ -152,8 +152,7 @@ mod tests {
         (0.0, 0.0)
     }
 
-    /// The outline's length: each cage's perimeter less 8 insets per convex corner and
-    /// plus 8 per concave one; a straight cage's outline is its four sides.
+    /// The outline's total length, in cells.
     fn length(o: &CageOutline) -> f32 {
         o.segments
             .iter()

@@ -55,11 +55,8 @@ pub struct RunReport {
 }
 
 /// An alarm's grid as `9x9` or `diagonal 9x9`.
-fn alarm_label(a: &AlarmRow) -> String {
-    Geometry::for_size(a.size as usize).map_or_else(
-        || format!("{0}x{0}", a.size),
-        |g| g.with_variant(a.variant).short_label(),
-    )
+fn alarm_grid(a: &AlarmRow) -> String {
+    Geometry::short_label_of(a.size as usize, a.variant)
 }
 
 /// The unit a time axis is drawn in, for a span in seconds.
@@ -208,7 +205,7 @@ impl RunReport {
                     };
                     Some(Marker {
                         x,
-                        label: format!("{} {}: {moved}", alarm_label(a), a.tier),
+                        label: format!("{} {}: {moved}", alarm_grid(a), a.tier),
                     })
                 })
                 .collect()
@@ -257,7 +254,7 @@ impl RunReport {
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td><td>{moved}</td></tr>",
                 esc(&a.at),
                 a.run_id,
-                alarm_label(a),
+                alarm_grid(a),
                 esc(&a.tier),
                 a.timeouts_in_window,
                 a.window_size
@@ -328,13 +325,13 @@ impl RunReport {
         let mut out = String::new();
         for geometry in geometries {
             let name = geometry.short_label();
-            let of_size: Vec<&PuzzleFacts> = self
+            let of_grid: Vec<&PuzzleFacts> = self
                 .puzzles
                 .iter()
                 .filter(|p| p.geometry == geometry)
                 .collect();
             let mut tiers: Vec<&str> = Vec::new();
-            for p in &of_size {
+            for p in &of_grid {
                 if !tiers.contains(&p.tier.as_str()) {
                     tiers.push(&p.tier);
                 }
@@ -344,7 +341,7 @@ impl RunReport {
                     .iter()
                     .map(|t| {
                         let mut counts = vec![0.0; hi - lo + 1];
-                        for p in of_size.iter().filter(|p| p.tier == *t) {
+                        for p in of_grid.iter().filter(|p| p.tier == *t) {
                             if let Some(k) = key(p) {
                                 counts[k - lo] += 1.0;
                             }
@@ -354,7 +351,7 @@ impl RunReport {
                     .collect::<Vec<_>>()
             };
             let bin = |p: &PuzzleFacts| p.score.map(|s| (s * 2.0).floor().max(0.0) as usize);
-            let bins: Vec<usize> = of_size.iter().filter_map(|p| bin(p)).collect();
+            let bins: Vec<usize> = of_grid.iter().filter_map(|p| bin(p)).collect();
             if let (Some(&lo), Some(&hi)) = (bins.iter().min(), bins.iter().max()) {
                 out.push_str(
                     &BarChart {
@@ -369,8 +366,8 @@ impl RunReport {
                     .svg(),
                 );
             }
-            let lo = of_size.iter().map(|p| p.clues).min().unwrap_or(0);
-            let hi = of_size.iter().map(|p| p.clues).max().unwrap_or(0);
+            let lo = of_grid.iter().map(|p| p.clues).min().unwrap_or(0);
+            let hi = of_grid.iter().map(|p| p.clues).max().unwrap_or(0);
             out.push_str(
                 &BarChart {
                     title: format!("{name}: puzzles by clue count"),

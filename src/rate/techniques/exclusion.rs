@@ -152,6 +152,25 @@ fn exclude(b: &Board, cells: [usize; 3], common: CellSet) -> Option<Step> {
         b.sees(cells[0], cells[2]),
         b.sees(cells[1], cells[2]),
     ];
+    let keep = allowed_values(cand, sees, &locks)?;
+    let elims: Vec<(usize, u8)> = cells
+        .iter()
+        .zip(keep)
+        .flat_map(|(&c, keep)| digits(b.cand(c) & !keep).map(move |d| (c, d)))
+        .collect();
+    if elims.is_empty() {
+        return None;
+    }
+    let mut pattern = cells.to_vec();
+    pattern.extend(common.iter());
+    Some(Step::new(Technique::AlignedTripleExclusion, pattern).eliminating(elims))
+}
+
+/// The values of each of three cells (candidates `cand`; `sees` for the pairs 01, 02,
+/// 12) that some allowed combination uses: one that repeats no value between cells that
+/// see each other and takes every candidate of no excluder (`locks`). `None` as soon as
+/// every value is used (nothing can go).
+fn allowed_values(cand: [u16; 3], sees: [bool; 3], locks: &[u16]) -> Option<[u16; 3]> {
     let mut keep = [0u16; 3];
     for v0 in digits(cand[0]) {
         let bit0 = 1u16 << (v0 - 1);
@@ -168,7 +187,7 @@ fn exclude(b: &Board, cells: [usize; 3], common: CellSet) -> Option<Step> {
             if sees[2] {
                 allowed &= !bit1;
             }
-            for &m in &locks {
+            for &m in locks {
                 let rest = m & !pair;
                 if rest == 0 {
                     allowed = 0;
@@ -183,23 +202,12 @@ fn exclude(b: &Board, cells: [usize; 3], common: CellSet) -> Option<Step> {
                 keep[1] |= bit1;
                 keep[2] |= allowed;
                 if keep == cand {
-                    // Every value is in an allowed combination: nothing goes.
                     return None;
                 }
             }
         }
     }
-    let elims: Vec<(usize, u8)> = cells
-        .iter()
-        .zip(keep)
-        .flat_map(|(&c, keep)| digits(b.cand(c) & !keep).map(move |d| (c, d)))
-        .collect();
-    if elims.is_empty() {
-        return None;
-    }
-    let mut pattern = cells.to_vec();
-    pattern.extend(common.iter());
-    Some(Step::new(Technique::AlignedTripleExclusion, pattern).eliminating(elims))
+    Some(keep)
 }
 
 #[cfg(test)]
@@ -207,6 +215,63 @@ mod tests {
     use super::*;
     use crate::grid::parse_line;
     use crate::rate::{apply, rate};
+
+    /// The mask form of the combination check gives what trying every (v0, v1, v2)
+    /// against every excluder gives.
+    #[test]
+    fn allowed_values_match_trying_every_combination() {
+        let mut rng = crate::rng::Rand::new(11);
+        let (mut narrowed, mut full) = (0, 0);
+        for _ in 0..20_000 {
+            let cand: [u16; 3] = std::array::from_fn(|_| {
+                let mut m = 0u16;
+                while m.count_ones() < 2 {
+                    m |= 1 << rng.below(9);
+                }
+                m
+            });
+            let sees: [bool; 3] = std::array::from_fn(|_| rng.below(2) == 1);
+            let locks: Vec<u16> = (0..2 + rng.below(3))
+                .map(|_| {
+                    let mut m = 0u16;
+                    while m.count_ones() < 2 + rng.below(2) {
+                        m |= 1 << rng.below(9);
+                    }
+                    m
+                })
+                .collect();
+            let mut keep = [0u16; 3];
+            for v0 in digits(cand[0]) {
+                for v1 in digits(cand[1]) {
+                    for v2 in digits(cand[2]) {
+                        let clash =
+                            (v0 == v1 && sees[0]) || (v0 == v2 && sees[1]) || (v1 == v2 && sees[2]);
+                        let values = (1u16 << (v0 - 1)) | (1 << (v1 - 1)) | (1 << (v2 - 1));
+                        if clash || locks.iter().any(|&m| m & !values == 0) {
+                            continue;
+                        }
+                        keep[0] |= 1 << (v0 - 1);
+                        keep[1] |= 1 << (v1 - 1);
+                        keep[2] |= 1 << (v2 - 1);
+                    }
+                }
+            }
+            let expected = (keep != cand).then_some(keep);
+            assert_eq!(
+                allowed_values(cand, sees, &locks),
+                expected,
+                "cand {cand:?} sees {sees:?} locks {locks:?}"
+            );
+            match expected {
+                Some(_) => narrowed += 1,
+                None => full += 1,
+            }
+        }
+        assert!(
+            narrowed > 1000 && full > 1000,
+            "{narrowed} narrowed, {full} full"
+        );
+    }
 
     /// The triple step of a reference puzzle (SE 7.5): three base cells, two or more cells
     /// of two or three candidates that see all three, and removals from the three only.
