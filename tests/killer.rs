@@ -159,8 +159,9 @@ fn killer_count(puzzle: &sudoku_bank::grid::Grid, limit: u64) -> u64 {
 }
 
 /// A killer fill of each size stores puzzles that the plain counter above finds unique,
-/// with the stored solution; most 9x9 ones have no givens; verify passes and reproduce
-/// gives each one again.
+/// with the stored solution; most 9x9 ones have no givens; each tier's cages are grown to
+/// its sizes (easy [2, 3], the others [2, 4] in the embedded config); verify passes and
+/// reproduce gives each one again.
 #[test]
 fn killer_fills_store_unique_killer_puzzles() {
     for (_dir, db) in banks() {
@@ -169,6 +170,7 @@ fn killer_fills_store_unique_killer_puzzles() {
             ("6", "8", ""),
             ("9", "12", "easy"),
             ("9", "4", "medium"),
+            ("9", "4", "hard"),
         ] {
             let mut args = vec![
                 "fill",
@@ -186,9 +188,9 @@ fn killer_fills_store_unique_killer_puzzles() {
             ok(&args);
         }
         let rows = killer_rows(&db);
-        assert_eq!(rows.len(), 28, "{db}");
+        assert_eq!(rows.len(), 32, "{db}");
         let mut zero = 0;
-        for (line, solution) in &rows {
+        for (i, (line, solution)) in rows.iter().enumerate() {
             let p = parse_line_in(line, Variant::Killer).unwrap();
             let s = parse_line_in(solution, Variant::Classic)
                 .unwrap()
@@ -197,11 +199,29 @@ fn killer_fills_store_unique_killer_puzzles() {
             assert!(p.is_consistent_with(&s.clone().with_variant(Variant::Killer)));
             assert_eq!(killer_count(&p, 2), 1, "{line}");
             zero += (p.geometry().n() == 9 && p.clue_count() == 0) as usize;
+            let cages = p.cages().unwrap();
+            let largest = (0..cages.count()).map(|k| cages.cells(k).len()).max();
+            // Rows 13-24 are the 9x9 easy fill's.
+            let most = if (12..24).contains(&i) { 3 } else { 4 };
+            assert!(largest <= Some(most), "{line}: a cage of {largest:?} cells");
         }
-        assert!(zero >= 8, "{zero} of 16 9x9 killers without givens");
+        assert!(zero >= 10, "{zero} of 20 9x9 killers without givens");
+        let mut grown: Vec<String> = texts(
+            &db,
+            "SELECT tier || ' ' || CAST(cages AS TEXT) FROM puzzles WHERE size = 9 ORDER BY id",
+        )
+        .iter()
+        .map(|row| {
+            let (tier, cages) = row.split_once(' ').unwrap();
+            let cages: serde_json::Value = serde_json::from_str(cages).unwrap();
+            format!("{tier} {}", cages["cage_sizes"].as_str().unwrap())
+        })
+        .collect();
+        grown.dedup();
+        assert_eq!(grown, ["easy 2-3", "medium 2-4", "hard 2-4"], "{db}");
         let out = ok(&["verify", "--db", &db]);
         assert!(out.contains("0 corrupt, 0 drifted"), "{out}");
-        for id in ["1", "5", "13", "25"] {
+        for id in ["1", "5", "13", "25", "29"] {
             let out = ok(&["reproduce", id, "--db", &db]);
             assert!(out.contains("identical"), "{id}: {out}");
         }
@@ -379,14 +399,20 @@ fn killer_lines_on_the_command_line() {
 }
 
 /// Every placement and elimination of the killer rater is true against the solution,
-/// on killer puzzles of sizes 4, 6 and 9.
+/// on killer puzzles of sizes 4, 6 and 9; each killer technique takes part.
 #[test]
 fn killer_steps_are_true() {
     use sudoku_bank::rate::rate;
+    use sudoku_bank::rate::Technique;
     let mut steps = 0;
     let mut killer_steps = 0;
     let mut used = std::collections::BTreeSet::new();
-    for (size, count) in [("4", "6"), ("6", "10"), ("9", "25")] {
+    for (size, count, cages) in [
+        ("4", "6", "2-5"),
+        ("6", "10", "2-5"),
+        ("9", "25", "2-5"),
+        ("9", "40", "3-4"),
+    ] {
         let lines = ok(&[
             "generate",
             "--variant",
@@ -395,6 +421,8 @@ fn killer_steps_are_true() {
             size,
             "--count",
             count,
+            "--cage-sizes",
+            cages,
             "--seed",
             "8",
             "--with-solution",
@@ -404,6 +432,10 @@ fn killer_steps_are_true() {
             let p = parse_line_in(puzzle, Variant::Killer).unwrap();
             let s = parse_line_in(solution, Variant::Classic).unwrap();
             for step in rate(&p).steps {
+                if step.technique == Technique::CageClash {
+                    let note = step.note.as_deref().unwrap();
+                    assert!(note.contains("parts with disjoint digits: "), "{note}");
+                }
                 steps += 1;
                 killer_steps += step.note.is_some() as usize;
                 used.insert(step.technique);
@@ -420,4 +452,7 @@ fn killer_steps_are_true() {
         killer_steps > 200 && steps > killer_steps,
         "{killer_steps} of {steps}"
     );
+    for t in Technique::all().filter(|t| t.needs_cages()) {
+        assert!(used.contains(&t), "no step of {}", t.name());
+    }
 }

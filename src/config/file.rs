@@ -112,6 +112,10 @@ pub struct TierTable {
     pub clues: Vec<usize>,
     /// Band of SE-scale scores `[min, max]`.
     pub score: Vec<f64>,
+    /// Killer tiers only: the cage sizes `[smallest, largest]` grown for this tier
+    /// (absent: `[killer] cage_sizes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cage_sizes: Option<Vec<usize>>,
 }
 
 /// `mother_grid_uses` for configs written before it existed.

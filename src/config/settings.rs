@@ -235,6 +235,9 @@ pub struct Tier {
     pub clues: ClueRange,
     /// Scores that place a puzzle in this tier.
     pub band: ScoreBand,
+    /// A killer tier's own cage sizes (`None`: the `[killer]` table's): larger cages make
+    /// harder puzzles, and cost more searching.
+    pub cage_sizes: Option<CageSizes>,
 }
 
 impl Tier {
@@ -528,6 +531,30 @@ fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, SizedTiers)
     ))
 }
 
+/// A killer tier's `cage_sizes`, checked as `[killer] cage_sizes` is; refused on the
+/// other variants' tiers, which grow no cages.
+fn tier_cage_sizes(t: &TierTable, key: &str) -> Result<Option<CageSizes>> {
+    let Some(sizes) = &t.cage_sizes else {
+        return Ok(None);
+    };
+    if key != "killer.tier" {
+        bail!(
+            "tier '{}': cage_sizes belongs to [[killer.tier]] entries only (a [[{key}]] \
+             grows no cages): remove it",
+            t.name
+        );
+    }
+    let [min, max] = sizes[..] else {
+        bail!(
+            "tier '{}': cage_sizes = {sizes:?} must be two numbers [smallest, largest]",
+            t.name
+        );
+    };
+    CageSizes::new(min, max, 9)
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!("tier '{}': cage_sizes: {e}", t.name))
+}
+
 /// Resolves a variant's tiers: the general list (no `size`), and each size's own list;
 /// `key` names the list in errors, `clues` bounds a general tier's 9x9 clue range (given
 /// digits, for killer tiers; scaled to the size for a size's own tiers), `sizes` are the
@@ -558,14 +585,14 @@ fn resolve_tiers(
     let mut general = Vec::new();
     for (size, group) in groups {
         match size {
-            None => general = resolve_list(&group, clues)?,
+            None => general = resolve_list(&group, key, clues)?,
             Some(n) => {
                 let cells = n * n;
                 let bounds = (
                     scale_clues(clues.0, cells),
                     scale_clues(clues.1, cells).min(cells),
                 );
-                by_size.insert(n, resolve_list(&group, bounds)?);
+                by_size.insert(n, resolve_list(&group, key, bounds)?);
             }
         }
     }
@@ -581,9 +608,9 @@ fn resolve_tiers(
     Ok(SizedTiers { general, by_size })
 }
 
-/// Resolves one list of tiers (the general one or one size's), `clues` bounding its
-/// clue ranges as written.
-fn resolve_list(tables: &[&TierTable], clues: (usize, usize)) -> Result<Vec<Tier>> {
+/// Resolves one list of tiers (the general one or one size's) of the list `key`, `clues`
+/// bounding its clue ranges as written.
+fn resolve_list(tables: &[&TierTable], key: &str, clues: (usize, usize)) -> Result<Vec<Tier>> {
     let mut tiers: Vec<Tier> = Vec::with_capacity(tables.len());
     for (i, t) in tables.iter().enumerate() {
         let name_ok = !t.name.is_empty()
@@ -650,6 +677,7 @@ fn resolve_list(tables: &[&TierTable], clues: (usize, usize)) -> Result<Vec<Tier
             size: t.size,
             clues: ClueRange { low, high },
             band,
+            cage_sizes: tier_cage_sizes(t, key)?,
         });
     }
     Ok(tiers)
@@ -881,14 +909,38 @@ mod tests {
     #[test]
     fn killer_has_its_own_tiers_and_cage_sizes() {
         let c = Settings::embedded();
-        assert_eq!(c.generation.cage_sizes, CageSizes::DEFAULT);
+        let sizes = |min, max| CageSizes::new(min, max, 9).unwrap();
+        assert_eq!(c.generation.cage_sizes, sizes(2, 4));
         let easy = c.tier("easy", nine(Variant::Killer)).unwrap();
         assert_eq!(easy.clue_range(Geometry::CLASSIC), (0, 4));
+        assert_eq!(easy.cage_sizes, Some(sizes(2, 3)));
+        assert_eq!(
+            c.tier("hard", nine(Variant::Killer)).unwrap().cage_sizes,
+            None
+        );
         assert!(c.tiers(nine(Variant::Killer)).len() >= 3);
         assert_eq!(
-            refused("cage_sizes = [2, 5]", "cage_sizes = [3, 10]"),
+            refused("cage_sizes = [2, 4]", "cage_sizes = [3, 10]"),
             "config t.toml: killer.cage_sizes: cage sizes [3, 10] must satisfy 1 <= min <= max \
              <= 9"
+        );
+        assert_eq!(
+            refused("cage_sizes = [2, 3]", "cage_sizes = [4, 3]"),
+            "config t.toml: tier 'easy': cage_sizes: cage sizes [4, 3] must satisfy 1 <= min \
+             <= max <= 9"
+        );
+        assert_eq!(
+            refused("cage_sizes = [2, 3]", "cage_sizes = [2]"),
+            "config t.toml: tier 'easy': cage_sizes = [2] must be two numbers [smallest, \
+             largest]"
+        );
+        assert_eq!(
+            refused(
+                "score = [1.0, 2.3]\n",
+                "score = [1.0, 2.3]\ncage_sizes = [2, 3]\n"
+            ),
+            "config t.toml: tier 'easy': cage_sizes belongs to [[killer.tier]] entries only \
+             (a [[tier]] grows no cages): remove it"
         );
         let text = DEFAULT_CONFIG.replace("[quota.16]", "[quota.killer-16]");
         let err = Settings::parse(&text, "t.toml").unwrap_err().to_string();

@@ -118,7 +118,8 @@ impl<'a> TierFill<'a> {
             target: self.monitor.target(),
             dig_seed: derive_seed(&[self.seed, 3, job.number, attempt]),
             full_fingerprint: generation.dedup == Dedup::Full,
-            cage_sizes: (self.item.geometry.variant().has_cages()).then_some(generation.cage_sizes),
+            cage_sizes: (self.item.geometry.variant().has_cages())
+                .then(|| self.item.tier.cage_sizes.unwrap_or(generation.cage_sizes)),
         }
     }
 

@@ -259,6 +259,33 @@ impl Board {
             .set_unit_found_nothing(search, u, self.unit_changes[u]);
     }
 
+    /// The value `build` derives from the puzzle itself (not the candidates), built once
+    /// per puzzle and shared by the board's copies.
+    pub fn puzzle_derived<T: 'static>(&self, build: impl FnOnce() -> T) -> std::rc::Rc<T> {
+        self.memo.puzzle_derived(build)
+    }
+
+    /// Whether the search `key` over a region (see [`Self::region_found_nothing`]) found
+    /// nothing and none of `units` changed since.
+    #[inline]
+    pub fn region_found_nothing_since(&self, key: usize, units: &[usize]) -> bool {
+        self.memo.region_found_nothing(key, self.changes_of(units))
+    }
+
+    /// Records that the search `key`, whose result depends on the candidates of `units`
+    /// alone, found nothing with them as they are.
+    #[inline]
+    pub fn region_found_nothing(&self, key: usize, units: &[usize]) {
+        self.memo
+            .set_region_found_nothing(key, self.changes_of(units));
+    }
+
+    fn changes_of(&self, units: &[usize]) -> u32 {
+        units
+            .iter()
+            .fold(0u32, |s, &u| s.wrapping_add(self.unit_changes[u]))
+    }
+
     /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.
     pub fn unit_derived<T: 'static>(
         &self,

@@ -128,6 +128,12 @@ pub struct SearchMemo {
     derived: RefCell<Kept>,
     /// Per unit-derived kind and unit: the value and the unit's change count plus one.
     unit_derived: RefCell<Vec<Kept>>,
+    /// A value derived from the puzzle alone (a killer puzzle's 45-rule regions), built
+    /// once and shared by the board's copies.
+    puzzle: RefCell<Option<Rc<dyn Any>>>,
+    /// Per region search key: the sum of the read units' change counts plus one (a sum of
+    /// counters that only grow changes when any of them does).
+    region_quiet: RefCell<Vec<u32>>,
 }
 
 impl SearchMemo {
@@ -140,6 +146,8 @@ impl SearchMemo {
             digit_quiet: vec![Cell::new((0, 0)); DigitSearch::COUNT * units * n],
             derived: RefCell::new(None),
             unit_derived: RefCell::new(vec![None; UnitDerived::COUNT * units]),
+            puzzle: RefCell::new(None),
+            region_quiet: RefCell::new(Vec::new()),
         }
     }
 
@@ -153,6 +161,35 @@ impl SearchMemo {
             .borrow_mut()
             .iter_mut()
             .for_each(|d| *d = None);
+        self.region_quiet.borrow_mut().clear();
+    }
+
+    /// The value `build` derives from the puzzle itself, built once.
+    pub fn puzzle_derived<T: 'static>(&self, build: impl FnOnce() -> T) -> Rc<T> {
+        if let Some(kept) = self.puzzle.borrow().as_ref() {
+            if let Ok(value) = Rc::clone(kept).downcast::<T>() {
+                return value;
+            }
+        }
+        let value = Rc::new(build());
+        *self.puzzle.borrow_mut() = Some(value.clone());
+        value
+    }
+
+    /// Whether the region search `key` found nothing when its units' change counts
+    /// added up to `changes`.
+    #[inline]
+    pub fn region_found_nothing(&self, key: usize, changes: u32) -> bool {
+        self.region_quiet.borrow().get(key) == Some(&changes.wrapping_add(1))
+    }
+
+    /// Records that the region search `key` found nothing at `changes`.
+    pub fn set_region_found_nothing(&self, key: usize, changes: u32) {
+        let mut quiet = self.region_quiet.borrow_mut();
+        if quiet.len() <= key {
+            quiet.resize(key + 1, 0);
+        }
+        quiet[key] = changes.wrapping_add(1);
     }
 
     /// The value `build` derives from the board at `version` (its count of changes so

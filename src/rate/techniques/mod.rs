@@ -96,6 +96,8 @@ techniques! {
     Claiming => ("claiming", 2.8, |b, _| intersections::claiming(b)),
     /// Two cells of a unit holding the same two candidates.
     NakedPair => ("naked pair", 3.0, |b, _| subsets::naked(b, 2)),
+    /// Killer: the cages wholly inside a unit and its other cells hold disjoint digits.
+    CageClash => ("cage clash", 3.0, |b, _| killer::cage_clash(b)),
     /// A two-line fish.
     XWing => ("x-wing", 3.2, |b, _| fish::fish(b, 2)),
     /// Two digits confined to the same two cells of a unit.
@@ -179,7 +181,10 @@ impl Technique {
     pub fn needs_cages(self) -> bool {
         matches!(
             self,
-            Technique::CageCombination | Technique::Innies45 | Technique::CageLocked
+            Technique::CageCombination
+                | Technique::Innies45
+                | Technique::CageLocked
+                | Technique::CageClash
         )
     }
 
