@@ -120,6 +120,12 @@ fn quota_fills_the_deficit_on(dir: &Path, db_s: &str) {
     assert_eq!(s["items"].as_array().unwrap().len(), 4);
     assert!(s["rate_per_s"].as_f64().unwrap() > 0.0);
 
+    // As if the worker had been killed after storing its last puzzles but before closing
+    // its run: a fill that finds the quota met still closes it.
+    common::execute(
+        db,
+        "UPDATE runs SET status = 'running', pid = 2147483646 WHERE id = 1",
+    );
     let o = bank(
         &["fill", "--quota", "--db", db_s, "--config", config_s],
         None,
@@ -134,6 +140,11 @@ fn quota_fills_the_deficit_on(dir: &Path, db_s: &str) {
         count(db, "SELECT count(*) FROM runs"),
         1,
         "a second run made no run"
+    );
+    assert_eq!(
+        common::texts(db, "SELECT status FROM runs"),
+        ["interrupted"],
+        "{db}"
     );
 }
 
@@ -273,7 +284,12 @@ fn kill_9_on(dir: &Path, db_s: &str) {
     assert!(stderr(&o).contains("quota met"), "{}", stderr(&o));
     assert_eq!(
         count(db, "SELECT count(*) FROM runs WHERE status = 'running'"),
-        0
+        0,
+        "{db}: {:?}",
+        common::texts(
+            db,
+            "SELECT id || ' ' || status || ' ' || coalesce(pid, 0) || ' ' || run_seed FROM runs"
+        )
     );
     assert_eq!(
         count(db, "SELECT count(*) FROM puzzles WHERE size = 9"),

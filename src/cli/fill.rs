@@ -67,6 +67,9 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
     if args.quota {
         (request, refills) = deficit(request, &bank)?;
         if request.total() == 0 {
+            // A worker killed after its last puzzles but before closing its run would
+            // otherwise stay `running` for as long as the quota holds.
+            bank.close_stale_runs()?;
             print_refills(&refills, None);
             note!("quota met: nothing to add to {}", args.opts.common.db);
             return Ok(super::EXIT_OK);
