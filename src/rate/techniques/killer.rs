@@ -65,6 +65,16 @@ impl CageState {
     }
 }
 
+/// Every cage's state on the board as it stands: built once per board version and shared
+/// by the killer finders, which all start from it.
+fn states(b: &Board, cages: &Cages) -> std::rc::Rc<Vec<CageState>> {
+    b.derived(|| {
+        (0..cages.count())
+            .map(|k| CageState::of(b, cages, k))
+            .collect()
+    })
+}
+
 /// Whether the digits of `set` can go one to each cell of `cells` among their candidates.
 fn fits(b: &Board, cells: &[usize], set: u16) -> bool {
     // Most often, early on: every cell can take every digit of the set.
@@ -101,9 +111,7 @@ fn cage_name(cages: &Cages, k: usize, st: &CageState, n: usize) -> String {
 pub fn cage_combination(b: &Board) -> Option<Step> {
     let cages = b.cages()?;
     let n = b.n();
-    let states: Vec<CageState> = (0..cages.count())
-        .map(|k| CageState::of(b, cages, k))
-        .collect();
+    let states = states(b, cages);
     for (k, st) in states.iter().enumerate() {
         let some = st.some();
         let eliminations: Vec<(usize, u8)> = st
@@ -143,8 +151,7 @@ pub fn cage_combination(b: &Board) -> Option<Step> {
 pub fn cage_locked(b: &Board) -> Option<Step> {
     let cages = b.cages()?;
     let n = b.n();
-    for k in 0..cages.count() {
-        let st = CageState::of(b, cages, k);
+    for (k, st) in states(b, cages).iter().enumerate() {
         for d in digits(st.every()) {
             let bit = 1u16 << (d - 1);
             let places: Vec<usize> = st
@@ -572,6 +579,7 @@ pub fn cage_clash(b: &Board) -> Option<Step> {
     let cages = b.cages()?;
     let n = b.n();
     let unit_sum = (n * (n + 1) / 2) as u32;
+    let states = states(b, cages);
     for u in 0..b.unit_count() {
         let unit = b.unit(u);
         let inside = |k: usize| cages.cells(k).iter().all(|c| unit.contains(c));
@@ -583,11 +591,11 @@ pub fn cage_clash(b: &Board) -> Option<Step> {
                 rest.push(c);
             } else if cages.cells(k)[0] as usize == c {
                 whole += cages.sum(k);
-                let st = CageState::of(b, cages, k);
+                let st = &states[k];
                 if !st.open.is_empty() {
                     parts.push(Part {
-                        open: st.open,
-                        combos: st.combos,
+                        open: st.open.clone(),
+                        combos: st.combos.clone(),
                         cage: Some(k),
                     });
                 }
