@@ -75,16 +75,20 @@ fn states(b: &Board, cages: &Cages) -> std::rc::Rc<Vec<CageState>> {
     })
 }
 
-/// Whether the digits of `set` can go one to each cell of `cells` among their candidates.
+/// Whether the digits of `set` (as many as `cells`) can go one to each cell of `cells`
+/// among their candidates.
 fn fits(b: &Board, cells: &[usize], set: u16) -> bool {
+    debug_assert_eq!(set.count_ones() as usize, cells.len());
     // Most often, early on: every cell can take every digit of the set.
-    if set.count_ones() as usize == cells.len() && cells.iter().all(|&c| b.cand(c) & set == set) {
-        return true;
-    }
+    cells.iter().all(|&c| b.cand(c) & set == set) || fits_in_turn(b, cells, set)
+}
+
+/// [`fits`] by trying each digit of the first cell's in turn.
+fn fits_in_turn(b: &Board, cells: &[usize], set: u16) -> bool {
     let Some((&first, rest)) = cells.split_first() else {
         return set == 0;
     };
-    digits(b.cand(first) & set).any(|d| fits(b, rest, set & !(1 << (d - 1))))
+    digits(b.cand(first) & set).any(|d| fits_in_turn(b, rest, set & !(1 << (d - 1))))
 }
 
 /// `{1,2}` or `{1,5}|{2,4}`.
