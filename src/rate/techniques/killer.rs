@@ -183,7 +183,7 @@ pub fn cage_locked(b: &Board) -> Option<Step> {
                         Step::new(Technique::CageLocked, places.clone()).eliminating(eliminations);
                     step.note = Some(format!(
                         "{} → {} must hold {d}, within {}",
-                        cage_name(cages, k, &st, n),
+                        cage_name(cages, k, st, n),
                         combo_list(&st.combos),
                         unit_name(b, u)
                     ));
