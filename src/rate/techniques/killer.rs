@@ -1,7 +1,8 @@
 //! Killer techniques, on the killer scale (see the README): what a cage's sum allows
 //! (cage combination), the 45 rule (innies and outies of rows, columns, boxes and unions
-//! of neighbouring ones), and a digit a cage must hold locked in a unit. Each finder
-//! returns `None` on boards without cages.
+//! of neighbouring ones), a digit a cage must hold locked in a unit, and the cages of a
+//! unit clashing (their combinations must be disjoint). Each finder returns `None` on
+//! boards without cages.
 
 use super::Technique;
 use crate::grid::{cell_name, Cages, Combinations};
