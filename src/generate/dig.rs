@@ -2,9 +2,9 @@
 
 use super::killer::split_at;
 use super::unavoidable::Unavoidable;
+use crate::grid::{orthogonal_neighbours, Cages, Geometry, Grid, Symmetry};
 use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
-use crate::grid::{Geometry, Grid, Symmetry};
-use crate::rng::Rand;
+use crate::rng::{derive_seed, Rand};
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
@@ -173,6 +173,9 @@ pub fn dig(
 /// Cage splits a killer dig makes before it adds givens instead.
 const MOST_SPLITS: usize = 6;
 
+/// Neighbouring cage pairs one hardening merge tries ([`Digger::merge_cages`]).
+const MERGE_TRIES: usize = 8;
+
 /// A dig in progress: it can stop at one target and later carry on to a lower one, as if
 /// it had been asked for the lower target in steps. The orbit order is drawn once.
 pub struct Digger<'a> {
@@ -325,6 +328,59 @@ impl<'a> Digger<'a> {
         Ok(())
     }
 
+    /// Merges two neighbouring cages of the dug killer puzzle, whose digits differ, into one
+    /// of at most `most` cells, if the puzzle stays unique: the first of [`MERGE_TRIES`]
+    /// random pairs that keeps it so. Larger cages make a harder puzzle from the same
+    /// work, as digging one clue level deeper does for classic. Merge `round` draws a
+    /// stream of its own, so replaying the merges one by one merges the same cages.
+    /// `false` when no pair tried keeps the puzzle unique.
+    pub fn merge_cages(&mut self, most: usize, round: u32) -> Result<bool, DigError> {
+        let solution = &self.base.grid;
+        let g = solution.geometry();
+        let cages = Arc::clone(self.puzzle.cages().expect("a killer dig"));
+        let digits = |k: usize| {
+            cages
+                .cells(k)
+                .iter()
+                .fold(0u32, |m, &c| m | 1 << solution.get(c as usize))
+        };
+        let mut pairs = Vec::new();
+        for c in 0..g.cells() {
+            for m in orthogonal_neighbours(g.n(), c) {
+                let (a, b) = (cages.cage_of(c), cages.cage_of(m));
+                if a < b
+                    && cages.cells(a).len() + cages.cells(b).len() <= most
+                    && digits(a) & digits(b) == 0
+                    && !pairs.contains(&(a, b))
+                {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        let mut rng = Rand::new(derive_seed(&[self.killer_seed, 1, u64::from(round)]));
+        rng.shuffle(&mut pairs);
+        for (a, b) in pairs.into_iter().take(MERGE_TRIES) {
+            let labels: Vec<usize> = (0..g.cells())
+                .map(|c| match cages.cage_of(c) {
+                    k if k == b => a,
+                    k => k,
+                })
+                .collect();
+            let sum = |k: usize| match k {
+                k if k == a => cages.sum(a) + cages.sum(b),
+                k => cages.sum(k),
+            };
+            let merged = Cages::from_labels(g, &labels, sum)
+                .expect("two neighbouring cages of distinct digits make one");
+            let candidate = self.puzzle.without_cages().with_cages(Arc::new(merged));
+            if self.solver.count(&candidate, 2)?.count == 1 {
+                self.puzzle = candidate;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Carries on digging until `stop`; orbits skipped or kept on the way stay behind.
     pub fn dig_to(&mut self, stop: DigStop) -> Result<&Grid, DigError> {
         let target = stop.target().unwrap_or(0);
@@ -468,6 +524,45 @@ mod tests {
     use super::*;
     use crate::generate::base::pattern_grid;
     use crate::solver::count_solutions;
+
+    #[test]
+    fn merged_cages_keep_the_killer_unique_and_replay_alike() {
+        use crate::generate::{grow_cages, CageSizes};
+        let solution = pattern_grid(Geometry::CLASSIC);
+        let sizes = CageSizes::new(2, 4, 9).unwrap();
+        let solver = Solver::new();
+        let mut merged = 0;
+        for seed in 0..8 {
+            let cages = grow_cages(&solution, sizes, &mut Rand::new(seed)).unwrap();
+            let base = BaseGrid::new(solution.clone().with_cages(cages));
+            let dig = || {
+                let mut d =
+                    Digger::new(&base, Strategy::Random, None, &mut Rand::new(seed), &solver);
+                d.dig_to(DigStop::Minimal).unwrap();
+                d
+            };
+            let (mut d, mut again) = (dig(), dig());
+            for round in 0..4 {
+                let before = d.puzzle().cages().unwrap().count();
+                let made = d.merge_cages(4, round).unwrap();
+                assert_eq!(again.merge_cages(4, round).unwrap(), made);
+                assert_eq!(d.puzzle(), again.puzzle(), "seed {seed} round {round}");
+                if !made {
+                    break;
+                }
+                merged += 1;
+                let p = d.puzzle();
+                let cages = p.cages().unwrap();
+                assert_eq!(cages.count(), before - 1);
+                assert!((0..cages.count()).all(|k| cages.cells(k).len() <= 4));
+                // The solution still fits: distinct digits in each cage, the sums its own.
+                let full = solution.without_cages().with_cages(Arc::clone(cages));
+                assert_eq!(full.find_conflict(), None);
+                assert_eq!(count_solutions(p, 2).count, 1, "seed {seed} round {round}");
+            }
+        }
+        assert!(merged >= 12, "only {merged} merges kept the puzzles unique");
+    }
 
     #[test]
     fn orbit_sizes() {

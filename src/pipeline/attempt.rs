@@ -136,51 +136,74 @@ enum Level<T> {
     GiveUp,
 }
 
+/// Merges of cages a killer attempt makes, one at a time, while its puzzle rates below
+/// the tier's band.
+const MOST_MERGES: u32 = 6;
+
 /// Digs to the attempt's target, then on one clue level at a time while `judge` asks for
 /// it. A level out of reach (no orbit left that keeps the puzzle unique) ends the dig where
 /// it stands: `judge` sees that puzzle, and if it still asks to go deeper, the result is
-/// `None`. The fill and `reproduce` both dig through here, so they cannot drift apart.
+/// `None`. A killer dig (its givens already minimal) goes deeper by merging two cages
+/// instead ([`Digger::merge_cages`], up to [`MOST_MERGES`] times, cages of at most
+/// `merge_up_to` cells). The fill and `reproduce` both dig through here, so they cannot
+/// drift apart.
 fn dig_levels<T>(
     digger: &mut Digger,
     target: usize,
+    merge_up_to: Option<usize>,
     mut judge: impl FnMut(&Grid) -> Result<Level<T>, DigError>,
 ) -> Result<Option<T>, DigError> {
     let mut level = target;
+    let mut merges = 0;
     loop {
         let (reached, exhausted) = match digger.dig_to(DigStop::Clues(level)) {
             Ok(p) => (p.clue_count(), false),
             Err(DigError::TargetMissed { reached, .. }) => (reached, true),
             Err(e) => return Err(e),
         };
-        match judge(digger.puzzle())? {
-            Level::Done(t) => return Ok(Some(t)),
-            Level::GiveUp => return Ok(None),
-            Level::Deeper if exhausted || reached == 0 => return Ok(None),
-            Level::Deeper => level = reached - 1,
+        match (judge(digger.puzzle())?, merge_up_to) {
+            (Level::Done(t), _) => return Ok(Some(t)),
+            (Level::GiveUp, _) => return Ok(None),
+            (Level::Deeper, Some(most)) => {
+                if merges == MOST_MERGES || !digger.merge_cages(most, merges)? {
+                    return Ok(None);
+                }
+                merges += 1;
+            }
+            (Level::Deeper, None) if exhausted || reached == 0 => return Ok(None),
+            (Level::Deeper, None) => level = reached - 1,
         }
     }
 }
 
 /// Digs the attempt's puzzle again (for `reproduce`): the levels the attempt dug, down to
-/// `clues`, where the stored puzzle ended.
+/// `clues`, where the stored puzzle ended; for a killer puzzle, the merges it made, down to
+/// `cages` cages.
 pub fn dig(
     input: &AttemptInput,
     solution: &Grid,
     clues: usize,
+    cages: Option<usize>,
     deadline: Option<Instant>,
 ) -> Result<Grid, DigError> {
     let solver = Solver::with_deadline(deadline);
     let base = BaseGrid::new(solution.clone());
     let mut digger = digger(input, &base, &solver);
+    let count = |p: &Grid| p.cages().map(|c| c.count());
     // A level out of reach before `clues` stopped the attempt where it stood, as here.
-    dig_levels(&mut digger, input.target, |p| {
-        Ok(if p.clue_count() <= clues {
+    dig_levels(&mut digger, input.target, merge_up_to(input), |p| {
+        Ok(if p.clue_count() <= clues && count(p) <= cages {
             Level::Done(())
         } else {
             Level::Deeper
         })
     })?;
     Ok(digger.puzzle().clone())
+}
+
+/// The largest cage a killer attempt's merges may make: its cage sizes' largest.
+fn merge_up_to(input: &AttemptInput) -> Option<usize> {
+    input.cage_sizes.map(|s| usize::from(s.max))
 }
 
 /// The highest score of a puzzle that singles alone solve (naked single, SE 2.3).
@@ -197,7 +220,7 @@ fn dig_toward_tier(
 ) -> Result<Option<(Grid, Rating)>, DigError> {
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, base, &solver);
-    dig_levels(&mut digger, input.target, |puzzle| {
+    dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
         // Whether singles alone solve it takes a microsecond or two instead of a rating,
         // and such a puzzle is below any tier above singles.
         if tier.band.min > SINGLES_SCORE && solves_by_singles(puzzle) {

@@ -71,7 +71,8 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     // A killer puzzle's cages are grown again from its seed, then dug as the fill dug them.
     let caged = attempt::caged(&input, &stored_base)
         .with_context(|| format!("puzzle {}: its cages cannot be grown again", stored.id))?;
-    let puzzle = attempt::dig(&input, &caged, stored.clues, None)
+    let cages = stored.cages.as_ref().map(|c| c.cages.count());
+    let puzzle = attempt::dig(&input, &caged, stored.clues, cages, None)
         .map_err(|e| anyhow::anyhow!("puzzle {}: digging again failed: {e}", stored.id))?;
     let same_cages = puzzle.cages() == stored.cages.as_ref().map(|c| &c.cages);
     let identical = base_grid == stored_base && puzzle.to_line() == stored.puzzle && same_cages;
