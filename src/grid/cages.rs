@@ -328,6 +328,12 @@ impl Cages {
         self.cage_of[cell] as usize
     }
 
+    /// Whether every cell of cage `k` is one of `cells` (a unit's: the cage is then one of
+    /// the unit's inside cages, for the 45 rule).
+    pub fn lies_within(&self, k: usize, cells: &[u16]) -> bool {
+        self.cells(k).iter().all(|c| cells.contains(c))
+    }
+
     /// Cage `k`'s cells as `r1c1+r1c2`.
     pub fn cell_list(&self, k: usize) -> String {
         let names: Vec<String> = self.cells[k]

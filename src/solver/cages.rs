@@ -50,12 +50,11 @@ impl CageTable {
         let unit_sum = (n * (n + 1) / 2) as u32;
         for u in 0..3 * n {
             let unit = layout.unit(u);
-            let inside = |k: usize| cages.cells(k).iter().all(|c| unit.contains(c));
             let mut whole = 0u32;
             let mut rest = Vec::new();
             for &c in unit {
                 let k = cages.cage_of(c as usize);
-                if inside(k) {
+                if cages.lies_within(k, unit) {
                     if cages.cells(k)[0] == c {
                         whole += cages.sum(k);
                     }

@@ -46,12 +46,7 @@ impl CageState {
         }
         let rest = cages.sum(k).saturating_sub(placed_sum);
         let available = held & !placed;
-        let combos = Combinations::of(b.n())
-            .of_size_and_sum(open.len(), rest)
-            .iter()
-            .copied()
-            .filter(|&set| set & !available == 0 && fits(b, &open, set))
-            .collect();
+        let combos = fitting(b, &open, rest, available).collect();
         CageState { open, rest, combos }
     }
 
@@ -74,6 +69,21 @@ fn states(b: &Board, cages: &Cages) -> std::rc::Rc<Vec<CageState>> {
             .map(|k| CageState::of(b, cages, k))
             .collect()
     })
+}
+
+/// The combinations of distinct digits within `available` that make `sum` in the open
+/// cells `open` and can go one to a cell among their candidates.
+fn fitting<'a>(
+    b: &'a Board,
+    open: &'a [usize],
+    sum: u32,
+    available: u16,
+) -> impl Iterator<Item = u16> + 'a {
+    Combinations::of(b.n())
+        .of_size_and_sum(open.len(), sum)
+        .iter()
+        .copied()
+        .filter(move |&set| set & !available == 0 && fits(b, open, set))
 }
 
 /// Whether the digits of `set` (as many as `cells`) can go one to each cell of `cells`
@@ -436,11 +446,7 @@ fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Ste
     let allowed: Vec<u16> = if distinct {
         let held = open.iter().fold(0u16, |m, &c| m | b.cand(c));
         let target = u32::try_from(target).ok()?;
-        let some = Combinations::of(b.n())
-            .of_size_and_sum(open.len(), target)
-            .iter()
-            .filter(|&&set| set & !held == 0 && fits(b, &open, set))
-            .fold(0u16, |m, &set| m | set);
+        let some = fitting(b, &open, target, held).fold(0u16, |m, set| m | set);
         open.iter().map(|_| some).collect()
     } else if open.len() <= MOST_CELLS {
         Assignments::new(b, &open, &open_minus, &differ).allowed(target)
@@ -587,12 +593,11 @@ pub fn cage_clash(b: &Board) -> Option<Step> {
     let states = states(b, cages);
     for u in 0..b.unit_count() {
         let unit = b.unit(u);
-        let inside = |k: usize| cages.cells(k).iter().all(|c| unit.contains(c));
         let (mut parts, mut whole, mut rest) = (Vec::new(), 0u32, Vec::new());
         for &c in unit {
             let c = c as usize;
             let k = cages.cage_of(c);
-            if !inside(k) {
+            if !cages.lies_within(k, unit) {
                 rest.push(c);
             } else if cages.cells(k)[0] as usize == c {
                 whole += cages.sum(k);
@@ -610,12 +615,8 @@ pub fn cage_clash(b: &Board) -> Option<Step> {
         if !open_rest.is_empty() {
             let placed: u32 = rest.iter().map(|&c| u32::from(b.value(c))).sum();
             let held = open_rest.iter().fold(0u16, |m, &c| m | b.cand(c));
-            let combos = Combinations::of(n)
-                .of_size_and_sum(open_rest.len(), unit_sum - whole - placed)
-                .iter()
-                .copied()
-                .filter(|&set| set & !held == 0 && fits(b, &open_rest, set))
-                .collect();
+            let sum = unit_sum.saturating_sub(whole + placed);
+            let combos = fitting(b, &open_rest, sum, held).collect();
             parts.push(Part {
                 open: open_rest,
                 combos,
