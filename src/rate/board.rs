@@ -1,6 +1,6 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
-use super::memo::{DigitSearch, SearchMemo, UnitDerived, UnitSearch};
+use super::memo::{DigitSearch, PairSearch, SearchMemo, UnitDerived, UnitSearch};
 use crate::grid::{Cages, CellSet, Layout};
 use crate::grid::{Geometry, Grid};
 use std::sync::Arc;
@@ -278,6 +278,33 @@ impl Board {
     pub fn region_found_nothing(&self, key: usize, units: &[usize]) {
         self.memo
             .set_region_found_nothing(key, self.changes_of(units));
+    }
+
+    /// Whether `search` found nothing for the cells `a` and `b` and none of their units
+    /// changed since (see [`PairSearch`]).
+    #[inline]
+    pub fn pair_found_nothing_since(&self, search: PairSearch, a: usize, b: usize) -> bool {
+        let cells = self.cells();
+        self.memo
+            .pair_found_nothing(search, a * cells + b, cells, self.pair_changes(a, b))
+    }
+
+    /// Records that `search` found nothing for the cells `a` and `b` as their units are.
+    #[inline]
+    pub fn pair_found_nothing(&self, search: PairSearch, a: usize, b: usize) {
+        let cells = self.cells();
+        self.memo
+            .set_pair_found_nothing(search, a * cells + b, cells, self.pair_changes(a, b));
+    }
+
+    /// The change counts of the units of `a` and of `b`, added up (a unit they share
+    /// twice: the sum still changes exactly when one of them does).
+    fn pair_changes(&self, a: usize, b: usize) -> u32 {
+        let units = self
+            .layout
+            .all_units_of(a)
+            .chain(self.layout.all_units_of(b));
+        units.fold(0u32, |s, u| s.wrapping_add(self.unit_changes[u]))
     }
 
     fn changes_of(&self, units: &[usize]) -> u32 {

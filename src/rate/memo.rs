@@ -1,7 +1,8 @@
 //! What the rater remembers between searches, in one place: where a search found
-//! nothing (per unit or digit, until that part of the board changes), values derived from
-//! the board as it stands (the unique-rectangle finders' rectangles), and each thread's
-//! spare search trail. The board owns the memo and hands it to every finder.
+//! nothing (per unit, digit or pair of cells, until that part of the board changes),
+//! values derived from the board as it stands (the unique-rectangle finders' rectangles),
+//! and each thread's spare search trail. The board owns the memo and hands it to every
+//! finder.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -93,6 +94,25 @@ impl UnitSearch {
     }
 }
 
+/// A search over pairs of cells whose result for a pair depends on the candidates in the
+/// two cells' units alone (while no open cell is down to one candidate), so it finds
+/// nothing for the pair again until one of those units changes.
+#[derive(Clone, Copy, Debug)]
+pub enum PairSearch {
+    /// Aligned pair exclusion over the pair.
+    AlignedPair,
+    /// Aligned triple exclusion over the pair and each third cell.
+    AlignedTriple,
+}
+
+impl PairSearch {
+    const COUNT: usize = 2;
+
+    fn slot(self) -> usize {
+        self as usize
+    }
+}
+
 /// A value derived from one unit's candidates alone, kept until the unit changes.
 #[derive(Clone, Copy, Debug)]
 pub enum UnitDerived {
@@ -134,6 +154,9 @@ pub struct SearchMemo {
     /// Per region search key: the sum of the read units' change counts plus one (a sum of
     /// counters that only grow changes when any of them does).
     region_quiet: RefCell<Vec<u32>>,
+    /// Per pair search and ordered cell pair: the sum of the pair's units' change counts
+    /// plus one (allocated at the first record).
+    pair_quiet: RefCell<Vec<u32>>,
 }
 
 impl SearchMemo {
@@ -148,6 +171,7 @@ impl SearchMemo {
             unit_derived: RefCell::new(vec![None; UnitDerived::COUNT * units]),
             puzzle: RefCell::new(None),
             region_quiet: RefCell::new(Vec::new()),
+            pair_quiet: RefCell::new(Vec::new()),
         }
     }
 
@@ -162,6 +186,7 @@ impl SearchMemo {
             .iter_mut()
             .for_each(|d| *d = None);
         self.region_quiet.borrow_mut().clear();
+        self.pair_quiet.borrow_mut().clear();
     }
 
     /// The value `build` derives from the puzzle itself, built once.
@@ -190,6 +215,36 @@ impl SearchMemo {
             quiet.resize(key + 1, 0);
         }
         quiet[key] = changes.wrapping_add(1);
+    }
+
+    /// Whether `search` found nothing for the pair `key` (of `cells` × `cells`) when its
+    /// units' change counts added up to `changes`.
+    #[inline]
+    pub fn pair_found_nothing(
+        &self,
+        search: PairSearch,
+        key: usize,
+        cells: usize,
+        changes: u32,
+    ) -> bool {
+        let slot = search.slot() * cells * cells + key;
+        self.pair_quiet.borrow().get(slot) == Some(&changes.wrapping_add(1))
+    }
+
+    /// Records that `search` found nothing for the pair `key` at `changes`.
+    #[inline]
+    pub fn set_pair_found_nothing(
+        &self,
+        search: PairSearch,
+        key: usize,
+        cells: usize,
+        changes: u32,
+    ) {
+        let mut quiet = self.pair_quiet.borrow_mut();
+        if quiet.is_empty() {
+            quiet.resize(PairSearch::COUNT * cells * cells, 0);
+        }
+        quiet[search.slot() * cells * cells + key] = changes.wrapping_add(1);
     }
 
     /// The value `build` derives from the board at `version` (its count of changes so

@@ -206,9 +206,12 @@ mod tests {
             let mut board = Board::new(&p);
             while !board.solved() {
                 let fresh = board.forgetting_searches();
-                // Every finder below the forcing chains (those remember nothing and are slow).
+                // Every finder below the forcing chains (those remember nothing and are
+                // slow), and the aligned triple exclusion.
                 for entry in &techniques::REGISTRY {
-                    if entry.base_score < Technique::ForcingChain.base_score() {
+                    let remembers = entry.base_score < Technique::ForcingChain.base_score()
+                        || entry.technique == Technique::AlignedTripleExclusion;
+                    if remembers {
                         for below in [f64::INFINITY, 6.6, 4.2] {
                             let found = (entry.finder)(&board, below).map(|s| format!("{s:?}"));
                             let expected = (entry.finder)(&fresh, below).map(|s| format!("{s:?}"));

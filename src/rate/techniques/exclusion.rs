@@ -14,12 +14,15 @@
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
+use crate::rate::memo::PairSearch;
 use crate::rate::step::Step;
 
 /// The base cells of an aligned exclusion of `degree` cells: open, two or more
 /// candidates, no single among their peers; each with its excluders, the peers with two to
-/// `degree` candidates (at least one).
-fn bases(b: &Board, degree: u32) -> Vec<(usize, CellSet)> {
+/// `degree` candidates (at least one). With them, whether no open cell has one candidate:
+/// then what a pair of base cells finds depends on their units alone, and the board's
+/// pair memo may pass over pairs that found nothing.
+fn bases(b: &Board, degree: u32) -> (Vec<(usize, CellSet)>, bool) {
     let open = (0..b.cells()).filter(|&c| b.is_open(c));
     let (mut single, mut small) = (CellSet::default(), CellSet::default());
     for c in open.clone() {
@@ -29,17 +32,19 @@ fn bases(b: &Board, degree: u32) -> Vec<(usize, CellSet)> {
             _ => {}
         }
     }
-    open.filter(|&c| b.cand(c).count_ones() >= 2)
+    let bases = open
+        .filter(|&c| b.cand(c).count_ones() >= 2)
         .filter(|&c| b.peer_set(c).and(single).is_empty())
         .map(|c| (c, b.peer_set(c).and(small)))
         .filter(|(_, excluders)| !excluders.is_empty())
-        .collect()
+        .collect();
+    (bases, single.is_empty())
 }
 
 /// The first aligned pair exclusion that removes something.
 pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
     // Their excluders are the bivalue peers.
-    let bases = bases(b, 2);
+    let (bases, remember) = bases(b, 2);
     // A value of one cell goes only when every value of the other cell (but an equal one)
     // meets a bivalue cell holding both, so that other cell has at most one candidate more
     // than it has bivalue peers: a pair where neither cell is so is passed over.
@@ -54,6 +59,10 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
             let common = ex0.and(ex1);
             let fewest = b.cand(c0).count_ones().min(b.cand(c1).count_ones()) as usize;
             if common.len() < 2 || common.len() + 1 < fewest {
+                continue;
+            }
+            let search = PairSearch::AlignedPair;
+            if remember && b.pair_found_nothing_since(search, c0, c1) {
                 continue;
             }
             let locks: Vec<u16> = common.iter().map(|c| b.cand(c)).collect();
@@ -79,6 +88,9 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
                 cells.extend(common.iter());
                 return Some(Step::new(Technique::AlignedPairExclusion, cells).eliminating(elims));
             }
+            if remember {
+                b.pair_found_nothing(search, c0, c1);
+            }
         }
     }
     None
@@ -92,7 +104,7 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
 /// not depend on its order, so a visit after one that already tried it is skipped: the
 /// first step found is the same.
 pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
-    let bases = bases(b, 3);
+    let (bases, remember) = bases(b, 3);
     let mut index_of = vec![usize::MAX; b.cells()];
     for (i, &(c, _)) in bases.iter().enumerate() {
         index_of[c] = i;
@@ -106,6 +118,10 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
         for (j, &(c1, ex1)) in bases.iter().enumerate().skip(i + 1) {
             let common01 = ex0.and(ex1);
             if common01.len() < 2 {
+                continue;
+            }
+            let search = PairSearch::AlignedTriple;
+            if remember && b.pair_found_nothing_since(search, c0, c1) {
                 continue;
             }
             // The third cell: a base cell the first two see between them (an excluder of
@@ -130,6 +146,9 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
                 if let Some(step) = exclude(b, [c0, c1, c2], common) {
                     return Some(step);
                 }
+            }
+            if remember {
+                b.pair_found_nothing(search, c0, c1);
             }
         }
     }
