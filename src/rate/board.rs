@@ -265,21 +265,6 @@ impl Board {
         self.memo.puzzle_derived(build)
     }
 
-    /// Whether the search `key` over a region (see [`Self::region_found_nothing`]) found
-    /// nothing and none of `units` changed since.
-    #[inline]
-    pub fn region_found_nothing_since(&self, key: usize, units: &[usize]) -> bool {
-        self.memo.region_found_nothing(key, self.changes_of(units))
-    }
-
-    /// Records that the search `key`, whose result depends on the candidates of `units`
-    /// alone, found nothing with them as they are.
-    #[inline]
-    pub fn region_found_nothing(&self, key: usize, units: &[usize]) {
-        self.memo
-            .set_region_found_nothing(key, self.changes_of(units));
-    }
-
     /// Whether `search` found nothing for the cells `a` and `b` and none of their units
     /// changed since (see [`PairSearch`]).
     #[inline]
@@ -305,12 +290,6 @@ impl Board {
             .all_units_of(a)
             .chain(self.layout.all_units_of(b));
         units.fold(0u32, |s, u| s.wrapping_add(self.unit_changes[u]))
-    }
-
-    fn changes_of(&self, units: &[usize]) -> u32 {
-        units
-            .iter()
-            .fold(0u32, |s, &u| s.wrapping_add(self.unit_changes[u]))
     }
 
     /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.

@@ -148,12 +148,10 @@ pub struct SearchMemo {
     derived: RefCell<Kept>,
     /// Per unit-derived kind and unit: the value and the unit's change count plus one.
     unit_derived: RefCell<Vec<Kept>>,
-    /// A value derived from the puzzle alone (a killer puzzle's 45-rule regions), built
-    /// once and shared by the board's copies.
+    /// A value derived from the puzzle alone (a killer puzzle's 45-rule regions, with the
+    /// results its finders keep by the candidates they read), built once and shared by
+    /// the board's copies.
     puzzle: RefCell<Option<Rc<dyn Any>>>,
-    /// Per region search key: the sum of the read units' change counts plus one (a sum of
-    /// counters that only grow changes when any of them does).
-    region_quiet: RefCell<Vec<u32>>,
     /// Per pair search and ordered cell pair: the sum of the pair's units' change counts
     /// plus one (allocated at the first record).
     pair_quiet: RefCell<Vec<u32>>,
@@ -170,7 +168,6 @@ impl SearchMemo {
             derived: RefCell::new(None),
             unit_derived: RefCell::new(vec![None; UnitDerived::COUNT * units]),
             puzzle: RefCell::new(None),
-            region_quiet: RefCell::new(Vec::new()),
             pair_quiet: RefCell::new(Vec::new()),
         }
     }
@@ -185,7 +182,6 @@ impl SearchMemo {
             .borrow_mut()
             .iter_mut()
             .for_each(|d| *d = None);
-        self.region_quiet.borrow_mut().clear();
         self.pair_quiet.borrow_mut().clear();
     }
 
@@ -199,22 +195,6 @@ impl SearchMemo {
         let value = Rc::new(build());
         *self.puzzle.borrow_mut() = Some(value.clone());
         value
-    }
-
-    /// Whether the region search `key` found nothing when its units' change counts
-    /// added up to `changes`.
-    #[inline]
-    pub fn region_found_nothing(&self, key: usize, changes: u32) -> bool {
-        self.region_quiet.borrow().get(key) == Some(&changes.wrapping_add(1))
-    }
-
-    /// Records that the region search `key` found nothing at `changes`.
-    pub fn set_region_found_nothing(&self, key: usize, changes: u32) {
-        let mut quiet = self.region_quiet.borrow_mut();
-        if quiet.len() <= key {
-            quiet.resize(key + 1, 0);
-        }
-        quiet[key] = changes.wrapping_add(1);
     }
 
     /// Whether `search` found nothing for the pair `key` (of `cells` × `cells`) when its

@@ -8,6 +8,8 @@ use super::Technique;
 use crate::grid::{cell_name, Cages, Combinations};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::Step;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Score of the 45 rule over one unit; each further unit in the region adds
 /// [`UNION_STEP`].
@@ -61,15 +63,67 @@ impl CageState {
     }
 }
 
+/// What the killer finders derive from the puzzle alone, built once per puzzle and shared
+/// by the board's copies.
+struct PuzzleDerived {
+    /// The 45 rule's regions and their sides.
+    regions: Vec<Region>,
+    /// Per cage: its cells' candidates (placed cells flagged) when its state was last
+    /// built, and that state. A state depends on nothing else, so a cage whose cells are
+    /// as they were keeps it.
+    kept: RefCell<Vec<Option<(Vec<u16>, Rc<CageState>)>>>,
+    /// Per 45-rule side: its cells' candidates when it last found nothing (what it finds
+    /// depends on nothing else).
+    quiet: RefCell<Vec<Option<Vec<u16>>>>,
+}
+
+/// The puzzle's [`PuzzleDerived`].
+fn puzzle_derived(b: &Board, cages: &Cages) -> Rc<PuzzleDerived> {
+    b.puzzle_derived(|| {
+        let regions = rule45(b, cages);
+        let sides = regions.iter().map(|r| r.sides.len()).sum();
+        PuzzleDerived {
+            regions,
+            kept: RefCell::new(vec![None; cages.count()]),
+            quiet: RefCell::new(vec![None; sides]),
+        }
+    })
+}
+
+/// The candidates of `cells` into `out`, placed cells flagged: what the killer finders'
+/// results on those cells depend on.
+fn snapshot(b: &Board, cells: impl Iterator<Item = usize>, out: &mut Vec<u16>) {
+    out.clear();
+    out.extend(cells.map(|c| b.cand(c) | if b.is_open(c) { 0 } else { PLACED }));
+}
+
 /// Every cage's state on the board as it stands: built once per board version and shared
-/// by the killer finders, which all start from it.
-fn states(b: &Board, cages: &Cages) -> std::rc::Rc<Vec<CageState>> {
+/// by the killer finders, which all start from it; a cage whose cells have not changed
+/// keeps the state built before (most cages, from one step to the next).
+fn states(b: &Board, cages: &Cages) -> Rc<Vec<Rc<CageState>>> {
     b.derived(|| {
+        let derived = puzzle_derived(b, cages);
+        let mut kept = derived.kept.borrow_mut();
+        let mut now = Vec::new();
         (0..cages.count())
-            .map(|k| CageState::of(b, cages, k))
+            .map(|k| {
+                snapshot(b, cages.cells(k).iter().map(|&c| c as usize), &mut now);
+                match &kept[k] {
+                    Some((then, state)) if *then == now => Rc::clone(state),
+                    _ => {
+                        let state = Rc::new(CageState::of(b, cages, k));
+                        kept[k] = Some((now.clone(), Rc::clone(&state)));
+                        state
+                    }
+                }
+            })
             .collect()
     })
 }
+
+/// Flags a placed cell's digit in a cage's snapshot of candidates (killer grids have at
+/// most 9 digits).
+const PLACED: u16 = 1 << 15;
 
 /// The combinations of distinct digits within `available` that make `sum` in the open
 /// cells `open` and can go one to a cell among their candidates.
@@ -233,9 +287,7 @@ struct Side {
     plus: Vec<usize>,
     minus: Vec<usize>,
     sum: i64,
-    /// The rows of its cells: the side finds something new only once they change.
-    rows: Vec<usize>,
-    /// Its key in the board's region memo.
+    /// Its place in [`PuzzleDerived::quiet`].
     key: usize,
 }
 
@@ -356,20 +408,12 @@ fn rule45(b: &Board, cages: &Cages) -> Vec<Region> {
             .into_iter()
             .flatten()
             .map(|(name, plus, minus, sum)| {
-                let mut rows: Vec<usize> = plus
-                    .iter()
-                    .chain(&minus)
-                    .map(|&c| b.units_of(c)[0])
-                    .collect();
-                rows.sort_unstable();
-                rows.dedup();
                 key += 1;
                 Side {
                     name,
                     plus,
                     minus,
                     sum,
-                    rows,
                     key: key - 1,
                 }
             })
@@ -386,18 +430,21 @@ fn rule45(b: &Board, cages: &Cages) -> Vec<Region> {
 pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
     let cages = b.cages()?;
     let n = b.n();
-    let regions = b.puzzle_derived(|| rule45(b, cages));
-    for region in regions.iter() {
+    let derived = puzzle_derived(b, cages);
+    let mut quiet = derived.quiet.borrow_mut();
+    let mut now = Vec::new();
+    for region in &derived.regions {
         let score = INNIES_BASE + UNION_STEP * (region.units - 1) as f64;
         if score >= below - 1e-9 {
             break;
         }
         for side in &region.sides {
-            if b.region_found_nothing_since(side.key, &side.rows) {
+            snapshot(b, side.plus.iter().chain(&side.minus).copied(), &mut now);
+            if quiet[side.key].as_ref() == Some(&now) {
                 continue;
             }
             let Some((mut step, rest)) = restrict(b, &side.plus, &side.minus, side.sum) else {
-                b.region_found_nothing(side.key, &side.rows);
+                quiet[side.key] = Some(now.clone());
                 continue;
             };
             step.score = score;
