@@ -5,6 +5,10 @@ use crate::grid::{Cages, CellSet, Layout};
 use crate::grid::{Geometry, Grid};
 use std::sync::Arc;
 
+/// The most candidates of a cell the pair searches read beyond their two cells (the
+/// aligned exclusions' excluders and third cells have two or three).
+pub const FEW_CANDIDATES: u32 = 3;
+
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
 pub struct Board {
@@ -24,6 +28,11 @@ pub struct Board {
     unit_changes: Vec<u32>,
     /// Per digit, how many times a cell lost it as a candidate.
     digit_changes: Vec<u32>,
+    /// Per cell, how many times it lost a candidate.
+    cell_changes: Vec<u32>,
+    /// Per unit, how many times one of its cells lost a candidate and was left with at
+    /// most [`FEW_CANDIDATES`], or was placed (what the pair searches read of a unit).
+    few_changes: Vec<u32>,
     /// Candidates lost so far: the version of the board that derived values are kept for.
     version: u32,
     /// What searches remember of this board (see [`SearchMemo`]).
@@ -50,6 +59,8 @@ impl Board {
             unit_changes: vec![0; units],
 
             digit_changes: vec![0; n],
+            cell_changes: vec![0; g.cells()],
+            few_changes: vec![0; units],
             version: 0,
             memo: SearchMemo::new(units, n),
             cages: puzzle.cages().cloned(),
@@ -152,6 +163,7 @@ impl Board {
         for u in self.layout.all_units_of(cell) {
             self.placed[u] |= bit;
         }
+        self.few_changed(cell);
         for &p in self.layout.peers(cell) {
             self.eliminate(p as usize, digit);
         }
@@ -174,6 +186,16 @@ impl Board {
         if self.value[cell] == 0 && self.cand[cell] & bit != 0 {
             self.cand[cell] &= !bit;
             self.unmark(cell, digit);
+            if self.cand[cell].count_ones() <= FEW_CANDIDATES {
+                self.few_changed(cell);
+            }
+        }
+    }
+
+    /// Counts a change of `cell` among its units' cells of few candidates.
+    fn few_changed(&mut self, cell: usize) {
+        for u in self.layout.all_units_of(cell) {
+            self.few_changes[u] += 1;
         }
     }
 
@@ -200,6 +222,7 @@ impl Board {
             }
         }
         self.digit_changes[d] += 1;
+        self.cell_changes[cell] += 1;
         self.version = self.version.wrapping_add(1);
     }
 
@@ -265,7 +288,7 @@ impl Board {
         self.memo.puzzle_derived(build)
     }
 
-    /// Whether `search` found nothing for the cells `a` and `b` and none of their units
+    /// Whether `search` found nothing for the cells `a` and `b` and nothing it reads
     /// changed since (see [`PairSearch`]).
     #[inline]
     pub fn pair_found_nothing_since(&self, search: PairSearch, a: usize, b: usize) -> bool {
@@ -274,7 +297,7 @@ impl Board {
             .pair_found_nothing(search, a * cells + b, cells, self.pair_changes(a, b))
     }
 
-    /// Records that `search` found nothing for the cells `a` and `b` as their units are.
+    /// Records that `search` found nothing for the cells `a` and `b` as the board is.
     #[inline]
     pub fn pair_found_nothing(&self, search: PairSearch, a: usize, b: usize) {
         let cells = self.cells();
@@ -282,14 +305,16 @@ impl Board {
             .set_pair_found_nothing(search, a * cells + b, cells, self.pair_changes(a, b));
     }
 
-    /// The change counts of the units of `a` and of `b`, added up (a unit they share
-    /// twice: the sum still changes exactly when one of them does).
+    /// The change counts of `a`, of `b` and of the cells of few candidates in their
+    /// units, added up (a unit they share twice: the sum of counters that only grow still
+    /// changes exactly when one of them does).
     fn pair_changes(&self, a: usize, b: usize) -> u32 {
         let units = self
             .layout
             .all_units_of(a)
             .chain(self.layout.all_units_of(b));
-        units.fold(0u32, |s, u| s.wrapping_add(self.unit_changes[u]))
+        let cells = self.cell_changes[a].wrapping_add(self.cell_changes[b]);
+        units.fold(cells, |s, u| s.wrapping_add(self.few_changes[u]))
     }
 
     /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.

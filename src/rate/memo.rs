@@ -94,9 +94,10 @@ impl UnitSearch {
     }
 }
 
-/// A search over pairs of cells whose result for a pair depends on the candidates in the
-/// two cells' units alone (while no open cell is down to one candidate), so it finds
-/// nothing for the pair again until one of those units changes.
+/// A search over pairs of cells whose result for a pair depends on the two cells'
+/// candidates and those of the cells of their units with at most
+/// [`FEW_CANDIDATES`](super::board::FEW_CANDIDATES) (while no open cell is down to one
+/// candidate), so it finds nothing for the pair again until one of those changes.
 #[derive(Clone, Copy, Debug)]
 pub enum PairSearch {
     /// Aligned pair exclusion over the pair.
@@ -152,7 +153,7 @@ pub struct SearchMemo {
     /// results its finders keep by the candidates they read), built once and shared by
     /// the board's copies.
     puzzle: RefCell<Option<Rc<dyn Any>>>,
-    /// Per pair search and ordered cell pair: the sum of the pair's units' change counts
+    /// Per pair search and ordered cell pair: the sum of the change counts it depends on
     /// plus one (allocated at the first record).
     pair_quiet: RefCell<Vec<u32>>,
 }

@@ -20,8 +20,8 @@ use crate::rate::step::Step;
 /// The base cells of an aligned exclusion of `degree` cells: open, two or more
 /// candidates, no single among their peers; each with its excluders, the peers with two to
 /// `degree` candidates (at least one). With them, whether no open cell has one candidate:
-/// then what a pair of base cells finds depends on their units alone, and the board's
-/// pair memo may pass over pairs that found nothing.
+/// then what a pair of base cells finds depends on what [`PairSearch`] says alone, and
+/// the board's pair memo may pass over pairs that found nothing.
 fn bases(b: &Board, degree: u32) -> (Vec<(usize, CellSet)>, bool) {
     let open = (0..b.cells()).filter(|&c| b.is_open(c));
     let (mut single, mut small) = (CellSet::default(), CellSet::default());
