@@ -13,7 +13,7 @@ use crate::rate::step::{length_bonus, Step};
 /// scores its strong-link chains (`StrongLinksHint`: three links 5.4, four 5.8, five 6.2,
 /// six 6.6, their plain shapes); longer ones are its forcing X-chains, 6.6 plus the length
 /// bonus. Never less for more nodes, so the shortest chain is the lowest-scoring.
-fn long_x_chain_score(nodes: usize) -> f64 {
+pub(super) fn long_x_chain_score(nodes: usize) -> f64 {
     match nodes {
         0..=6 => 5.4,
         8 => 5.8,

@@ -7,6 +7,13 @@
 //! places in a unit), Y-cycles (bivalue cells, strong links inside a cell) score 6.5, and
 //! cycles mixing both 7.0, each plus the chain length bonus over the loop's nodes.
 //!
+//! X-cycles of fewer than [`SHORTEST_X_LOOP`] nodes are not looked for: one that removes
+//! a digit from a cell seeing an on node A and an off node B holds, read from A the other
+//! way round to B, an X-chain A = ... = B of no more nodes that removes the same digit
+//! and scores less (`chains`: 5.4 to 6.6 up to 12 nodes, against 6.5 plus the bonus).
+//! The rater tries X-chains first and keeps the lowest score, so such a loop could never
+//! be its step.
+//!
 //! The search finds the reference's loops: from every candidate assumed on, a
 //! breadth-first walk that reaches each on node once (by its shortest path); a loop closes
 //! when an off node turns the start back on. The reference walks an off node again from
@@ -42,6 +49,14 @@ impl Kind {
         self != Kind::Y
     }
 
+    /// The fewest nodes of a loop of this kind that can be the rater's step.
+    fn shortest(self) -> usize {
+        match self {
+            Kind::X => SHORTEST_X_LOOP,
+            Kind::Y | Kind::Mixed => SHORTEST_LOOP,
+        }
+    }
+
     /// The score of a loop of no more than four nodes.
     fn base(self) -> f64 {
         match self {
@@ -56,6 +71,10 @@ const MIXED_CYCLE: f64 = 7.0;
 
 /// The fewest nodes of a loop (the reference closes loops from the second round on).
 const SHORTEST_LOOP: usize = 4;
+
+/// The fewest nodes of an X-cycle that can score less than the X-chain it holds (see the
+/// module's doc): 14 nodes score 6.9, their X-chain 7.0.
+const SHORTEST_X_LOOP: usize = 14;
 
 /// A candidate as a number: `cell * n + digit - 1`.
 type Cand = usize;
@@ -214,7 +233,7 @@ impl Walk {
                     out.clear();
                     if nodes + 2 > longest {
                         // The last level: only the closers matter.
-                        if nodes >= SHORTEST_LOOP && nodes <= longest {
+                        if nodes >= kind.shortest() && nodes <= longest {
                             let closing =
                                 closers.iter().filter(|&&q| turns_off(b, self, kind, p, q));
                             out.extend(closing);
@@ -242,7 +261,7 @@ impl Walk {
                     turned_on(self, kind, q, &mut out);
                     for &r in &out {
                         let nodes = self.depth[p] as usize + 1;
-                        if r == start && nodes >= SHORTEST_LOOP && found.is_none() {
+                        if r == start && nodes >= kind.shortest() && found.is_none() {
                             let score = kind.base() + length_bonus(nodes);
                             if score < bound - 1e-9 {
                                 found = closed_loop(b, self, i, score);
@@ -381,7 +400,7 @@ fn loop_eliminations(b: &Board, w: &Walk, links: &[Link]) -> Vec<(usize, u8)> {
 pub fn cycle(b: &Board, below: f64) -> Option<Step> {
     let mut w = Walk::new(b);
     let mut best: Option<Step> = None;
-    for kind in [Kind::X, Kind::Y, Kind::Mixed] {
+    'kinds: for kind in [Kind::X, Kind::Y, Kind::Mixed] {
         // The most nodes a loop may have to score below the bound (kept while it holds).
         let mut limit = (f64::NAN, 0);
         for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
@@ -394,7 +413,11 @@ pub fn cycle(b: &Board, below: f64) -> Option<Step> {
                 if limit.0 != bound {
                     limit = (bound, most_nodes_below(bound, kind.base(), 1));
                 }
-                if limit.1 < SHORTEST_LOOP {
+                if limit.1 < kind.shortest() {
+                    if kind == Kind::X {
+                        // Y-cycles score as X-cycles do, from fewer nodes.
+                        continue 'kinds;
+                    }
                     // Nothing shorter scores less, and the later kinds score more.
                     return best;
                 }
@@ -430,6 +453,21 @@ fn closed_loop(b: &Board, w: &Walk, last: usize, score: f64) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::techniques::chains::long_x_chain_score;
+
+    /// An X-cycle of fewer than [`SHORTEST_X_LOOP`] nodes scores more than an X-chain of
+    /// as many nodes; from there on, less.
+    #[test]
+    fn short_x_cycles_score_more_than_their_x_chains() {
+        let cycle = |nodes: usize| Kind::X.base() + length_bonus(nodes);
+        for nodes in (SHORTEST_LOOP..SHORTEST_X_LOOP).step_by(2) {
+            assert!(
+                long_x_chain_score(nodes) < cycle(nodes) - 1e-9,
+                "{nodes} nodes"
+            );
+        }
+        assert!(long_x_chain_score(SHORTEST_X_LOOP) > cycle(SHORTEST_X_LOOP) + 1e-9);
+    }
     use crate::grid::parse_line;
     use crate::rate::{apply, rate};
     use crate::solver::count_solutions;

@@ -71,11 +71,14 @@ struct PuzzleDerived {
     /// Per cage: its cells' candidates (placed cells flagged) when its state was last
     /// built, and that state. A state depends on nothing else, so a cage whose cells are
     /// as they were keeps it.
-    kept: RefCell<Vec<Option<(Vec<u16>, Rc<CageState>)>>>,
+    kept: RefCell<Vec<Option<KeptState>>>,
     /// Per 45-rule side: its cells' candidates when it last found nothing (what it finds
     /// depends on nothing else).
     quiet: RefCell<Vec<Option<Vec<u16>>>>,
 }
+
+/// A cage's candidates (a [`snapshot`]) and the state built from them.
+type KeptState = (Vec<u16>, Rc<CageState>);
 
 /// The puzzle's [`PuzzleDerived`].
 fn puzzle_derived(b: &Board, cages: &Cages) -> Rc<PuzzleDerived> {
