@@ -9,6 +9,13 @@ use std::sync::Arc;
 /// aligned exclusions' excluders and third cells have two or three).
 pub const FEW_CANDIDATES: u32 = 3;
 
+/// Per unit, the candidates its cells of at most [`FEW_CANDIDATES`] have lost (a placed
+/// cell counts as one candidate left): a sum that only grows as candidates go, and grows
+/// whenever such a cell changes or a cell comes down to so few.
+pub struct PairStamps {
+    units: Vec<u32>,
+}
+
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
 pub struct Board {
@@ -28,11 +35,6 @@ pub struct Board {
     unit_changes: Vec<u32>,
     /// Per digit, how many times a cell lost it as a candidate.
     digit_changes: Vec<u32>,
-    /// Per cell, how many times it lost a candidate.
-    cell_changes: Vec<u32>,
-    /// Per unit, how many times one of its cells lost a candidate and was left with at
-    /// most [`FEW_CANDIDATES`], or was placed (what the pair searches read of a unit).
-    few_changes: Vec<u32>,
     /// Candidates lost so far: the version of the board that derived values are kept for.
     version: u32,
     /// What searches remember of this board (see [`SearchMemo`]).
@@ -59,8 +61,6 @@ impl Board {
             unit_changes: vec![0; units],
 
             digit_changes: vec![0; n],
-            cell_changes: vec![0; g.cells()],
-            few_changes: vec![0; units],
             version: 0,
             memo: SearchMemo::new(units, n),
             cages: puzzle.cages().cloned(),
@@ -163,7 +163,6 @@ impl Board {
         for u in self.layout.all_units_of(cell) {
             self.placed[u] |= bit;
         }
-        self.few_changed(cell);
         for &p in self.layout.peers(cell) {
             self.eliminate(p as usize, digit);
         }
@@ -186,16 +185,6 @@ impl Board {
         if self.value[cell] == 0 && self.cand[cell] & bit != 0 {
             self.cand[cell] &= !bit;
             self.unmark(cell, digit);
-            if self.cand[cell].count_ones() <= FEW_CANDIDATES {
-                self.few_changed(cell);
-            }
-        }
-    }
-
-    /// Counts a change of `cell` among its units' cells of few candidates.
-    fn few_changed(&mut self, cell: usize) {
-        for u in self.layout.all_units_of(cell) {
-            self.few_changes[u] += 1;
         }
     }
 
@@ -222,7 +211,6 @@ impl Board {
             }
         }
         self.digit_changes[d] += 1;
-        self.cell_changes[cell] += 1;
         self.version = self.version.wrapping_add(1);
     }
 
@@ -288,33 +276,60 @@ impl Board {
         self.memo.puzzle_derived(build)
     }
 
+    /// What the pair searches read of the board as it stands, per unit (see
+    /// [`PairStamps`]); built once per search.
+    pub fn pair_stamps(&self) -> PairStamps {
+        let n = self.n() as u32;
+        let lost = |c: u16| {
+            let k = self.cand[c as usize].count_ones();
+            if k <= FEW_CANDIDATES {
+                n - k
+            } else {
+                0
+            }
+        };
+        let units = 0..self.unit_count();
+        PairStamps {
+            units: units
+                .map(|u| self.unit(u).iter().map(|&c| lost(c)).sum())
+                .collect(),
+        }
+    }
+
     /// Whether `search` found nothing for the cells `a` and `b` and nothing it reads
     /// changed since (see [`PairSearch`]).
     #[inline]
-    pub fn pair_found_nothing_since(&self, search: PairSearch, a: usize, b: usize) -> bool {
-        let cells = self.cells();
+    pub fn pair_found_nothing_since(
+        &self,
+        search: PairSearch,
+        stamps: &PairStamps,
+        a: usize,
+        b: usize,
+    ) -> bool {
+        let (cells, stamp) = (self.cells(), self.pair_stamp(stamps, a, b));
         self.memo
-            .pair_found_nothing(search, a * cells + b, cells, self.pair_changes(a, b))
+            .pair_found_nothing(search, a * cells + b, cells, stamp)
     }
 
     /// Records that `search` found nothing for the cells `a` and `b` as the board is.
     #[inline]
-    pub fn pair_found_nothing(&self, search: PairSearch, a: usize, b: usize) {
-        let cells = self.cells();
+    pub fn pair_found_nothing(&self, search: PairSearch, stamps: &PairStamps, a: usize, b: usize) {
+        let (cells, stamp) = (self.cells(), self.pair_stamp(stamps, a, b));
         self.memo
-            .set_pair_found_nothing(search, a * cells + b, cells, self.pair_changes(a, b));
+            .set_pair_found_nothing(search, a * cells + b, cells, stamp);
     }
 
-    /// The change counts of `a`, of `b` and of the cells of few candidates in their
-    /// units, added up (a unit they share twice: the sum of counters that only grow still
-    /// changes exactly when one of them does).
-    fn pair_changes(&self, a: usize, b: usize) -> u32 {
+    /// The candidates `a` and `b` lost and the stamps of their units, added up: every
+    /// term only grows, and grows whenever what it covers changes, so the sum changes
+    /// exactly when something the pair's search reads does (a shared unit counts twice).
+    fn pair_stamp(&self, stamps: &PairStamps, a: usize, b: usize) -> u32 {
+        let n = self.n() as u32;
+        let lost = |c: usize| n - self.cand[c].count_ones();
         let units = self
             .layout
             .all_units_of(a)
             .chain(self.layout.all_units_of(b));
-        let cells = self.cell_changes[a].wrapping_add(self.cell_changes[b]);
-        units.fold(cells, |s, u| s.wrapping_add(self.few_changes[u]))
+        units.fold(lost(a) + lost(b), |s, u| s + stamps.units[u])
     }
 
     /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.

@@ -153,8 +153,8 @@ pub struct SearchMemo {
     /// results its finders keep by the candidates they read), built once and shared by
     /// the board's copies.
     puzzle: RefCell<Option<Rc<dyn Any>>>,
-    /// Per pair search and ordered cell pair: the sum of the change counts it depends on
-    /// plus one (allocated at the first record).
+    /// Per pair search and ordered cell pair: its stamp when it found nothing, plus one
+    /// (allocated at the first record).
     pair_quiet: RefCell<Vec<u32>>,
 }
 
@@ -198,8 +198,8 @@ impl SearchMemo {
         value
     }
 
-    /// Whether `search` found nothing for the pair `key` (of `cells` × `cells`) when its
-    /// units' change counts added up to `changes`.
+    /// Whether `search` found nothing for the pair `key` (of `cells` × `cells`) at the
+    /// stamp `changes`.
     #[inline]
     pub fn pair_found_nothing(
         &self,

@@ -453,7 +453,10 @@ fn closed_loop(b: &Board, w: &Walk, last: usize, score: f64) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::parse_line;
     use crate::rate::techniques::chains::long_x_chain_score;
+    use crate::rate::{apply, rate};
+    use crate::solver::count_solutions;
 
     /// An X-cycle of fewer than [`SHORTEST_X_LOOP`] nodes scores more than an X-chain of
     /// as many nodes; from there on, less.
@@ -468,9 +471,6 @@ mod tests {
         }
         assert!(long_x_chain_score(SHORTEST_X_LOOP) > cycle(SHORTEST_X_LOOP) + 1e-9);
     }
-    use crate::grid::parse_line;
-    use crate::rate::{apply, rate};
-    use crate::solver::count_solutions;
 
     /// Every cycle the rater takes on these puzzles (SE 6.6-7.0 in the calibration file)
     /// is a closed loop of alternating links that hold on the board of its step, scored

@@ -45,6 +45,7 @@ fn bases(b: &Board, degree: u32) -> (Vec<(usize, CellSet)>, bool) {
 pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
     // Their excluders are the bivalue peers.
     let (bases, remember) = bases(b, 2);
+    let stamps = b.pair_stamps();
     // A value of one cell goes only when every value of the other cell (but an equal one)
     // meets a bivalue cell holding both, so that other cell has at most one candidate more
     // than it has bivalue peers: a pair where neither cell is so is passed over.
@@ -62,7 +63,7 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
                 continue;
             }
             let search = PairSearch::AlignedPair;
-            if remember && b.pair_found_nothing_since(search, c0, c1) {
+            if remember && b.pair_found_nothing_since(search, &stamps, c0, c1) {
                 continue;
             }
             let locks: Vec<u16> = common.iter().map(|c| b.cand(c)).collect();
@@ -89,7 +90,7 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
                 return Some(Step::new(Technique::AlignedPairExclusion, cells).eliminating(elims));
             }
             if remember {
-                b.pair_found_nothing(search, c0, c1);
+                b.pair_found_nothing(search, &stamps, c0, c1);
             }
         }
     }
@@ -105,6 +106,7 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
 /// first step found is the same.
 pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
     let (bases, remember) = bases(b, 3);
+    let stamps = b.pair_stamps();
     let mut index_of = vec![usize::MAX; b.cells()];
     for (i, &(c, _)) in bases.iter().enumerate() {
         index_of[c] = i;
@@ -121,7 +123,7 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
                 continue;
             }
             let search = PairSearch::AlignedTriple;
-            if remember && b.pair_found_nothing_since(search, c0, c1) {
+            if remember && b.pair_found_nothing_since(search, &stamps, c0, c1) {
                 continue;
             }
             // The third cell: a base cell the first two see between them (an excluder of
@@ -148,7 +150,7 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
                 }
             }
             if remember {
-                b.pair_found_nothing(search, c0, c1);
+                b.pair_found_nothing(search, &stamps, c0, c1);
             }
         }
     }

@@ -124,8 +124,7 @@ fn states(b: &Board, cages: &Cages) -> Rc<Vec<Rc<CageState>>> {
     })
 }
 
-/// Flags a placed cell's digit in a cage's snapshot of candidates (killer grids have at
-/// most 9 digits).
+/// Flags a placed cell's digit in a [`snapshot`] (killer grids have at most 9 digits).
 const PLACED: u16 = 1 << 15;
 
 /// The combinations of distinct digits within `available` that make `sum` in the open
