@@ -41,6 +41,29 @@ fn bases(b: &Board, degree: u32) -> (Vec<(usize, CellSet)>, bool) {
     (bases, single.is_empty())
 }
 
+/// The cells of `among` that see two or more of `excluders`: the base cells that share at
+/// least two excluders with a base whose excluders are `excluders` (an excluder of both
+/// is one of `excluders` that the other base sees). A pair with fewer excludes nothing,
+/// so the pair searches visit only these, in cell order as before.
+fn seeing_two(b: &Board, excluders: CellSet, among: CellSet) -> CellSet {
+    let (mut once, mut twice) = (CellSet::default(), CellSet::default());
+    for m in excluders.iter() {
+        let seen = b.peer_set(m).and(among);
+        twice = twice.or(once.and(seen));
+        once = once.or(seen);
+    }
+    twice
+}
+
+/// Per cell: its excluders when it is a base cell.
+fn excluders_by_cell(b: &Board, bases: &[(usize, CellSet)]) -> Vec<CellSet> {
+    let mut by_cell = vec![CellSet::default(); b.cells()];
+    for &(c, excluders) in bases {
+        by_cell[c] = excluders;
+    }
+    by_cell
+}
+
 /// The first aligned pair exclusion that removes something.
 pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
     // Their excluders are the bivalue peers.
@@ -51,9 +74,15 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
     // than it has bivalue peers: a pair where neither cell is so is passed over.
     let coverable =
         |c: usize, excluders: CellSet| b.cand(c).count_ones() as usize <= excluders.len() + 1;
-    for (j, &(c1, ex1)) in bases.iter().enumerate() {
+    let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
+    let excluders = excluders_by_cell(b, &bases);
+    for &(c1, ex1) in &bases {
         let cover1 = coverable(c1, ex1);
-        for &(c0, ex0) in &bases[..j] {
+        let earlier = seeing_two(b, ex1, base_set)
+            .iter()
+            .take_while(|&c0| c0 < c1);
+        for c0 in earlier {
+            let ex0 = excluders[c0];
             if !cover1 && !coverable(c0, ex0) {
                 continue;
             }
@@ -116,12 +145,14 @@ pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
     let visited = |x: usize, y: usize, z: usize| {
         bases[x].1.contains(bases[z].0) || bases[y].1.contains(bases[z].0)
     };
+    let excluders = excluders_by_cell(b, &bases);
     for (i, &(c0, ex0)) in bases.iter().enumerate() {
-        for (j, &(c1, ex1)) in bases.iter().enumerate().skip(i + 1) {
+        let later = seeing_two(b, ex0, base_set)
+            .iter()
+            .skip_while(|&c1| c1 <= c0);
+        for c1 in later {
+            let (j, ex1) = (index_of[c1], excluders[c1]);
             let common01 = ex0.and(ex1);
-            if common01.len() < 2 {
-                continue;
-            }
             let search = PairSearch::AlignedTriple;
             if remember && b.pair_found_nothing_since(search, &stamps, c0, c1) {
                 continue;
