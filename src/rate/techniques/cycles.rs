@@ -14,12 +14,19 @@
 //! The rater tries X-chains first and keeps the lowest score, so such a loop could never
 //! be its step.
 //!
+//! A loop removes a digit d from a cell X only when X assumed d implies X without d along
+//! the same static links: X = d turns off the on node A of d that X sees, the loop read
+//! the other way round from A turns the off node B of d on, and B turns X's d off. So
+//! when no candidate assumed on implies itself off ([`static_closures`], which the forcing
+//! chains of the same step built already), no loop is looked for.
+//!
 //! The search finds the reference's loops: from every candidate assumed on, a
 //! breadth-first walk that reaches each on node once (by its shortest path); a loop closes
 //! when an off node turns the start back on. The reference walks an off node again from
 //! every on node that reaches it; here only the start's strong partners are (the other
 //! repeats turn on nothing new).
 
+use super::chaining::static_closures;
 use super::common::holding_each_digit;
 use super::Technique;
 use crate::grid::CellSet;
@@ -131,7 +138,10 @@ impl Walk {
         let holding = holding_each_digit(b);
         let size = b.cells() * n;
         let mut cell_partner = vec![NONE; size];
-        let (mut unit_partners, mut unit_at) = (Vec::new(), Vec::with_capacity(size + 1));
+        // Reserved at once (growing these showed in profiles): a candidate has a few
+        // unit partners at most, a walk reaches each candidate once on and once off.
+        let mut unit_partners = Vec::with_capacity(2 * size);
+        let mut unit_at = Vec::with_capacity(size + 1);
         for (k, partner) in cell_partner.iter_mut().enumerate() {
             unit_at.push(unit_partners.len() as u32);
             let (cell, digit) = (k / n, (k % n) as u8 + 1);
@@ -172,10 +182,10 @@ impl Walk {
         }
         Walk {
             walk: 0,
-            next_on: Vec::new(),
-            offs_from: Vec::new(),
-            out: Vec::new(),
-            closers: Vec::new(),
+            next_on: Vec::with_capacity(size),
+            offs_from: Vec::with_capacity(size),
+            out: Vec::with_capacity(4 * n),
+            closers: Vec::with_capacity(8),
             leads_on,
             n,
             cell_partner,
@@ -185,7 +195,7 @@ impl Walk {
             off_in: vec![u32::MAX; size],
             on_parent: vec![ROOT; size],
             depth: vec![0; size],
-            offs: Vec::new(),
+            offs: Vec::with_capacity(size),
             holding,
         }
     }
@@ -297,36 +307,27 @@ impl Walk {
         false
     }
 
+    /// The nodes of the loop closed by off node `last`, each once, from `last` back to
+    /// the start: each off node, then the on node it came from.
+    fn loop_nodes(&self, last: usize) -> impl Iterator<Item = Link> + '_ {
+        let offs = std::iter::successors(Some(last as u32), move |&at| {
+            Some(self.on_parent[self.offs[at as usize].parent]).filter(|&up| up != ROOT)
+        });
+        offs.flat_map(move |at| {
+            let off = self.offs[at as usize];
+            [(off.cand, false), (off.parent, true)].map(|(k, on)| {
+                let (cell, digit) = self.split(k);
+                Link { cell, digit, on }
+            })
+        })
+    }
+
     /// The loop closed by off node `last` back to the start, as links from the start
     /// round to it again.
     fn loop_links(&self, last: usize) -> Vec<Link> {
-        let mut links = Vec::new();
-        let mut at = last as u32;
-        let mut start = 0;
-        while at != ROOT {
-            let off = self.offs[at as usize];
-            let (cell, digit) = self.split(off.cand);
-            links.push(Link {
-                cell,
-                digit,
-                on: false,
-            });
-            let (cell, digit) = self.split(off.parent);
-            links.push(Link {
-                cell,
-                digit,
-                on: true,
-            });
-            start = off.parent;
-            at = self.on_parent[off.parent];
-        }
+        let mut links: Vec<Link> = self.loop_nodes(last).collect();
         links.reverse();
-        let (cell, digit) = self.split(start);
-        links.push(Link {
-            cell,
-            digit,
-            on: true,
-        });
+        links.push(links[0]);
         links
     }
 }
@@ -368,29 +369,27 @@ fn turns_off(b: &Board, w: &Walk, kind: Kind, p: Cand, q: Cand) -> bool {
     }
 }
 
-/// The eliminations of a loop: a digit leaves a cell off the loop that sees one of the
-/// loop's cells where the digit is on and one where it is off.
-fn loop_eliminations(b: &Board, w: &Walk, links: &[Link]) -> Vec<(usize, u8)> {
-    let on_loop: CellSet = links.iter().map(|l| l.cell).collect();
-    let n = b.n();
-    let (mut seen_on, mut seen_off) = (
-        vec![CellSet::default(); n + 1],
-        vec![CellSet::default(); n + 1],
-    );
-    for l in &links[..links.len() - 1] {
+/// Digits and none: candidate masks are `u16`, so no grid has more than 16 digits.
+const DIGIT_SLOTS: usize = 17;
+
+/// The eliminations of the loop closed by off node `last`: a digit leaves a cell off the
+/// loop that sees one of the loop's cells where the digit is on and one where it is off.
+/// Most loops a walk closes remove nothing, so this reads the walk without building the
+/// loop's links.
+fn loop_eliminations(b: &Board, w: &Walk, last: usize) -> Vec<(usize, u8)> {
+    let mut on_loop = CellSet::default();
+    // Per digit: the cells holding it that see the loop where it is off, where on.
+    let mut seen = [[CellSet::default(); 2]; DIGIT_SLOTS];
+    for l in w.loop_nodes(last) {
+        on_loop.insert(l.cell);
         let d = l.digit as usize;
-        let seen = b.peer_set(l.cell).and(w.holding[d]).minus(on_loop);
-        let side = if l.on {
-            &mut seen_on[d]
-        } else {
-            &mut seen_off[d]
-        };
-        *side = side.or(seen);
+        let side = &mut seen[d][usize::from(l.on)];
+        *side = side.or(b.peer_set(l.cell).and(w.holding[d]));
     }
-    (1..=n as u8)
+    (1..=b.n() as u8)
         .flat_map(|d| {
-            let both = seen_on[d as usize].and(seen_off[d as usize]);
-            both.iter().map(move |c| (c, d))
+            let [off, on] = seen[d as usize];
+            on.and(off).minus(on_loop).iter().map(move |c| (c, d))
         })
         .collect()
 }
@@ -398,6 +397,10 @@ fn loop_eliminations(b: &Board, w: &Walk, links: &[Link]) -> Vec<(usize, u8)> {
 /// The lowest-scoring bidirectional cycle with an elimination (of equal scores, the
 /// first found), scoring below `below`.
 pub fn cycle(b: &Board, below: f64) -> Option<Step> {
+    if !static_closures(b).some_on_implies_off() {
+        // No loop removes anything (see the module's doc).
+        return None;
+    }
     let mut w = Walk::new(b);
     let mut best: Option<Step> = None;
     'kinds: for kind in [Kind::X, Kind::Y, Kind::Mixed] {
@@ -432,11 +435,11 @@ pub fn cycle(b: &Board, below: f64) -> Option<Step> {
 
 /// The step of the loop closed by off node `last`, if it eliminates something.
 fn closed_loop(b: &Board, w: &Walk, last: usize, score: f64) -> Option<Step> {
-    let links = w.loop_links(last);
-    let elims = loop_eliminations(b, w, &links);
+    let elims = loop_eliminations(b, w, last);
     if elims.is_empty() {
         return None;
     }
+    let links = w.loop_links(last);
     let mut cells: Vec<usize> = Vec::new();
     for l in &links {
         if !cells.contains(&l.cell) {

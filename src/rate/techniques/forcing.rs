@@ -18,12 +18,13 @@
 //! [`implications`]: super::implications
 
 use super::chaining::{
-    Closures, Links, Potential, PotentialSet, PotentialSlice, Rules, Run, RunStop, Trace,
+    Closures, Links, Potential, PotentialSet, PotentialSlice, Rules, Run, RunStop, Trace, STATIC,
 };
 use super::common::UnitVec;
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
+use std::rc::Rc;
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores
 /// the technique's base, 6.6).
@@ -65,13 +66,7 @@ fn concluding(
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
-    let links = Links::new(
-        b,
-        Rules {
-            dynamic: false,
-            one_digit: false,
-        },
-    );
+    let links = Links::new(b, STATIC);
     let mut imp = Run::new(&links);
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
@@ -79,9 +74,12 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     let (mixed, mut one_digit) = if only_one_digit {
         (None, Some(imp.one_digit().closures()))
     } else {
-        (Some(imp.closures()), None)
+        (Some(links.shared_closures()), None)
     };
-    let closures = mixed.as_ref().or(one_digit.as_ref()).expect("one is built");
+    let closures = mixed
+        .as_deref()
+        .or(one_digit.as_ref())
+        .expect("one is built");
     let starts: Vec<Potential> = every_on(&imp)
         .flat_map(|on| [on, on ^ 1])
         .filter(|&p| closures.of(p).contains(p ^ 1))
@@ -269,7 +267,7 @@ impl Conclusions {
 /// dynamic links the run behind it (static runs are cheap to follow again).
 enum Sets {
     /// Static links: the closures of the link graph.
-    Closures(Closures),
+    Closures(Rc<Closures>),
     /// Dynamic links: each potential's run, its reached set (`width` words in `store`)
     /// and its trace.
     Runs {
@@ -351,7 +349,7 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     let sets = if dynamic {
         Sets::dynamic(&mut imp)
     } else {
-        Sets::Closures(imp.closures())
+        Sets::Closures(links.shared_closures())
     };
     let mut found = Conclusions::default();
     // Scratch for the potentials common to a group's sources.

@@ -3,6 +3,7 @@
 use super::links::Links;
 use super::potentials::{ones, Potential, PotentialSet, PotentialSlice};
 use super::NONE;
+use std::rc::Rc;
 
 /// Everything each potential implies under static rules (see [`Implications::closures`]).
 pub struct Closures {
@@ -18,6 +19,14 @@ impl Closures {
     pub fn of(&self, p: Potential) -> PotentialSlice<'_> {
         let at = self.comp[p as usize] as usize * self.width;
         PotentialSet(&self.sets[at..at + self.width])
+    }
+
+    /// Whether some candidate assumed on implies itself off: whether any static chain
+    /// eliminates anything.
+    pub fn some_on_implies_off(&self) -> bool {
+        (1..self.comp.len() as Potential)
+            .step_by(2)
+            .any(|on| self.of(on).contains(on ^ 1))
     }
 }
 
@@ -128,6 +137,13 @@ impl Links<'_> {
             }
         }
         Closures { comp, sets, width }
+    }
+
+    /// [`Links::closures`] of the static links on every digit, kept on the board for its
+    /// version (see [`super::static_closures`]).
+    pub fn shared_closures(&self) -> Rc<Closures> {
+        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
+        self.board.derived(|| self.closures())
     }
 
     /// The potentials `p` implies directly under static rules that lead on: for an on

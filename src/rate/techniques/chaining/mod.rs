@@ -24,8 +24,24 @@ pub use links::{Links, Rules};
 pub use potentials::{Potential, PotentialSet, PotentialSlice};
 pub use run::{Run, RunStop, Trace};
 
+use crate::rate::board::Board;
+use std::rc::Rc;
+
 /// Not a number: no candidate, no component.
 const NONE: u32 = u32::MAX;
+
+/// Links as the board stands, on every digit: forcing chains, static multiple forcing
+/// chains and bidirectional cycles.
+pub const STATIC: Rules = Rules {
+    dynamic: false,
+    one_digit: false,
+};
+
+/// Everything each potential implies under [`STATIC`] rules on `board`, built once per
+/// board version and shared by the finders of one step that read it.
+pub fn static_closures(board: &Board) -> Rc<Closures> {
+    board.derived(|| Links::new(board, STATIC).closures())
+}
 
 #[cfg(test)]
 mod tests {
