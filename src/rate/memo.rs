@@ -41,11 +41,14 @@ pub enum DigitSearch {
     DirectClaiming,
     /// Grouped X-chains; key: digit.
     GroupedXChain,
+    /// Nishio (its runs follow one digit's links, and the board's singles of that digit
+    /// only); key: digit.
+    Nishio,
 }
 
 impl DigitSearch {
     /// Every search, one slot each.
-    const ALL: [DigitSearch; 9] = [
+    const ALL: [DigitSearch; 10] = [
         DigitSearch::Fish(2),
         DigitSearch::Fish(3),
         DigitSearch::Fish(4),
@@ -55,6 +58,7 @@ impl DigitSearch {
         DigitSearch::DirectPointing,
         DigitSearch::DirectClaiming,
         DigitSearch::GroupedXChain,
+        DigitSearch::Nishio,
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -67,6 +71,7 @@ impl DigitSearch {
             DigitSearch::DirectPointing => 6,
             DigitSearch::DirectClaiming => 7,
             DigitSearch::GroupedXChain => 8,
+            DigitSearch::Nishio => 9,
         }
     }
 }

@@ -207,10 +207,11 @@ mod tests {
             while !board.solved() {
                 let fresh = board.forgetting_searches();
                 // Every finder below the forcing chains (those remember nothing and are
-                // slow), and the aligned triple exclusion.
+                // slow), the aligned triple exclusion and Nishio.
                 for entry in &techniques::REGISTRY {
                     let remembers = entry.base_score < Technique::ForcingChain.base_score()
-                        || entry.technique == Technique::AlignedTripleExclusion;
+                        || entry.technique == Technique::AlignedTripleExclusion
+                        || entry.technique == Technique::Nishio;
                     if remembers {
                         for below in [f64::INFINITY, 6.6, 4.2] {
                             let found = (entry.finder)(&board, below).map(|s| format!("{s:?}"));

@@ -23,6 +23,7 @@ use super::chaining::{
 use super::common::UnitVec;
 use super::Technique;
 use crate::rate::board::{digits, Board};
+use crate::rate::memo::DigitSearch;
 use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
 use std::rc::Rc;
 
@@ -168,7 +169,16 @@ fn shortest_chain(
 }
 
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.
+///
+/// What the runs from a digit's places find depends on that digit's candidates alone, so
+/// a digit none of whose places contradicted itself is passed over until it changes.
 pub fn nishio(b: &Board) -> Option<Step> {
+    let n = b.n() as u8;
+    let quiet = |d: u8| b.digit_found_nothing_since(DigitSearch::Nishio, d as usize - 1, d);
+    let open: Vec<bool> = (0..=n).map(|d| d > 0 && !quiet(d)).collect();
+    if !open.contains(&true) {
+        return None;
+    }
     let links = Links::new(
         b,
         Rules {
@@ -178,9 +188,16 @@ pub fn nishio(b: &Board) -> Option<Step> {
     );
     let mut imp = Run::new(&links);
     let mut best: Option<Step> = None;
+    // Per digit: whether a run from one of its places found a contradiction.
+    let mut found = vec![false; n as usize + 1];
     for start in every_on(&imp) {
+        let digit = imp.split(start).1;
+        if !open[digit as usize] {
+            continue;
+        }
         imp.run(start, RunStop::AtConflict);
         let Some(x) = imp.conflict() else { continue };
+        found[digit as usize] = true;
         let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
         let score = Technique::Nishio.base_score() + length_bonus(nodes);
         if best.as_ref().is_none_or(|s| score < s.score - 1e-9) {
@@ -193,6 +210,9 @@ pub fn nishio(b: &Board) -> Option<Step> {
                 start ^ 1,
             ));
         }
+    }
+    for d in (1..=n).filter(|&d| open[d as usize] && !found[d as usize]) {
+        b.digit_found_nothing(DigitSearch::Nishio, d as usize - 1, d);
     }
     best
 }
