@@ -197,23 +197,27 @@ impl Cages {
     fn check_shapes(&self, sums: &[u32]) -> Result<(), CageError> {
         let n = self.n();
         for (k, cells) in self.cells.iter().enumerate() {
-            let (cage, names) = (k + 1, self.cell_list(k));
+            // Named only for an error: merges build cages often.
+            let (cage, names) = (k + 1, || self.cell_list(k));
             if cells.len() > n {
                 return Err(CageError::TooBig {
                     cage,
-                    cells: names,
+                    cells: names(),
                     size: cells.len(),
                     n,
                 });
             }
             if !self.connected(k) {
-                return Err(CageError::Disconnected { cage, cells: names });
+                return Err(CageError::Disconnected {
+                    cage,
+                    cells: names(),
+                });
             }
             let (min, max) = sum_range(n, cells.len());
             if !(min..=max).contains(&sums[k]) {
                 return Err(CageError::ImpossibleSum {
                     cage,
-                    cells: names,
+                    cells: names(),
                     size: cells.len(),
                     sum: sums[k],
                     min,

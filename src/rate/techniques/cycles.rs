@@ -397,10 +397,16 @@ fn loop_eliminations(b: &Board, w: &Walk, last: usize) -> Vec<(usize, u8)> {
 /// The lowest-scoring bidirectional cycle with an elimination (of equal scores, the
 /// first found), scoring below `below`.
 pub fn cycle(b: &Board, below: f64) -> Option<Step> {
-    if !static_closures(b).some_on_implies_off() {
-        // No loop removes anything (see the module's doc).
-        return None;
-    }
+    // Without a candidate whose being on implies it off, no loop removes anything (see
+    // the module's doc).
+    static_closures(b)
+        .some_on_implies_off()
+        .then(|| loops(b, below))
+        .flatten()
+}
+
+/// [`cycle`]'s search itself.
+fn loops(b: &Board, below: f64) -> Option<Step> {
     let mut w = Walk::new(b);
     let mut best: Option<Step> = None;
     'kinds: for kind in [Kind::X, Kind::Y, Kind::Mixed] {
@@ -457,9 +463,52 @@ fn closed_loop(b: &Board, w: &Walk, last: usize, score: f64) -> Option<Step> {
 mod tests {
     use super::*;
     use crate::grid::parse_line;
+    use crate::rate::techniques::chaining::{Links, STATIC};
     use crate::rate::techniques::chains::long_x_chain_score;
-    use crate::rate::{apply, rate};
+    use crate::rate::{apply, next_step, rate};
     use crate::solver::count_solutions;
+
+    /// What lets [`cycle`] pass over a board: every removal of a loop found without that
+    /// check is a candidate whose being on implies it off along static links. Checked at
+    /// every step of rating chain-level calibration puzzles.
+    #[test]
+    fn loop_removals_are_static_chain_removals() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/rating/se_calibration.txt"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let puzzles = text
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(_, se)| se.trim().parse::<f64>().unwrap() >= 6.5)
+            .take(40)
+            .map(|(cells, _)| parse_line(cells).unwrap());
+        let (mut loops_found, mut passed_over) = (0, 0);
+        for p in puzzles {
+            let mut b = Board::new(&p);
+            while let Some(step) = next_step(&b, f64::INFINITY) {
+                let links = Links::new(&b, STATIC);
+                let closures = links.closures();
+                match loops(&b, f64::INFINITY) {
+                    Some(found) => {
+                        loops_found += 1;
+                        for &(c, d) in &found.eliminations {
+                            let on = links.potential(c, d, true);
+                            assert!(closures.of(on).contains(on ^ 1), "{p}: r{c} {d}");
+                        }
+                    }
+                    None if !closures.some_on_implies_off() => passed_over += 1,
+                    None => {}
+                }
+                apply(&mut b, &step);
+            }
+        }
+        assert!(
+            loops_found > 100 && passed_over > 0,
+            "{loops_found} loops, {passed_over} passed over"
+        );
+    }
 
     /// An X-cycle of fewer than [`SHORTEST_X_LOOP`] nodes scores more than an X-chain of
     /// as many nodes; from there on, less.
