@@ -163,6 +163,23 @@ pub fn search_effort(puzzle: &Grid, solver: &Solver) -> Result<SearchStats, Abor
     Ok(solver.count(puzzle, 2)?.stats)
 }
 
+/// The first `count` puzzles of the SE calibration file rated `min_se` or more, for the
+/// rater's tests.
+#[cfg(test)]
+pub(crate) fn calibration_puzzles(min_se: f64, count: usize) -> Vec<Grid> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/rating/se_calibration.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the calibration file");
+    text.lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(_, se)| se.trim().parse::<f64>().expect("an SE rating") >= min_se)
+        .take(count)
+        .map(|(cells, _)| crate::grid::parse_line(cells).expect("a puzzle"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,19 +207,8 @@ mod tests {
     /// step of rating chain-level calibration puzzles.
     #[test]
     fn remembered_searches_change_no_finding() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/rating/se_calibration.txt"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let puzzles = text
-            .lines()
-            .filter_map(|l| l.split_once(' '))
-            .filter(|(_, se)| se.trim().parse::<f64>().unwrap() >= 6.0)
-            .take(25)
-            .map(|(cells, _)| parse_line(cells).unwrap());
         let mut steps = 0;
-        for p in puzzles {
+        for p in calibration_puzzles(6.0, 25) {
             let mut board = Board::new(&p);
             while !board.solved() {
                 let fresh = board.forgetting_searches();

@@ -465,7 +465,7 @@ mod tests {
     use crate::grid::parse_line;
     use crate::rate::techniques::chaining::{Links, STATIC};
     use crate::rate::techniques::chains::long_x_chain_score;
-    use crate::rate::{apply, next_step, rate};
+    use crate::rate::{apply, calibration_puzzles, next_step, rate};
     use crate::solver::count_solutions;
 
     /// What lets [`cycle`] pass over a board: every removal of a loop found without that
@@ -473,19 +473,8 @@ mod tests {
     /// every step of rating chain-level calibration puzzles.
     #[test]
     fn loop_removals_are_static_chain_removals() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/rating/se_calibration.txt"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
-        let puzzles = text
-            .lines()
-            .filter_map(|l| l.split_once(' '))
-            .filter(|(_, se)| se.trim().parse::<f64>().unwrap() >= 6.5)
-            .take(40)
-            .map(|(cells, _)| parse_line(cells).unwrap());
         let (mut loops_found, mut passed_over) = (0, 0);
-        for p in puzzles {
+        for p in calibration_puzzles(6.5, 40) {
             let mut b = Board::new(&p);
             while let Some(step) = next_step(&b, f64::INFINITY) {
                 let links = Links::new(&b, STATIC);

@@ -108,8 +108,7 @@ pub fn hidden(b: &Board, k: usize) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::parse_line;
-    use crate::rate::{apply, next_step};
+    use crate::rate::{apply, calibration_puzzles, next_step};
     use crate::solver::count_solutions;
 
     /// Along the rater's path through calibration puzzles, every direct finder's placement
@@ -118,14 +117,8 @@ mod tests {
     /// offers a hidden single or a direct pointing beside it.
     #[test]
     fn direct_placements_are_true() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/rating/se_calibration.txt"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
         let mut found = [0usize; 4];
-        for line in text.lines().take(150) {
-            let p = parse_line(line.split(' ').next().unwrap()).unwrap();
+        for p in calibration_puzzles(0.0, 150) {
             let solution = count_solutions(&p, 2).unique().cloned().unwrap();
             let mut b = Board::new(&p);
             while let Some(step) = next_step(&b, f64::INFINITY) {
