@@ -55,13 +55,13 @@ fn seeing_two(b: &Board, excluders: CellSet, among: CellSet) -> CellSet {
     twice
 }
 
-/// Per cell: its excluders when it is a base cell.
-fn excluders_by_cell(b: &Board, bases: &[(usize, CellSet)]) -> Vec<CellSet> {
-    let mut by_cell = vec![CellSet::default(); b.cells()];
-    for &(c, excluders) in bases {
-        by_cell[c] = excluders;
+/// Per cell: its index among `bases` (`usize::MAX` for other cells).
+fn index_by_cell(b: &Board, bases: &[(usize, CellSet)]) -> Vec<usize> {
+    let mut index_of = vec![usize::MAX; b.cells()];
+    for (i, &(c, _)) in bases.iter().enumerate() {
+        index_of[c] = i;
     }
-    by_cell
+    index_of
 }
 
 /// The first aligned pair exclusion that removes something.
@@ -75,14 +75,14 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
     let coverable =
         |c: usize, excluders: CellSet| b.cand(c).count_ones() as usize <= excluders.len() + 1;
     let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
-    let excluders = excluders_by_cell(b, &bases);
+    let index_of = index_by_cell(b, &bases);
     for &(c1, ex1) in &bases {
         let cover1 = coverable(c1, ex1);
         let earlier = seeing_two(b, ex1, base_set)
             .iter()
             .take_while(|&c0| c0 < c1);
         for c0 in earlier {
-            let ex0 = excluders[c0];
+            let ex0 = bases[index_of[c0]].1;
             if !cover1 && !coverable(c0, ex0) {
                 continue;
             }
@@ -136,22 +136,19 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
 pub fn aligned_triple_exclusion(b: &Board) -> Option<Step> {
     let (bases, remember) = bases(b, 3);
     let stamps = b.pair_stamps();
-    let mut index_of = vec![usize::MAX; b.cells()];
-    for (i, &(c, _)) in bases.iter().enumerate() {
-        index_of[c] = i;
-    }
+    let index_of = index_by_cell(b, &bases);
     let base_set: CellSet = bases.iter().map(|&(c, _)| c).collect();
     // Whether the visit (x, y) + z happens: z is an excluder of x or of y.
     let visited = |x: usize, y: usize, z: usize| {
         bases[x].1.contains(bases[z].0) || bases[y].1.contains(bases[z].0)
     };
-    let excluders = excluders_by_cell(b, &bases);
     for (i, &(c0, ex0)) in bases.iter().enumerate() {
         let later = seeing_two(b, ex0, base_set)
             .iter()
             .skip_while(|&c1| c1 <= c0);
         for c1 in later {
-            let (j, ex1) = (index_of[c1], excluders[c1]);
+            let j = index_of[c1];
+            let ex1 = bases[j].1;
             let common01 = ex0.and(ex1);
             let search = PairSearch::AlignedTriple;
             if remember && b.pair_found_nothing_since(search, &stamps, c0, c1) {

@@ -173,10 +173,13 @@ fn shortest_chain(
 /// What the runs from a digit's places find depends on that digit's candidates alone, so
 /// a digit none of whose places contradicted itself is passed over until it changes.
 pub fn nishio(b: &Board) -> Option<Step> {
-    let n = b.n() as u8;
+    // Digit masks (bit d - 1): the digits to run, and those a run contradicted.
     let quiet = |d: u8| b.digit_found_nothing_since(DigitSearch::Nishio, d as usize - 1, d);
-    let open: Vec<bool> = (0..=n).map(|d| d > 0 && !quiet(d)).collect();
-    if !open.contains(&true) {
+    let all = ((1u32 << b.n()) - 1) as u16;
+    let open = digits(all)
+        .filter(|&d| !quiet(d))
+        .fold(0u16, |m, d| m | 1 << (d - 1));
+    if open == 0 {
         return None;
     }
     let links = Links::new(
@@ -188,16 +191,15 @@ pub fn nishio(b: &Board) -> Option<Step> {
     );
     let mut imp = Run::new(&links);
     let mut best: Option<Step> = None;
-    // Per digit: whether a run from one of its places found a contradiction.
-    let mut found = vec![false; n as usize + 1];
+    let mut contradicted = 0u16;
     for start in every_on(&imp) {
-        let digit = imp.split(start).1;
-        if !open[digit as usize] {
+        let bit = 1u16 << (imp.split(start).1 - 1);
+        if open & bit == 0 {
             continue;
         }
         imp.run(start, RunStop::AtConflict);
         let Some(x) = imp.conflict() else { continue };
-        found[digit as usize] = true;
+        contradicted |= bit;
         let nodes = imp.ancestors(x).0 + imp.ancestors(x ^ 1).0;
         let score = Technique::Nishio.base_score() + length_bonus(nodes);
         if best.as_ref().is_none_or(|s| score < s.score - 1e-9) {
@@ -211,7 +213,7 @@ pub fn nishio(b: &Board) -> Option<Step> {
             ));
         }
     }
-    for d in (1..=n).filter(|&d| open[d as usize] && !found[d as usize]) {
+    for d in digits(open & !contradicted) {
         b.digit_found_nothing(DigitSearch::Nishio, d as usize - 1, d);
     }
     best
