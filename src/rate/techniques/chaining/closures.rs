@@ -21,12 +21,42 @@ impl Closures {
         PotentialSet(&self.sets[at..at + self.width])
     }
 
-    /// Whether some candidate assumed on implies itself off: whether any static chain
-    /// eliminates anything.
-    pub fn some_on_implies_off(&self) -> bool {
-        (1..self.comp.len() as Potential)
-            .step_by(2)
-            .any(|on| self.of(on).contains(on ^ 1))
+    /// Whether candidate `k` assumed on implies itself off (a static chain removes it).
+    pub fn on_implies_off(&self, k: usize) -> bool {
+        let on = 2 * k as Potential + 1;
+        self.of(on).contains(on ^ 1)
+    }
+
+    /// The candidates that `p` and its opposite both imply off (whichever way `p` goes,
+    /// they go), as candidate bit set words.
+    pub fn off_either_way(&self, p: Potential) -> impl Iterator<Item = u64> + '_ {
+        let half = self.width / 2;
+        let (this, other) = (self.of(p), self.of(p ^ 1));
+        this.0[..half]
+            .iter()
+            .zip(&other.0[..half])
+            .map(|(a, b)| a & b)
+    }
+
+    /// The candidates that go as `p` goes and those that go the other way, as pairs of
+    /// candidate bit set words: on when `p` is and off when `p` is not, and the reverse,
+    /// along the implications of `p` and of its opposite.
+    pub fn alike_and_opposite(&self, p: Potential) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let half = self.width / 2;
+        let (this, other) = (self.of(p), self.of(p ^ 1));
+        let ((this_off, this_on), (other_off, other_on)) =
+            (this.0.split_at(half), other.0.split_at(half));
+        let (alike, opposite) = if p % 2 == 1 {
+            (this_on.iter().zip(other_off), this_off.iter().zip(other_on))
+        } else {
+            (this_off.iter().zip(other_on), this_on.iter().zip(other_off))
+        };
+        alike.zip(opposite).map(|((a, b), (c, d))| (a & b, c & d))
+    }
+
+    /// Number of candidates (potentials are twice as many).
+    pub fn candidates(&self) -> usize {
+        self.comp.len() / 2
     }
 }
 

@@ -21,7 +21,7 @@ pub mod run;
 
 pub use closures::Closures;
 pub use links::{Links, Rules};
-pub use potentials::{Potential, PotentialSet, PotentialSlice};
+pub use potentials::{ones, Potential, PotentialSet, PotentialSlice};
 pub use run::{Run, RunStop, Trace};
 
 use crate::rate::board::Board;

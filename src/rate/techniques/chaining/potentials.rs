@@ -109,7 +109,7 @@ impl<W: AsMut<[u64]> + AsRef<[u64]>> PotentialSet<W> {
 }
 
 /// The set bits of a word, lowest first.
-pub(super) fn ones(mut word: u64) -> impl Iterator<Item = u32> {
+pub fn ones(mut word: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         (word != 0).then(|| {
             let b = word.trailing_zeros();
