@@ -92,24 +92,9 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
             imp.only_through(Some(m.of(start)));
         }
     };
-    // Chains without a length bonus first: the bound they give cuts the longer searches.
     let one_digit_base = Technique::ForcingChain.base_score();
-    let mut best: Option<Step> = None;
-    let mut longer = Vec::new();
+    let mut best: Option<Found> = None;
     for &start in &starts {
-        limit(&mut imp, start);
-        if !shortest_chain(
-            &mut imp,
-            start,
-            one_digit_base,
-            SHORT_CHAIN,
-            below,
-            &mut best,
-        ) {
-            longer.push(start);
-        }
-    }
-    for start in longer {
         // Once there is a chain to beat, one without a one-digit path must be shorter.
         let base = if best.is_some() {
             let one_digit = one_digit.get_or_insert_with(|| imp.one_digit().closures());
@@ -122,32 +107,46 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
             one_digit_base
         };
         limit(&mut imp, start);
-        shortest_chain(&mut imp, start, base, usize::MAX, below, &mut best);
+        shortest_chain(&mut imp, start, base, below, &mut best);
     }
-    best
+    best.map(|f| f.step)
 }
 
 /// The most nodes of a chain without a length bonus.
 const SHORT_CHAIN: usize = 6;
 
-/// Follows `start` to its opposite along the shortest chain of at most `most` nodes (and
-/// no longer than could beat `best`, or `below` while there is none); keeps the chain when
-/// it scores less. Whether the opposite was reached within `most` nodes.
+/// The best forcing chain so far, and whether it is short (no length bonus).
+///
+/// The reference takes the chains without a length bonus first, in start order, then
+/// the longer ones, each only when it scores less. So of equal scores a short chain wins
+/// over a longer one found before it. One pass over the starts with that rule finds the
+/// same chain; two passes ran every start twice when, as on most boards, no short chain
+/// exists (the cheaper techniques took them).
+struct Found {
+    step: Step,
+    short: bool,
+}
+
+/// Follows `start` to its opposite along its shortest chain, if one can beat `best` (or
+/// score below `below` while there is none), and keeps the chain when it does.
 fn shortest_chain(
     imp: &mut Run,
     start: Potential,
     lowest_base: f64,
-    most: usize,
     below: f64,
-    best: &mut Option<Step>,
-) -> bool {
+    best: &mut Option<Found>,
+) {
     let opposite = start ^ 1;
-    let bound = best.as_ref().map_or(below, |s| s.score);
-    let within = most_nodes_below(bound, lowest_base, 1);
-    imp.run(start, RunStop::AtReaching(opposite, within.min(most)));
+    let (bound, short_ties_win) = best
+        .as_ref()
+        .map_or((below, false), |f| (f.step.score, !f.short));
+    let mut within = most_nodes_below(bound, lowest_base, 1);
+    if short_ties_win && lowest_base <= bound + 1e-9 {
+        within = within.max(SHORT_CHAIN);
+    }
+    imp.run(start, RunStop::AtReaching(opposite, within));
     if !imp.reached(opposite) {
-        // Not within `most`: a longer search may still find it, unless the bound cut it.
-        return within <= most;
+        return;
     }
     let (nodes, one_digit) = imp.ancestors(opposite);
     let base = if one_digit {
@@ -156,16 +155,15 @@ fn shortest_chain(
         MIXED_CHAIN
     };
     let score = base + length_bonus(nodes);
-    if score < bound - 1e-9 {
-        *best = Some(concluding(
-            Technique::ForcingChain,
-            score,
-            vec![imp.chain(opposite)],
-            imp,
-            opposite,
-        ));
+    let short = nodes <= SHORT_CHAIN;
+    let wins = score < bound - 1e-9 || (short_ties_win && short && score < bound + 1e-9);
+    if wins {
+        let chain = vec![imp.chain(opposite)];
+        *best = Some(Found {
+            step: concluding(Technique::ForcingChain, score, chain, imp, opposite),
+            short,
+        });
     }
-    true
 }
 
 /// Nishio: a digit assumed in a cell contradicts itself along that digit's links.
@@ -459,6 +457,56 @@ mod tests {
     use crate::rate::techniques::Finder;
     use crate::rate::{apply, rate};
     use crate::solver::count_solutions;
+
+    /// The reference's order, as two passes: the chains without a length bonus of every
+    /// start first, then the longer ones, each kept only when it scores less.
+    fn two_passes(b: &Board, below: f64) -> Option<Step> {
+        let links = Links::new(b, STATIC);
+        let mut imp = Run::new(&links);
+        let closures = links.closures();
+        let starts: Vec<Potential> = every_on(&imp)
+            .flat_map(|on| [on, on ^ 1])
+            .filter(|&p| closures.of(p).contains(p ^ 1))
+            .collect();
+        let mut best: Option<Step> = None;
+        for most in [SHORT_CHAIN, usize::MAX] {
+            for &start in &starts {
+                let bound = best.as_ref().map_or(below, |s| s.score);
+                imp.run(start, RunStop::AtReaching(start ^ 1, most));
+                if !imp.reached(start ^ 1) {
+                    continue;
+                }
+                let (nodes, one_digit) = imp.ancestors(start ^ 1);
+                let base = if one_digit { 6.6 } else { MIXED_CHAIN };
+                let score = base + length_bonus(nodes);
+                if score < bound - 1e-9 {
+                    let chain = vec![imp.chain(start ^ 1)];
+                    let step = concluding(Technique::ForcingChain, score, chain, &imp, start ^ 1);
+                    best = Some(step);
+                }
+            }
+        }
+        best
+    }
+
+    /// One pass over the starts finds the chain two passes find, at every step of rating
+    /// chain-level calibration puzzles, whatever the bound.
+    #[test]
+    fn one_pass_finds_the_chain_of_two() {
+        let mut found = 0;
+        for p in crate::rate::calibration_puzzles(6.6, 30) {
+            let mut b = Board::new(&p);
+            while let Some(step) = crate::rate::next_step(&b, f64::INFINITY) {
+                for below in [f64::INFINITY, 7.3, 7.0, 6.8] {
+                    let one = forcing_chain(&b, below).map(|s| format!("{s:?}"));
+                    assert_eq!(one, two_passes(&b, below).map(|s| format!("{s:?}")), "{p}");
+                    found += usize::from(one.is_some());
+                }
+                apply(&mut b, &step);
+            }
+        }
+        assert!(found > 200, "{found} chains");
+    }
 
     /// The board of `line` just before its first step at or above `score`, with its
     /// solution.
