@@ -11,9 +11,10 @@ pub const FEW_CANDIDATES: u32 = 3;
 
 /// Per unit, the candidates its cells of at most [`FEW_CANDIDATES`] have lost (a placed
 /// cell counts as one candidate left): a sum that only grows as candidates go, and grows
-/// whenever such a cell changes or a cell comes down to so few.
+/// whenever such a cell changes or a cell comes down to so few. Per cell, the candidates
+/// it lost and the stamps of its units added up: a pair's stamp is its two cells' sum.
 pub struct PairStamps {
-    units: Vec<u32>,
+    cells: Vec<u32>,
 }
 
 /// Candidates and placed digits of a grid being solved by hand.
@@ -288,11 +289,15 @@ impl Board {
                 0
             }
         };
-        let units = 0..self.unit_count();
+        let units: Vec<u32> = (0..self.unit_count())
+            .map(|u| self.unit(u).iter().map(|&c| lost(c)).sum())
+            .collect();
+        let cells = (0..self.cells()).map(|c| {
+            let own = n - self.cand[c].count_ones();
+            self.layout.all_units_of(c).fold(own, |s, u| s + units[u])
+        });
         PairStamps {
-            units: units
-                .map(|u| self.unit(u).iter().map(|&c| lost(c)).sum())
-                .collect(),
+            cells: cells.collect(),
         }
     }
 
@@ -323,13 +328,7 @@ impl Board {
     /// term only grows, and grows whenever what it covers changes, so the sum changes
     /// exactly when something the pair's search reads does (a shared unit counts twice).
     fn pair_stamp(&self, stamps: &PairStamps, a: usize, b: usize) -> u32 {
-        let n = self.n() as u32;
-        let lost = |c: usize| n - self.cand[c].count_ones();
-        let units = self
-            .layout
-            .all_units_of(a)
-            .chain(self.layout.all_units_of(b));
-        units.fold(lost(a) + lost(b), |s, u| s + stamps.units[u])
+        stamps.cells[a] + stamps.cells[b]
     }
 
     /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.

@@ -95,20 +95,7 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
             if remember && b.pair_found_nothing_since(search, &stamps, c0, c1) {
                 continue;
             }
-            let locks: Vec<u16> = common.iter().map(|c| b.cand(c)).collect();
-            let same_unit = b.sees(c0, c1);
-            // The values each cell keeps: those in some allowed pair.
-            let (mut keep0, mut keep1) = (0u16, 0u16);
-            for v0 in digits(b.cand(c0)) {
-                for v1 in digits(b.cand(c1)) {
-                    let pair = (1u16 << (v0 - 1)) | (1 << (v1 - 1));
-                    let excluded = (v0 == v1 && same_unit) || locks.iter().any(|&m| m & !pair == 0);
-                    if !excluded {
-                        keep0 |= 1 << (v0 - 1);
-                        keep1 |= 1 << (v1 - 1);
-                    }
-                }
-            }
+            let [keep0, keep1] = pair_allowed_values(b, c0, c1, common);
             let elims: Vec<(usize, u8)> = [(c0, keep0), (c1, keep1)]
                 .into_iter()
                 .flat_map(|(c, keep)| digits(b.cand(c) & !keep).map(move |d| (c, d)))
@@ -124,6 +111,32 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
         }
     }
     None
+}
+
+/// The values each of the base cells `c0` and `c1` keeps: those in some pair of values not
+/// excluded by the bivalue cells `excluders` (a pair equal to one of them takes both its
+/// candidates) or, when the cells see each other, by being equal.
+///
+/// Per value v: the values an excluder pairs v with. A value v of one cell stays when the
+/// other cell has a value neither paired with v nor, in a shared unit, v itself.
+fn pair_allowed_values(b: &Board, c0: usize, c1: usize, excluders: CellSet) -> [u16; 2] {
+    let mut paired = [0u16; 17];
+    for m in excluders.iter() {
+        let pair = b.cand(m);
+        for v in digits(pair) {
+            paired[v as usize] |= pair & !(1 << (v - 1));
+        }
+    }
+    let same_unit = b.sees(c0, c1);
+    let keeps = |cell: usize, other: usize| {
+        digits(b.cand(cell))
+            .filter(|&v| {
+                let equal = if same_unit { 1 << (v - 1) } else { 0 };
+                b.cand(other) & !(paired[v as usize] | equal) != 0
+            })
+            .fold(0u16, |keep, v| keep | 1 << (v - 1))
+    };
+    [keeps(c0, c1), keeps(c1, c0)]
 }
 
 /// The first aligned triple exclusion that removes something.
