@@ -111,12 +111,19 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     if lowest >= below - 1e-9 {
         return None;
     }
-    // Bivalue cells with their candidates, and which pairs of digits occur at all (an ALS
-    // holding none of them is passed over at once).
-    let pairs: Vec<(usize, u16)> = bivalue(b).iter().map(|c| (c, b.cand(c))).collect();
-    let mut kinds: Vec<u16> = pairs.iter().map(|&(_, m)| m).collect();
-    kinds.sort_unstable();
-    kinds.dedup();
+    // Per digit: the bivalue cells holding it, and the digits it shares one with (an ALS
+    // holding no bivalue cell's pair is passed over at once).
+    let ends = bivalue(b);
+    let mut holding = vec![CellSet::default(); b.n() + 1];
+    let mut partners = vec![0u16; b.n() + 1];
+    for end in ends.iter() {
+        let pair = b.cand(end);
+        for d in digits(pair) {
+            holding[d as usize].insert(end);
+            partners[d as usize] |= pair & !(1 << (d - 1));
+        }
+    }
+    let all = ((1u32 << b.n()) - 1) as u16;
     let mut best: Option<Step> = None;
     for u in 0..b.unit_count() {
         let sets = b.unit_derived(UnitDerived::AlmostLockedSets(k), u, || {
@@ -125,14 +132,17 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
         for als in sets.iter() {
             let score = als_wing_score(technique, k, als.largest);
             let beaten = best.as_ref().map_or(below, |s| s.score);
-            if score >= beaten - 1e-9 || kinds.iter().all(|&m| m & !als.union != 0) {
+            let holds_a_pair = digits(als.union).any(|d| partners[d as usize] & als.union != 0);
+            if score >= beaten - 1e-9 || !holds_a_pair {
                 continue;
             }
             let set = &als.cells[..];
-            for &(end, ends) in &pairs {
-                if ends & !als.union != 0 || set.contains(&end) {
-                    continue;
-                }
+            // The bivalue cells off the set whose two digits are the set's.
+            let outside =
+                digits(all & !als.union).fold(CellSet::default(), |s, d| s.or(holding[d as usize]));
+            let mut inside = ends.minus(outside);
+            set.iter().for_each(|&c| inside.remove(c));
+            for end in inside.iter() {
                 // An end seeing the whole set makes a naked set of k + 1 cells in one unit:
                 // the naked subsets and locked candidates, tried before, find whatever it
                 // removes.
