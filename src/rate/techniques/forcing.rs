@@ -72,7 +72,7 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
     let only_one_digit = below <= MIXED_CHAIN + 1e-9;
-    let (mixed, mut one_digit) = if only_one_digit {
+    let (mixed, one_digit) = if only_one_digit {
         (None, Some(imp.one_digit().closures()))
     } else {
         (Some(links.shared_closures()), None)
@@ -92,17 +92,27 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
             imp.only_through(Some(m.of(start)));
         }
     };
+    // Whether a start reaches its opposite on its own digit: read from the one-digit
+    // closures when they are built, else found by a run on the one-digit links (only the
+    // starts after a first chain ask, and a run over one digit's candidates costs far
+    // less than the closures of every candidate).
+    let one_digit_links = std::cell::OnceCell::new();
+    let mut one_digit_run: Option<Run> = None;
+    let mut on_one_digit = |start: Potential| match &one_digit {
+        Some(closures) => closures.of(start).contains(start ^ 1),
+        None => {
+            let run = one_digit_run
+                .get_or_insert_with(|| Run::new(one_digit_links.get_or_init(|| links.one_digit())));
+            run.run(start, RunStop::AtReaching(start ^ 1, usize::MAX));
+            run.reached(start ^ 1)
+        }
+    };
     let one_digit_base = Technique::ForcingChain.base_score();
     let mut best: Option<Found> = None;
     for &start in &starts {
         // Once there is a chain to beat, one without a one-digit path must be shorter.
-        let base = if best.is_some() {
-            let one_digit = one_digit.get_or_insert_with(|| imp.one_digit().closures());
-            if one_digit.of(start).contains(start ^ 1) {
-                one_digit_base
-            } else {
-                MIXED_CHAIN
-            }
+        let base = if best.is_some() && !on_one_digit(start) {
+            MIXED_CHAIN
         } else {
             one_digit_base
         };
