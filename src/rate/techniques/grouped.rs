@@ -38,11 +38,16 @@ struct Node {
     sees_all: CellSet,
 }
 
-/// The nodes and strong links of one digit.
+/// The nodes and links of one digit.
 struct Graph {
     nodes: Vec<Node>,
     /// Each strong link once, as a pair of nodes.
     strong: Vec<(usize, usize)>,
+    /// Per node: the nodes a strong link joins to it (in the order of `strong`), then the
+    /// nodes whose every cell sees every cell of it (in node order), at
+    /// `linked[at[2 * node]..at[2 * node + 1]]` and `linked[at[2 * node + 1]..at[2 * node + 2]]`.
+    linked: Vec<usize>,
+    at: Vec<usize>,
 }
 
 impl Graph {
@@ -64,17 +69,28 @@ impl Graph {
         self.nodes.len() - 1
     }
 
-    /// The nodes a strong link joins to `node`.
-    fn strong_from(&self, node: usize) -> impl Iterator<Item = usize> + '_ {
-        self.strong.iter().filter_map(move |&(a, z)| {
-            if a == node {
-                Some(z)
-            } else if z == node {
-                Some(a)
-            } else {
-                None
-            }
-        })
+    /// Lists each node's links, once every node and strong link is in.
+    fn link(&mut self) {
+        let count = self.nodes.len();
+        self.at.push(0);
+        for x in 0..count {
+            let partners = self
+                .strong
+                .iter()
+                .filter_map(|&(a, z)| (a == x).then_some(z).or((z == x).then_some(a)));
+            self.linked.extend(partners);
+            self.at.push(self.linked.len());
+            let sees_all = self.nodes[x].sees_all;
+            let seen = |y: &usize| self.nodes[*y].cells.minus(sees_all).is_empty();
+            self.linked.extend((0..count).filter(seen));
+            self.at.push(self.linked.len());
+        }
+    }
+
+    /// The nodes a strong link joins to `node`, or those a weak link does.
+    fn links_from(&self, node: usize, strong: bool) -> &[usize] {
+        let k = 2 * node + usize::from(!strong);
+        &self.linked[self.at[k]..self.at[k + 1]]
     }
 }
 
@@ -82,6 +98,8 @@ fn graph(b: &Board, d: u8) -> Graph {
     let mut g = Graph {
         nodes: Vec::new(),
         strong: Vec::new(),
+        linked: Vec::new(),
+        at: Vec::new(),
     };
     // Rows, columns and boxes: a diagonal's places split by box into groups that are not
     // box-line intersections, so diagonals take no part (fewer chains, none unsound).
@@ -153,15 +171,16 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
         let holding: CellSet = (0..b.cells())
             .filter(|&c| b.is_open(c) && b.cand(c) & (1 << (d - 1)) != 0)
             .collect();
-        let g = graph(b, d);
+        let mut g = graph(b, d);
         let count = g.nodes.len();
         if !g.nodes.iter().any(|x| x.group) {
             b.digit_found_nothing_up_to(DigitSearch::GroupedXChain, key, d, within);
             continue;
         }
+        g.link();
         // State = node * 4 + grouped used * 2 + (1: arrived by a weak link or the start).
         let mut trail = Trail::new(count * 4);
-        for start in (0..count).filter(|&s| g.strong_from(s).next().is_some()) {
+        for start in (0..count).filter(|&s| !g.links_from(s, true).is_empty()) {
             let limit = best.as_ref().map_or(longest, |(_, k)| (*k).min(longest));
             let first = start * 4 + (g.nodes[start].group as usize) * 2 + 1;
             trail.start(first);
@@ -173,12 +192,7 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
                 }
                 // After a weak link comes a strong one; after a strong one, a weak link to a
                 // node whose cells all see all of this node's cells.
-                let sees_all = g.nodes[node].sees_all;
-                let strong = g.strong_from(node).filter(|_| by_weak);
-                let weak = (0..count)
-                    .filter(|_| !by_weak)
-                    .filter(|&y| g.nodes[y].cells.minus(sees_all).is_empty());
-                for t in strong.chain(weak) {
+                for &t in g.links_from(node, by_weak) {
                     let now_grouped = grouped || g.nodes[t].group;
                     let state = t * 4 + (now_grouped as usize) * 2 + (!by_weak) as usize;
                     if t == start || !trail.reach(state, s) {
