@@ -215,10 +215,6 @@ fn alarm_lowers_the_target_and_the_run_goes_on() {
         sudoku_bank::bank::open(&sudoku_bank::bank::Location::Sqlite(path.clone())).unwrap(),
         &request,
         &settings,
-        &rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap(),
         &SlowBelow28,
         &NoProgress,
         &AtomicBool::new(false),

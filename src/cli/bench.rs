@@ -135,7 +135,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 crate::grid::Variant::Killer => *killer_count,
                 _ => *count,
             };
-            bench_fill(&settings, &pool, *size, &variants, counts, *seed)
+            pool.install(|| bench_fill(&settings, *size, &variants, counts, *seed))
         }
         BenchWhat::Rate { file } => super::calibrate::run(
             file.as_deref()
@@ -240,7 +240,6 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
 /// ratio to classic's rate for the tier of the same name.
 fn bench_fill(
     settings: &crate::config::Settings,
-    pool: &rayon::ThreadPool,
     size: crate::grid::Geometry,
     variants: &[crate::grid::Variant],
     count: impl Fn(crate::grid::Variant) -> u64,
@@ -272,7 +271,6 @@ fn bench_fill(
                 bank,
                 &request,
                 settings,
-                pool,
                 &WallClock(settings.generation.deadline),
                 &NoProgress,
                 &stop,

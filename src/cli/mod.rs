@@ -173,9 +173,7 @@ fn interrupt_flag() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBo
             note!("second interrupt: exiting now (committed puzzles are safe)");
             std::process::exit(130);
         }
-        note!(
-            "interrupt: finishing the rounds under way, then stopping (Ctrl-C again to quit now)"
-        );
+        note!("interrupt: finishing the current chunk, then stopping (Ctrl-C again to quit now)");
     })?;
     Ok(flag)
 }

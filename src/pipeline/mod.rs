@@ -4,10 +4,9 @@
 //! Work goes in rounds of [`CHUNK`] attempts shared by every tier still open, in
 //! proportion to the work each still needs ([`share`]), so the tiers fill side by side and
 //! a run stopped at any point leaves each about the same share done. A round's make-up
-//! depends only on the results of the rounds read before it, never on thread count or
-//! timing, and its results are read in order, so a run seed makes the same puzzles on any
-//! number of threads (timeouts aside: an attempt cut by the deadline is retried with the
-//! next attempt seed). [`ROUNDS_IN_FLIGHT`] rounds run at once.
+//! depends only on earlier results, never on thread count or timing, and its results are
+//! read in order, so a run seed makes the same puzzles on any number of threads (timeouts
+//! aside: an attempt cut by the deadline is retried with the next attempt seed).
 
 pub mod attempt;
 pub mod monitor;
@@ -26,7 +25,6 @@ use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{Geometry, Variant};
 use anyhow::Result;
-use attempt::AttemptOutcome;
 use rayon::prelude::*;
 use sampler::Sampler;
 use seen::Seen;
@@ -122,13 +120,11 @@ pub struct FillReport {
     pub storage_failed: bool,
 }
 
-/// Runs a fill into `bank` with the attempts on `pool`'s workers, from a thread outside
-/// it. `stop` is polled between rounds (Ctrl-C).
+/// Runs a fill into `bank`. `stop` is polled between chunks (Ctrl-C).
 pub fn fill(
     bank: Bank,
     request: &FillRequest,
     settings: &Settings,
-    pool: &rayon::ThreadPool,
     deadlines: &dyn Deadlines,
     progress: &dyn Progress,
     stop: &AtomicBool,
@@ -172,7 +168,6 @@ pub fn fill(
         .collect();
     let mut sampler = Sampler::new(started);
     let rules = Rules {
-        pool,
         deadlines,
         progress,
         limits: &limits,
@@ -283,10 +278,8 @@ enum RoundsEnd {
     Interrupted(&'static str),
 }
 
-/// How the rounds of a fill run: on which workers, deadlines, progress, when to stop,
-/// what to skip.
+/// How the rounds of a fill run: deadlines, progress, when to stop, what to skip.
 struct Rules<'a> {
-    pool: &'a rayon::ThreadPool,
     deadlines: &'a dyn Deadlines,
     progress: &'a dyn Progress,
     limits: &'a Limits<'a>,
@@ -294,24 +287,7 @@ struct Rules<'a> {
     skip_unreachable: bool,
 }
 
-/// Rounds running at once. While the main thread reads one round's results, the workers
-/// are already on the next, so neither a round's last attempt nor the reading leaves a
-/// core idle. A round is planned from the rounds read before it, that is every round up
-/// to two before its own.
-const ROUNDS_IN_FLIGHT: usize = 2;
-
-/// A round's jobs: tier index, job, input.
-type Work = Vec<(usize, tier_fill::Job, attempt::AttemptInput)>;
-
-/// A round's outcomes with the time each took, or the panic that ended it.
-type Outcomes = std::thread::Result<Vec<(AttemptOutcome, Duration)>>;
-
-/// A finished round as its workers send it back: its number, its jobs and their outcomes.
-type Finished = (u64, Work, Outcomes);
-
-/// Runs rounds on `pool` until no tier is open or the run must stop. The calling thread
-/// plans the rounds and reads their results in order; it must not be one of `pool`'s
-/// workers.
+/// Runs rounds until no tier is open or the run must stop.
 fn run_rounds(
     tiers: &mut [TierFill],
     seen: &mut Seen,
@@ -320,138 +296,76 @@ fn run_rounds(
     rules: &Rules,
 ) -> Result<RoundsEnd> {
     let Rules {
-        pool,
         deadlines,
         progress,
         limits,
         skip_unreachable,
     } = *rules;
-    anyhow::ensure!(
-        pool.current_thread_index().is_none(),
-        "a fill must be run from outside its own thread pool"
-    );
-    let plan: Vec<&crate::config::Tier> = tiers.iter().map(|t| &t.item().tier).collect();
-    let (sender, results) = std::sync::mpsc::channel::<Finished>();
-    pool.in_place_scope_fifo(|scope| {
-        // Rounds handed out and not read yet, by number; and those that came back early.
-        let (mut next_number, mut to_read, mut interrupted) = (0u64, 0u64, None);
-        let mut early: Vec<Finished> = Vec::new();
-        loop {
-            while interrupted.is_none() && next_number - to_read < ROUNDS_IN_FLIGHT as u64 {
-                if let Some(reason) = limits.reason() {
-                    interrupted = Some(reason);
-                    break;
+    loop {
+        let slots = share(tiers, CHUNK);
+        if slots.is_empty() {
+            return Ok(RoundsEnd::Filled);
+        }
+        if let Some(reason) = limits.reason() {
+            return Ok(RoundsEnd::Interrupted(reason));
+        }
+        let work: Vec<_> = slots
+            .iter()
+            .flat_map(|&(i, n)| {
+                tiers[i]
+                    .next_jobs(n)
+                    .into_iter()
+                    .map(move |(job, input)| (i, job, input))
+            })
+            .collect();
+        let plan: Vec<&crate::config::Tier> = tiers.iter().map(|t| &t.item().tier).collect();
+        let outcomes: Vec<_> = work
+            .par_iter()
+            .map(|(i, _, input)| {
+                let tier = plan[*i];
+                let started = Instant::now();
+                let outcome =
+                    attempt::run(input, tier, deadlines.deadline(&tier.name, input.target));
+                (outcome, started.elapsed())
+            })
+            .collect();
+        let mut chunk = Batch::default();
+        for ((i, job, input), (outcome, took)) in work.into_iter().zip(outcomes) {
+            sampler.attempt(took);
+            tiers[i].receive(job, &input, outcome, seen, &mut chunk);
+        }
+        if skip_unreachable {
+            skip(tiers);
+        }
+        let counts = run_counts(tiers);
+        chunk.samples.extend(sampler.take(counts, false));
+        chunk.counts = Some(counts);
+        writer.send(chunk)?;
+        // Stocks that other workers filled to their quota: stop making them.
+        for (size, variant, tier) in writer.take_full() {
+            for t in tiers.iter_mut() {
+                let g = t.item().geometry;
+                if t.is_open()
+                    && g.n() == size
+                    && g.variant() == variant
+                    && t.item().tier.name == tier
+                {
+                    t.met_by_bank = true;
                 }
-                let slots = share(tiers, CHUNK);
-                let work: Work = slots
-                    .iter()
-                    .flat_map(|&(i, n)| {
-                        tiers[i]
-                            .next_jobs(n)
-                            .into_iter()
-                            .map(move |(job, input)| (i, job, input))
-                    })
-                    .collect();
-                if work.is_empty() {
-                    break;
-                }
-                let (number, sender, plan) = (next_number, sender.clone(), &plan);
-                scope.spawn_fifo(move |_| {
-                    // A panic goes back to the reader, which waits for this round.
-                    let outcomes = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        work.par_iter()
-                            .map(|(i, _, input)| {
-                                let (tier, started) = (plan[*i], Instant::now());
-                                let deadline = deadlines.deadline(&tier.name, input.target);
-                                (attempt::run(input, tier, deadline), started.elapsed())
-                            })
-                            .collect()
-                    }));
-                    // The reader is gone only when the run failed and stopped reading.
-                    let _ = sender.send((number, work, outcomes));
-                });
-                next_number += 1;
-            }
-            if to_read == next_number {
-                return Ok(match interrupted {
-                    Some(reason) => RoundsEnd::Interrupted(reason),
-                    None => RoundsEnd::Filled,
-                });
-            }
-            let round = match early.iter().position(|r| r.0 == to_read) {
-                Some(at) => early.swap_remove(at),
-                None => loop {
-                    let round = results.recv().expect("a running round holds a sender");
-                    if round.0 == to_read {
-                        break round;
-                    }
-                    early.push(round);
-                },
-            };
-            to_read += 1;
-            read_round(
-                round,
-                tiers,
-                seen,
-                writer,
-                sampler,
-                progress,
-                skip_unreachable,
-            )?;
-        }
-    })
-}
-
-/// Reads a finished round's results in job order: counts, keeps and hands to the writer
-/// what they made, notes the tiers the bank has filled, and shows progress.
-fn read_round(
-    (_, work, outcomes): Finished,
-    tiers: &mut [TierFill],
-    seen: &mut Seen,
-    writer: &Writer,
-    sampler: &mut Sampler,
-    progress: &dyn Progress,
-    skip_unreachable: bool,
-) -> Result<()> {
-    let outcomes = outcomes.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    let mut chunk = Batch::default();
-    let mut touched: Vec<usize> = Vec::new();
-    for ((i, job, input), (outcome, took)) in work.into_iter().zip(outcomes) {
-        sampler.attempt(took);
-        tiers[i].receive(job, &input, outcome, seen, &mut chunk);
-        if !touched.contains(&i) {
-            touched.push(i);
-        }
-    }
-    if skip_unreachable {
-        skip(tiers);
-    }
-    let counts = run_counts(tiers);
-    chunk.samples.extend(sampler.take(counts, false));
-    chunk.counts = Some(counts);
-    writer.send(chunk)?;
-    // Stocks that other workers filled to their quota: stop making them.
-    for (size, variant, tier) in writer.take_full() {
-        for t in tiers.iter_mut() {
-            let g = t.item().geometry;
-            if t.is_open() && g.n() == size && g.variant() == variant && t.item().tier.name == tier
-            {
-                t.met_by_bank = true;
             }
         }
+        for &(i, _) in &slots {
+            let t = &tiers[i];
+            let item = t.item();
+            progress.update(
+                item.geometry,
+                &item.tier.name,
+                t.accepted,
+                t.wanted,
+                &t.counts,
+            );
+        }
     }
-    for i in touched {
-        let t = &tiers[i];
-        let item = t.item();
-        progress.update(
-            item.geometry,
-            &item.tier.name,
-            t.accepted,
-            t.wanted,
-            &t.counts,
-        );
-    }
-    Ok(())
 }
 
 /// How far ahead of the leading tier each round aims, as a share of every tier's count.

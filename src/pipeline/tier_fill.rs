@@ -55,8 +55,6 @@ pub struct TierFill<'a> {
     class_full: u64,
     next_job: u64,
     retries: Vec<Job>,
-    /// Jobs handed out whose outcomes have not come back yet.
-    in_flight: usize,
     monitor: Monitor,
     give_up_streak: u64,
 }
@@ -82,7 +80,6 @@ impl<'a> TierFill<'a> {
             class_full: 0,
             next_job: 0,
             retries: Vec::new(),
-            in_flight: 0,
             monitor: Monitor::new(settings.alarm, item.tier.clue_range(item.geometry)),
             give_up_streak: 0,
         }
@@ -154,7 +151,7 @@ impl<'a> TierFill<'a> {
     }
 
     /// Up to `slots` jobs to run next with their inputs: retries first (in job order),
-    /// then new jobs, never more open jobs (those in flight included) than puzzles wanted.
+    /// then new jobs, never more open jobs than puzzles wanted.
     pub fn next_jobs(&mut self, slots: usize) -> Vec<(Job, AttemptInput)> {
         let mut jobs: Vec<Job> = std::mem::take(&mut self.retries);
         jobs.sort_by_key(|j| j.number);
@@ -162,7 +159,7 @@ impl<'a> TierFill<'a> {
         // A few spare jobs keep both cores busy on the last puzzles of a tier; results
         // beyond the tier's need are discarded, in job order.
         let open_cap = ((self.wanted - self.accepted) as usize).max(MIN_OPEN_JOBS);
-        while jobs.len() < slots && self.in_flight + jobs.len() + overflow.len() < open_cap {
+        while jobs.len() < slots && jobs.len() + overflow.len() < open_cap {
             jobs.push(Job {
                 number: self.next_job,
                 attempt: 0,
@@ -170,7 +167,6 @@ impl<'a> TierFill<'a> {
             self.next_job += 1;
         }
         self.retries.append(&mut overflow);
-        self.in_flight += jobs.len();
         jobs.into_iter().map(|j| (j, self.input(j))).collect()
     }
 
@@ -185,7 +181,6 @@ impl<'a> TierFill<'a> {
         seen: &mut Seen,
         chunk: &mut Batch,
     ) {
-        self.in_flight -= 1;
         if self.failure.is_some() {
             return;
         }
