@@ -36,9 +36,10 @@ pub struct Links<'b> {
     pub(super) strong: Vec<u32>,
     pub(super) strong_at: Vec<u32>,
     /// Dynamic rules: the places of each digit in each unit on the board as it stands
-    /// (`places_at_start[u * n + digit - 1]`).
+    /// (`places_at_start[u * n + digit - 1]`); empty for static rules, which never read it.
     pub(super) places_at_start: Vec<u8>,
-    /// The row, column and box of each candidate's cell.
+    /// Dynamic rules: the row, column and box of each candidate's cell (empty for static
+    /// rules, like `places_at_start`).
     pub(super) units: Vec<[u16; 3]>,
     /// The grid's layout: the diagonal units of a cell, when the variant has them.
     pub(super) layout: &'static Layout,
@@ -103,15 +104,17 @@ impl<'b> Links<'b> {
             }
         }
         strong_at.push(strong.len() as u32);
-        let mut places_at_start = Vec::with_capacity(board.unit_count() * n);
-        places_at_start
-            .extend((0..board.unit_count()).flat_map(|u| {
+        let (mut places_at_start, mut units) = (Vec::new(), Vec::new());
+        if rules.dynamic {
+            places_at_start.extend((0..board.unit_count()).flat_map(|u| {
                 (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8)
             }));
-        let units = candidate
-            .iter()
-            .map(|&(cell, _)| board.units_of(cell as usize).map(|u| u as u16))
-            .collect();
+            units.extend(
+                candidate
+                    .iter()
+                    .map(|&(cell, _)| board.units_of(cell as usize).map(|u| u as u16)),
+            );
+        }
         Links {
             board,
             rules,
