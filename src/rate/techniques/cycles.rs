@@ -415,21 +415,14 @@ pub fn cycle(b: &Board, below: f64) -> Option<Step> {
 /// assumed d implies X without d. Then S assumed on and S assumed off both imply X
 /// without d, which is quicker to test and rules out most starts first.
 fn loop_starts(b: &Board, closures: &Closures) -> Option<Vec<bool>> {
-    let n = b.n();
-    // Potentials number the open cells' candidates in cell and digit order.
-    let candidates: Vec<(usize, u8)> = (0..b.cells())
-        .filter(|&c| b.is_open(c))
-        .flat_map(|c| digits(b.cand(c)).map(move |d| (c, d)))
-        .collect();
-    debug_assert_eq!(candidates.len(), closures.candidates());
+    let (n, count) = (b.n(), closures.candidates());
     // The candidates a static chain removes: per digit by cell, and as candidate bits.
     let mut removable = vec![CellSet::default(); n + 1];
-    let mut removable_bits = vec![0u64; candidates.len().div_ceil(64)];
-    for (k, &(cell, digit)) in candidates.iter().enumerate() {
-        if closures.on_implies_off(k) {
-            removable[digit as usize].insert(cell);
-            removable_bits[k / 64] |= 1 << (k % 64);
-        }
+    let mut removable_bits = vec![0u64; count.div_ceil(64)];
+    for k in (0..count).filter(|&k| closures.on_implies_off(k)) {
+        let (cell, digit) = closures.candidate(k);
+        removable[digit as usize].insert(cell);
+        removable_bits[k / 64] |= 1 << (k % 64);
     }
     if removable_bits.iter().all(|&w| w == 0) {
         return None;
@@ -438,40 +431,37 @@ fn loop_starts(b: &Board, closures: &Closures) -> Option<Vec<bool>> {
     let mut forced = vec![0u64; removable_bits.len()];
     // Per digit: the cells seeing a candidate that goes as the start, the other way.
     let mut seen = vec![[CellSet::default(); 2]; n + 1];
-    let mut first = 0;
-    for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+    for k in 0..count {
+        let (cell, digit) = closures.candidate(k);
+        let on = 2 * k as Potential + 1;
+        let either_way = closures.off_either_way(on).zip(&removable_bits);
+        for (f, (off, r)) in forced.iter_mut().zip(either_way) {
+            *f = off & r;
+        }
+        // A cell's candidates are numbered in a row: X is not in the start's cell.
         let cands = b.cand(cell);
-        let in_cell = first..first + cands.count_ones() as usize;
-        for (k, digit) in in_cell.clone().zip(digits(cands)) {
-            let on = 2 * k as Potential + 1;
-            let either_way = closures.off_either_way(on).zip(&removable_bits);
-            for (f, (off, r)) in forced.iter_mut().zip(either_way) {
-                *f = off & r;
-            }
-            in_cell
-                .clone()
-                .for_each(|j| forced[j / 64] &= !(1 << (j % 64)));
-            if forced.iter().all(|&w| w == 0) {
-                continue;
-            }
-            seen.fill([CellSet::default(); 2]);
-            for (w, (alike, opposite)) in closures.alike_and_opposite(on).enumerate() {
-                for (side, word) in [alike, opposite].into_iter().enumerate() {
-                    for bit in ones(word) {
-                        let (c, d) = candidates[w * 64 + bit as usize];
-                        let s = &mut seen[d as usize][side];
-                        *s = s.or(b.peer_set(c));
-                    }
+        let first = k - (cands & ((1 << (digit - 1)) - 1)).count_ones() as usize;
+        (first..first + cands.count_ones() as usize)
+            .for_each(|j| forced[j / 64] &= !(1 << (j % 64)));
+        if forced.iter().all(|&w| w == 0) {
+            continue;
+        }
+        seen.fill([CellSet::default(); 2]);
+        for (w, (alike, opposite)) in closures.alike_and_opposite(on).enumerate() {
+            for (side, word) in [alike, opposite].into_iter().enumerate() {
+                for bit in ones(word) {
+                    let (c, d) = closures.candidate(w * 64 + bit as usize);
+                    let s = &mut seen[d as usize][side];
+                    *s = s.or(b.peer_set(c));
                 }
             }
-            starts[cell * n + digit as usize - 1] = (1..=n).any(|d| {
-                let [alike, opposite] = seen[d];
-                let mut x = alike.and(opposite).and(removable[d]);
-                x.remove(cell);
-                !x.is_empty()
-            });
         }
-        first = in_cell.end;
+        starts[cell * n + digit as usize - 1] = (1..=n).any(|d| {
+            let [alike, opposite] = seen[d];
+            let mut x = alike.and(opposite).and(removable[d]);
+            x.remove(cell);
+            !x.is_empty()
+        });
     }
     starts.contains(&true).then_some(starts)
 }

@@ -120,6 +120,7 @@ pub fn aligned_pair_exclusion(b: &Board) -> Option<Step> {
 /// Per value v: the values an excluder pairs v with. A value v of one cell stays when the
 /// other cell has a value neither paired with v nor, in a shared unit, v itself.
 fn pair_allowed_values(b: &Board, c0: usize, c1: usize, excluders: CellSet) -> [u16; 2] {
+    // Digits 1 to 16 (candidate masks are `u16`).
     let mut paired = [0u16; 17];
     for m in excluders.iter() {
         let pair = b.cand(m);

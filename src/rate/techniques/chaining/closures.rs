@@ -12,6 +12,8 @@ pub struct Closures {
     /// What each component implies, `width` words each.
     sets: Vec<u64>,
     width: usize,
+    /// Cell and digit of each candidate, as the links number them.
+    candidate: Vec<(u16, u8)>,
 }
 
 impl Closures {
@@ -56,7 +58,13 @@ impl Closures {
 
     /// Number of candidates (potentials are twice as many).
     pub fn candidates(&self) -> usize {
-        self.comp.len() / 2
+        self.candidate.len()
+    }
+
+    /// The cell and digit of candidate `k`.
+    pub fn candidate(&self, k: usize) -> (usize, u8) {
+        let (cell, digit) = self.candidate[k];
+        (cell as usize, digit)
     }
 }
 
@@ -166,7 +174,12 @@ impl Links<'_> {
                 }
             }
         }
-        Closures { comp, sets, width }
+        Closures {
+            comp,
+            sets,
+            width,
+            candidate: self.candidate.clone(),
+        }
     }
 
     /// [`Links::closures`] of the static links on every digit, kept on the board for its
