@@ -15,7 +15,14 @@ const QUOTAS: [(&str, i64); 3] = [("easy", 900), ("medium", 600), ("hard", 300)]
 
 fn config(dir: &Path) -> String {
     let text = sudoku_bank::config::DEFAULT_CONFIG;
-    let base = &text[..text.find("[quota.6]").unwrap()];
+    // Small batches, so the count grows steadily and the kill lands mid-way: with the
+    // default 500 a poll could see nothing until the workers were nearly done.
+    let base =
+        text[..text.find("[quota.6]").unwrap()].replace("batch_size = 500", "batch_size = 20");
+    assert!(
+        base.contains("batch_size = 20"),
+        "the default config's batch size moved"
+    );
     let quotas: String = QUOTAS
         .iter()
         .map(|(tier, n)| format!("{tier} = {n}\n"))
@@ -54,7 +61,7 @@ fn workers_meet_every_quota_exactly_through_a_kill_9() {
         let a = worker(&config, &db);
         let b = worker(&config, &tcp);
         let c = worker(&config, &db);
-        wait_for(&db, total / 2);
+        wait_for(&db, total / 3);
         let mut c = c;
         c.kill().unwrap(); // SIGKILL
         c.wait().unwrap();
