@@ -894,67 +894,53 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
 /// Cages with at most this many open cells are matched cell by cell ([`Search::match_cage`]);
 /// larger ones, and the virtual 45-rule cages, keep the cheaper combination union.
 /// Three measured best: matching four or five cells cut the backtracks further but cost
-/// more than it saved (docs/benchmarks.md). At most five: the subsets must fit a `u32`.
+/// more than it saved (docs/benchmarks.md). At most three: [`combination_support`] lists
+/// the orders of two and three digits.
 const MATCHED_CAGE_CELLS: usize = 3;
-const _: () = assert!(MATCHED_CAGE_CELLS <= 5);
+const _: () = assert!(MATCHED_CAGE_CELLS <= 3);
+
+/// Every order of two digits: `ORDERS_2[p][i]` is the digit cell `i` takes in order `p`.
+const ORDERS_2: [[usize; 2]; 2] = [[0, 1], [1, 0]];
+/// Every order of three digits, as [`ORDERS_2`].
+const ORDERS_3: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
 
 /// Which digit of `set` each cell of `masks` takes in some assignment of all of `set` to
-/// the cells, one distinct digit each (`masks.len()` = the digits in `set`, at most
-/// [`MATCHED_CAGE_CELLS`]); added to `support`. A dynamic programme over the subsets of
-/// `set` as bits of one word: `forward[i]` holds the digit subsets cells `0..i` can take,
-/// `backward[i]` the subsets after which cells `i..` can finish.
+/// the cells, one distinct digit each (`masks.len()` = the digits in `set`, two or three);
+/// added to `support`. Each order of the digits is tried against the cells: six at most,
+/// cheaper than a dynamic programme over the subsets (measured: docs/benchmarks.md).
 fn combination_support(masks: &[u16], set: u16, support: &mut [u16; MATCHED_CAGE_CELLS]) {
-    /// Subsets (as indexes 0..32) without digit j.
-    const WITHOUT: [u32; 5] = [
-        0x5555_5555,
-        0x3333_3333,
-        0x0F0F_0F0F,
-        0x00FF_00FF,
-        0x0000_FFFF,
-    ];
-    let count = masks.len();
     let mut digits = [0u16; MATCHED_CAGE_CELLS];
     let mut rest = set;
-    for d in &mut digits[..count] {
+    for d in &mut digits[..masks.len()] {
         *d = rest & rest.wrapping_neg();
         rest &= rest - 1;
     }
-    // Each cell's digits as positions within `set`.
-    let mut local = [0u32; MATCHED_CAGE_CELLS];
-    for (l, &m) in local.iter_mut().zip(masks) {
-        for (j, &d) in digits[..count].iter().enumerate() {
-            *l |= u32::from(m & d != 0) << j;
-        }
+    match *masks {
+        [a, b] => orders_support(&ORDERS_2, [a, b], &digits, support),
+        [a, b, c] => orders_support(&ORDERS_3, [a, b, c], &digits, support),
+        _ => debug_assert!(false, "a matched cage has two or three open cells"),
     }
-    let step = |from: u32, cell: u32, forward: bool| {
-        let mut to = 0u32;
-        for (j, &without) in WITHOUT.iter().enumerate().take(count) {
-            if cell >> j & 1 == 1 {
-                to |= if forward {
-                    (from & without) << (1 << j)
-                } else {
-                    (from >> (1 << j)) & without
-                };
-            }
-        }
-        to
-    };
-    let mut forward = [0u32; MATCHED_CAGE_CELLS + 1];
-    forward[0] = 1; // the empty subset
-    for i in 0..count {
-        forward[i + 1] = step(forward[i], local[i], true);
-    }
-    let mut backward = [0u32; MATCHED_CAGE_CELLS + 1];
-    backward[count] = 1 << ((1 << count) - 1); // the whole set
-    for i in (0..count).rev() {
-        backward[i] = step(backward[i + 1], local[i], false);
-    }
-    for i in 0..count {
-        for (j, &d) in digits[..count].iter().enumerate() {
-            if local[i] >> j & 1 == 1
-                && forward[i] & WITHOUT[j] & (backward[i + 1] >> (1 << j)) != 0
-            {
-                support[i] |= d;
+}
+
+/// [`combination_support`] for `C` cells: the digits of each order in `orders` that every
+/// cell can take.
+fn orders_support<const C: usize>(
+    orders: &[[usize; C]],
+    masks: [u16; C],
+    digits: &[u16; MATCHED_CAGE_CELLS],
+    support: &mut [u16; MATCHED_CAGE_CELLS],
+) {
+    for order in orders {
+        if (0..C).all(|i| masks[i] & digits[order[i]] != 0) {
+            for i in 0..C {
+                support[i] |= digits[order[i]];
             }
         }
     }
