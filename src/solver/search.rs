@@ -599,30 +599,29 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             if (0..BANDS).all(|k| cage.cells[k] & changed[k] == 0) {
                 continue;
             }
-            let mut open_cells = 0usize;
+            let (mut open_cells, mut placed_cells) = (0u32, 0u32);
             for k in 0..BANDS {
-                open_cells += (cage.cells[k] & b.open[k]).count_ones() as usize;
+                open_cells += (cage.cells[k] & b.open[k]).count_ones();
+                placed_cells += (cage.cells[k] & !b.open[k]).count_ones();
             }
+            let open_cells = open_cells as usize;
             let (mut placed, mut placed_sum, mut present) = (0u16, 0u32, 0u16);
             for d in 0..N {
-                // Placed cells of the digit in the cage: none, one, or more (a clash),
-                // told apart without counting bits (no popcount instruction is assumed).
-                let (mut on_placed, mut twice, mut on_open) = (0u64, 0u64, 0u64);
+                let (mut on_placed, mut on_open) = (0u64, 0u64);
                 for k in 0..BANDS {
                     let m = b.cand[d * BANDS + k] & cage.cells[k];
-                    let p = m & !b.open[k];
-                    twice |=
-                        (on_placed & ((p != 0) as u64).wrapping_neg()) | (p & p.wrapping_sub(1));
-                    on_placed |= p;
+                    on_placed |= m & !b.open[k];
                     on_open |= m & b.open[k];
-                }
-                if twice != 0 {
-                    return false; // the digit twice in the cage
                 }
                 let here = (on_placed != 0) as u16;
                 placed |= here << d;
                 placed_sum += u32::from(here) * (d as u32 + 1);
                 present |= ((on_open != 0) as u16) << d;
+            }
+            // A placed cell holds one digit: fewer placed digits than placed cells is a
+            // digit twice in the cage.
+            if placed.count_ones() != placed_cells {
+                return false;
             }
             if placed_sum > cage.sum {
                 return false;
