@@ -7,6 +7,8 @@ use crate::grid::{Cages, Combinations, Geometry};
 pub(super) struct CageWords {
     /// The cage's cells in each band (as the band words address them).
     pub(super) cells: [u64; 4],
+    /// The one band holding all its cells, if there is one (most cages).
+    pub(super) band: Option<usize>,
     pub(super) sum: u32,
     /// A cage of the puzzle (not a row, column or box's virtual one): matched cell by
     /// cell when few of its cells are open.
@@ -30,8 +32,14 @@ impl CageTable {
             for c in cells {
                 words[c / band_cells] |= 1 << (c % band_cells);
             }
+            let mut bands = (0..4).filter(|&k| words[k] != 0);
+            let band = match (bands.next(), bands.next()) {
+                (Some(k), None) => Some(k),
+                _ => None,
+            };
             CageWords {
                 cells: words,
+                band,
                 sum,
                 real,
             }

@@ -599,30 +599,23 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             if (0..BANDS).all(|k| cage.cells[k] & changed[k] == 0) {
                 continue;
             }
-            let (mut open_cells, mut placed_cells) = (0u32, 0u32);
-            for k in 0..BANDS {
-                open_cells += (cage.cells[k] & b.open[k]).count_ones();
-                placed_cells += (cage.cells[k] & !b.open[k]).count_ones();
-            }
-            let open_cells = open_cells as usize;
-            let (mut placed, mut placed_sum, mut present) = (0u16, 0u32, 0u16);
-            for d in 0..N {
-                let (mut on_placed, mut on_open) = (0u64, 0u64);
-                for k in 0..BANDS {
-                    let m = b.cand[d * BANDS + k] & cage.cells[k];
-                    on_placed |= m & !b.open[k];
-                    on_open |= m & b.open[k];
-                }
-                let here = (on_placed != 0) as u16;
-                placed |= here << d;
-                placed_sum += u32::from(here) * (d as u32 + 1);
-                present |= ((on_open != 0) as u16) << d;
-            }
-            // A placed cell holds one digit: fewer placed digits than placed cells is a
-            // digit twice in the cage.
-            if placed.count_ones() != placed_cells {
-                return false;
-            }
+            // Most cages lie in one band: only its words need reading.
+            let scan = match cage.band {
+                Some(k) => CageScan::of::<N, DB, BANDS, 1>(b, [(k, cage.cells[k])]),
+                None => CageScan::of::<N, DB, BANDS, BANDS>(
+                    b,
+                    std::array::from_fn(|k| (k, cage.cells[k])),
+                ),
+            };
+            let CageScan {
+                open_cells,
+                placed,
+                placed_sum,
+                present,
+            } = match scan {
+                Some(scan) => scan,
+                None => return false, // a digit twice in the cage
+            };
             if placed_sum > cage.sum {
                 return false;
             }
@@ -888,6 +881,53 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
         }
     }
     best
+}
+
+/// What the cage pass reads of one cage's cells.
+struct CageScan {
+    open_cells: usize,
+    /// Digits placed in the cage, and their sum.
+    placed: u16,
+    placed_sum: u32,
+    /// Digits some open cell of the cage may take.
+    present: u16,
+}
+
+impl CageScan {
+    /// The cage whose cells are `words` (band, cells) of `b`; `None` when a digit is placed
+    /// twice in it. `W` words: one for a cage within a band, else every band's.
+    #[inline(always)]
+    fn of<const N: usize, const DB: usize, const BANDS: usize, const W: usize>(
+        b: &Board<DB, BANDS>,
+        words: [(usize, u64); W],
+    ) -> Option<CageScan> {
+        let (mut open_cells, mut placed_cells) = (0u32, 0u32);
+        for &(k, w) in &words {
+            open_cells += (w & b.open[k]).count_ones();
+            placed_cells += (w & !b.open[k]).count_ones();
+        }
+        let (mut placed, mut placed_sum, mut present) = (0u16, 0u32, 0u16);
+        for d in 0..N {
+            let (mut on_placed, mut on_open) = (0u64, 0u64);
+            for &(k, w) in &words {
+                let m = b.cand[d * BANDS + k] & w;
+                on_placed |= m & !b.open[k];
+                on_open |= m & b.open[k];
+            }
+            let here = (on_placed != 0) as u16;
+            placed |= here << d;
+            placed_sum += u32::from(here) * (d as u32 + 1);
+            present |= ((on_open != 0) as u16) << d;
+        }
+        // A placed cell holds one digit: fewer placed digits than placed cells is a digit
+        // twice in the cage.
+        (placed.count_ones() == placed_cells).then_some(CageScan {
+            open_cells: open_cells as usize,
+            placed,
+            placed_sum,
+            present,
+        })
+    }
 }
 
 /// Cages with at most this many open cells are matched cell by cell ([`Search::match_cage`]);
