@@ -107,7 +107,8 @@ fn states(b: &Board, cages: &Cages) -> Rc<Vec<Rc<CageState>>> {
     b.derived(|| {
         let derived = puzzle_derived(b, cages);
         let mut kept = derived.kept.borrow_mut();
-        let mut now = Vec::new();
+        // A cage has at most a unit's cells: one allocation for every snapshot.
+        let mut now = Vec::with_capacity(b.n());
         (0..cages.count())
             .map(|k| {
                 snapshot(b, cages.cells(k).iter().map(|&c| c as usize), &mut now);
@@ -434,7 +435,8 @@ pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
     let n = b.n();
     let derived = puzzle_derived(b, cages);
     let mut quiet = derived.quiet.borrow_mut();
-    let mut now = Vec::new();
+    // A side's innies and outies are distinct cells: one allocation for every snapshot.
+    let mut now = Vec::with_capacity(b.cells());
     for region in &derived.regions {
         let score = INNIES_BASE + UNION_STEP * (region.units - 1) as f64;
         if score >= below - 1e-9 {
@@ -446,7 +448,10 @@ pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
                 continue;
             }
             let Some((mut step, rest)) = restrict(b, &side.plus, &side.minus, side.sum) else {
-                quiet[side.key] = Some(now.clone());
+                // The side's last snapshot's room, reused.
+                let kept = quiet[side.key].get_or_insert_with(Vec::new);
+                kept.clear();
+                kept.extend_from_slice(&now);
                 continue;
             };
             step.score = score;
