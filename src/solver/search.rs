@@ -16,7 +16,7 @@
 //! digit-band words.
 
 use super::band_tables::BandTables;
-use super::cages::CageTable;
+use super::cages::{CageTable, CageWords};
 use super::{Aborted, SearchStats};
 use std::time::Instant;
 
@@ -600,75 +600,98 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 continue;
             }
             // Most cages lie in one band: only its words need reading.
-            let scan = match cage.band {
-                Some(k) => CageScan::of::<N, DB, BANDS, 1>(b, [(k, cage.cells[k])]),
-                None => CageScan::of::<N, DB, BANDS, BANDS>(
+            let settled = match cage.band {
+                Some(k) => {
+                    self.settle_cage::<N, BR, DB, BANDS, 1>(b, table, cage, [(k, cage.cells[k])])
+                }
+                None => self.settle_cage::<N, BR, DB, BANDS, BANDS>(
                     b,
+                    table,
+                    cage,
                     std::array::from_fn(|k| (k, cage.cells[k])),
                 ),
             };
-            let CageScan {
-                open_cells,
-                placed,
-                placed_sum,
-                present,
-            } = match scan {
-                Some(scan) => scan,
-                None => return false, // a digit twice in the cage
-            };
-            if placed_sum > cage.sum {
+            if !settled {
                 return false;
             }
-            let rest = cage.sum - placed_sum;
-            if open_cells == 0 {
-                if rest != 0 {
-                    return false;
+        }
+        true
+    }
+
+    /// [`Self::settle_cages`] for one cage, whose cells are `words` (band, cells): `W`
+    /// words, one for a cage within a band, else every band's. `false` on contradiction.
+    #[inline(always)]
+    fn settle_cage<
+        const N: usize,
+        const BR: usize,
+        const DB: usize,
+        const BANDS: usize,
+        const W: usize,
+    >(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        table: &CageTable,
+        cage: &CageWords,
+        words: [(usize, u64); W],
+    ) -> bool {
+        let Some(CageScan {
+            open_cells,
+            placed,
+            placed_sum,
+            present,
+        }) = CageScan::of::<N, DB, BANDS, W>(b, words)
+        else {
+            return false; // a digit twice in the cage
+        };
+        if placed_sum > cage.sum {
+            return false;
+        }
+        let rest = cage.sum - placed_sum;
+        if open_cells == 0 {
+            return rest == 0;
+        }
+        let (some, every) = table.combos.within(open_cells, rest, present & !placed);
+        if some == 0 {
+            return false;
+        }
+        let mut remove = present & !some;
+        while remove != 0 {
+            let d = remove.trailing_zeros() as usize;
+            remove &= remove - 1;
+            for &(k, w) in &words {
+                let i = d * BANDS + k;
+                let cleared = b.cand[i] & w & b.open[k];
+                if cleared != 0 {
+                    b.cand[i] &= !cleared;
+                    self.dirty |= 1 << i;
+                    self.stale |= 1 << i;
                 }
-                continue;
             }
-            let (some, every) = table.combos.within(open_cells, rest, present & !placed);
-            if some == 0 {
-                return false;
-            }
-            let mut remove = present & !some;
-            while remove != 0 {
-                let d = remove.trailing_zeros() as usize;
-                remove &= remove - 1;
-                for k in 0..BANDS {
-                    let i = d * BANDS + k;
-                    let cleared = b.cand[i] & cage.cells[k] & b.open[k];
-                    if cleared != 0 {
-                        b.cand[i] &= !cleared;
-                        self.dirty |= 1 << i;
-                        self.stale |= 1 << i;
-                    }
+        }
+        if cage.real
+            && (2..=MATCHED_CAGE_CELLS).contains(&open_cells)
+            && !self.match_cage::<N, BR, DB, BANDS>(b, table, cage.cells, rest, some)
+        {
+            return false;
+        }
+        let mut must = every;
+        while must != 0 {
+            let d = must.trailing_zeros() as usize;
+            must &= must - 1;
+            // The digit's open places in the cage: none, one, or more.
+            let (mut found, mut more, mut at) = (0u64, 0u64, (0usize, 0u64));
+            for &(k, w) in &words {
+                let m = b.cand[d * BANDS + k] & w & b.open[k];
+                more |= (found & ((m != 0) as u64).wrapping_neg()) | (m & m.wrapping_sub(1));
+                found |= m;
+                if m != 0 {
+                    at = (k, m);
                 }
             }
-            if cage.real
-                && (2..=MATCHED_CAGE_CELLS).contains(&open_cells)
-                && !self.match_cage::<N, BR, DB, BANDS>(b, table, cage.cells, rest, some)
-            {
-                return false;
-            }
-            let mut must = every;
-            while must != 0 {
-                let d = must.trailing_zeros() as usize;
-                must &= must - 1;
-                // The digit's open places in the cage: none, one, or more.
-                let (mut found, mut more, mut at) = (0u64, 0u64, (0usize, 0u64));
-                for k in 0..BANDS {
-                    let m = b.cand[d * BANDS + k] & cage.cells[k] & b.open[k];
-                    more |= (found & ((m != 0) as u64).wrapping_neg()) | (m & m.wrapping_sub(1));
-                    found |= m;
-                    if m != 0 {
-                        at = (k, m);
-                    }
-                }
-                match (found != 0, more != 0) {
-                    (false, _) => return false,
-                    (true, false) => self.place::<N, BR, DB, BANDS>(b, d, at.0, at.1, true),
-                    _ => {}
-                }
+            match (found != 0, more != 0) {
+                (false, _) => return false,
+                (true, false) => self.place::<N, BR, DB, BANDS>(b, d, at.0, at.1, true),
+                _ => {}
             }
         }
         true
