@@ -907,6 +907,7 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
 }
 
 /// What the cage pass reads of one cage's cells.
+#[derive(Debug, PartialEq)]
 struct CageScan {
     open_cells: usize,
     /// Digits placed in the cage, and their sum.
@@ -1012,6 +1013,84 @@ fn orders_support<const C: usize>(
 mod tests {
     use super::*;
     use crate::rng::Rand;
+
+    /// The cage pass's reading of a cage: through its one band's word the same as through
+    /// every band's, and as the clues say; a digit placed twice in a cage is a clash.
+    #[test]
+    fn cage_scans_read_the_clues_through_one_band_or_all() {
+        use crate::generate::{grow_cages, pattern_grid, CageSizes};
+        use crate::grid::Geometry;
+        use crate::solver::band_tables::band_tables;
+        let g = Geometry::CLASSIC;
+        let solution = pattern_grid(g);
+        let sees = |a: usize, c: usize| {
+            a / 9 == c / 9 || a % 9 == c % 9 || (a / 27, a % 9 / 3) == (c / 27, c % 9 / 3)
+        };
+        let (mut one_band, mut clashes) = (0, 0);
+        for seed in 0..30 {
+            let mut rng = Rand::new(seed);
+            let cages = grow_cages(&solution, CageSizes::DEFAULT, &mut rng).unwrap();
+            let table = CageTable::new(g, &cages, 27);
+            let clues: Vec<u8> = (0..81)
+                .map(|c| {
+                    if rng.below(2) == 0 {
+                        solution.get(c)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let scan = |clues: &[u8], cage: &CageWords| {
+                let mut s = Search::<_, false>::new(band_tables(g), Ascending, 2, None);
+                let b = s
+                    .board::<9, 3, 27, 3>(clues)
+                    .expect("clues of one unit differ");
+                let all =
+                    CageScan::of::<9, 27, 3, 3>(&b, std::array::from_fn(|k| (k, cage.cells[k])));
+                if let Some(k) = cage.band {
+                    assert_eq!(CageScan::of::<9, 27, 3, 1>(&b, [(k, cage.cells[k])]), all);
+                }
+                all
+            };
+            for cage in &table.cages {
+                one_band += usize::from(cage.band.is_some());
+                let cells: Vec<usize> = (0..81)
+                    .filter(|&c| cage.cells[c / 27] >> (c % 27) & 1 == 1)
+                    .collect();
+                let given: Vec<u8> = cells
+                    .iter()
+                    .map(|&c| clues[c])
+                    .filter(|&v| v != 0)
+                    .collect();
+                let read = scan(&clues, cage).expect("the solution's digits differ in a cage");
+                assert_eq!(read.open_cells, cells.len() - given.len());
+                assert_eq!(
+                    read.placed_sum,
+                    given.iter().map(|&v| u32::from(v)).sum::<u32>()
+                );
+                let placed = given.iter().fold(0u16, |m, &v| m | 1 << (v - 1));
+                assert_eq!(read.placed, placed);
+                // Two cells of the cage in no common unit, given the same digit.
+                let apart = cells.iter().enumerate().find_map(|(i, &a)| {
+                    cells[i + 1..]
+                        .iter()
+                        .find(|&&c| !sees(a, c))
+                        .map(|&c| (a, c))
+                });
+                if let Some((a, c)) = apart {
+                    let mut clash = vec![0u8; 81];
+                    clash[a] = 5;
+                    clash[c] = 5;
+                    assert_eq!(scan(&clash, cage), None, "cells {a} and {c}");
+                    clashes += 1;
+                }
+            }
+        }
+        assert!(
+            one_band > 300 && clashes > 20,
+            "{one_band} in one band, {clashes} clashes"
+        );
+    }
 
     /// Every assignment tried one by one: the digits each cell takes in some of them.
     fn brute_support(masks: &[u16], set: u16) -> Vec<u16> {
