@@ -548,13 +548,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     (1, 0) => {}
                     (1, _) => {
                         for (k, &on) in diagonal.iter().enumerate().take(BANDS) {
-                            let i = d * BANDS + k;
-                            let cleared = b.cand[i] & on & b.open[k];
-                            if cleared != 0 {
-                                b.cand[i] &= !cleared;
-                                self.dirty |= 1 << i;
-                                self.stale |= 1 << i;
-                            }
+                            self.clear_open(b, d, k, on);
                         }
                     }
                     (0, 1) => {
@@ -569,6 +563,25 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             }
         }
         true
+    }
+
+    /// Takes digit `d` out of the open cells among `cells` of band `k`, marking its word
+    /// changed when that removes something.
+    #[inline(always)]
+    fn clear_open<const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        d: usize,
+        k: usize,
+        cells: u64,
+    ) {
+        let i = d * BANDS + k;
+        let cleared = b.cand[i] & cells & b.open[k];
+        if cleared != 0 {
+            b.cand[i] &= !cleared;
+            self.dirty |= 1 << i;
+            self.stale |= 1 << i;
+        }
     }
 
     /// The killer rule, cage by cage: the digits placed in a cage must differ and leave a
@@ -659,13 +672,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             let d = remove.trailing_zeros() as usize;
             remove &= remove - 1;
             for &(k, w) in &words {
-                let i = d * BANDS + k;
-                let cleared = b.cand[i] & w & b.open[k];
-                if cleared != 0 {
-                    b.cand[i] &= !cleared;
-                    self.dirty |= 1 << i;
-                    self.stale |= 1 << i;
-                }
+                self.clear_open(b, d, k, w);
             }
         }
         if cage.real
