@@ -4,8 +4,9 @@
 
 use super::potentials::{Potential, PotentialSet};
 use super::NONE;
-use crate::grid::{CellSet, Layout};
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
+use arrayvec::ArrayVec;
 
 /// Which links an assumption is followed along.
 #[derive(Clone, Copy, Debug)]
@@ -38,15 +39,16 @@ pub struct Links<'b> {
     /// Dynamic rules: the places of each digit in each unit on the board as it stands
     /// (`places_at_start[u * n + digit - 1]`); empty for static rules, which never read it.
     pub(super) places_at_start: Vec<u8>,
-    /// Dynamic rules: the row, column and box of each candidate's cell (empty for static
-    /// rules, like `places_at_start`).
-    pub(super) units: Vec<[u16; 3]>,
-    /// The grid's layout: the diagonal units of a cell, when the variant has them.
-    pub(super) layout: &'static Layout,
-    /// Whether cells may lie on diagonal units (read before asking the layout, so the
-    /// classic hot path does not).
-    pub(super) diagonals: bool,
+    /// Dynamic rules: per candidate, its digit's place count in each unit of its cell
+    /// (row, column, box, then any diagonals) as an index into `places_at_start` (empty
+    /// for static rules, like `places_at_start`). Worked out once here, as every off
+    /// reached by a dynamic run reads and counts down these.
+    pub(super) place_slots: Vec<PlaceSlots>,
 }
+
+/// A candidate's [`Links::place_slots`]: a cell lies on three units, or on five at the
+/// centre of a diagonal grid.
+pub(super) type PlaceSlots = ArrayVec<u16, 5>;
 
 impl<'b> Links<'b> {
     /// The links of `board` under `rules`.
@@ -104,16 +106,15 @@ impl<'b> Links<'b> {
             }
         }
         strong_at.push(strong.len() as u32);
-        let (mut places_at_start, mut units) = (Vec::new(), Vec::new());
+        let (mut places_at_start, mut place_slots) = (Vec::new(), Vec::new());
         if rules.dynamic {
             places_at_start.extend((0..board.unit_count()).flat_map(|u| {
                 (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8)
             }));
-            units.extend(
-                candidate
-                    .iter()
-                    .map(|&(cell, _)| board.units_of(cell as usize).map(|u| u as u16)),
-            );
+            place_slots.extend(candidate.iter().map(|&(cell, digit)| {
+                let units = board.layout().all_units_of(cell as usize);
+                units.map(|u| (u * n + digit as usize - 1) as u16).collect()
+            }));
         }
         Links {
             board,
@@ -126,9 +127,7 @@ impl<'b> Links<'b> {
             strong,
             strong_at,
             places_at_start,
-            units,
-            layout: board.layout(),
-            diagonals: !board.layout().diagonals().is_empty(),
+            place_slots,
         }
     }
 

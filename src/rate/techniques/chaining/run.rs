@@ -350,19 +350,12 @@ impl<'l, 'b> Run<'l, 'b> {
             let single = left.trailing_zeros() as u8 + 1;
             self.reach(self.links.potential(cell, single, true), Cause::LastInCell);
         }
-        let diagonals = if self.links.diagonals {
-            self.links.layout.diagonals_of(cell)
-        } else {
-            &[]
-        };
-        for u in self.links.units[k]
-            .into_iter()
-            .chain(diagonals.iter().copied())
-        {
-            let u = u as usize;
-            if self.places[u * self.links.n + digit as usize - 1] != 1 {
+        let links = self.links;
+        for &slot in &links.place_slots[k] {
+            if self.places[slot as usize] != 1 {
                 continue;
             }
+            let u = slot as usize / links.n;
             let unit = b.unit(u);
             let only = digits(b.positions(u, digit))
                 .map(|i| unit[i as usize - 1] as usize)
@@ -380,13 +373,8 @@ impl<'l, 'b> Run<'l, 'b> {
     fn take_out(&mut self, k: usize) {
         let (cell, digit) = self.links.candidate[k];
         self.left[cell as usize] &= !(1 << (digit - 1));
-        for u in self.links.units[k] {
-            self.places[u as usize * self.links.n + digit as usize - 1] -= 1;
-        }
-        if self.links.diagonals {
-            for &u in self.links.layout.diagonals_of(cell as usize) {
-                self.places[u as usize * self.links.n + digit as usize - 1] -= 1;
-            }
+        for &slot in &self.links.place_slots[k] {
+            self.places[slot as usize] -= 1;
         }
     }
 }
