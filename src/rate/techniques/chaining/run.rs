@@ -222,11 +222,22 @@ impl<'l, 'b> Run<'l, 'b> {
     /// Nodes of the chains that lead to `p` (itself and every potential it rests on), and
     /// whether they all concern one digit.
     pub fn ancestors(&mut self, p: Potential) -> (usize, bool) {
+        let digit = self.links.split(p).1;
+        if !self.links.rules.dynamic {
+            // Static causes are single: the chain back to the start, without the walk's
+            // stack and stamps.
+            let (mut count, mut one_digit, mut q) = (1, true, p);
+            while let Cause::By(parent) = self.cause[q as usize] {
+                count += 1;
+                one_digit &= self.links.split(parent).1 == digit;
+                q = parent;
+            }
+            return (count, one_digit);
+        }
         self.current += 1;
         self.stack.clear();
         self.stack.push(p);
         self.stamp[p as usize] = self.current;
-        let digit = self.links.split(p).1;
         let (mut count, mut one_digit) = (0, true);
         let mut parents = std::mem::take(&mut self.parents);
         while let Some(q) = self.stack.pop() {
