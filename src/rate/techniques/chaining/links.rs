@@ -44,6 +44,11 @@ pub struct Links<'b> {
     /// for static rules, like `places_at_start`). Worked out once here, as every off
     /// reached by a dynamic run reads and counts down these.
     pub(super) place_slots: Vec<PlaceSlots>,
+    /// Dynamic rules: the candidates of each place count's unit and digit, by slot
+    /// (`slot_candidates[slot_start[slot]..slot_start[slot + 1]]`), so a run finds the
+    /// one place left without going through the unit's cells.
+    slot_start: Vec<u32>,
+    slot_candidates: Vec<u32>,
 }
 
 /// A candidate's [`Links::place_slots`]: a cell lies on three units, or on five at the
@@ -107,14 +112,30 @@ impl<'b> Links<'b> {
         }
         strong_at.push(strong.len() as u32);
         let (mut places_at_start, mut place_slots) = (Vec::new(), Vec::new());
+        let (mut slot_start, mut slot_candidates) = (Vec::new(), Vec::new());
         if rules.dynamic {
             places_at_start.extend((0..board.unit_count()).flat_map(|u| {
                 (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8)
             }));
             place_slots.extend(candidate.iter().map(|&(cell, digit)| {
                 let units = board.layout().all_units_of(cell as usize);
-                units.map(|u| (u * n + digit as usize - 1) as u16).collect()
+                units
+                    .map(|u| (u * n + digit as usize - 1) as u16)
+                    .collect::<PlaceSlots>()
             }));
+            // A slot holds as many candidates as its count at the start.
+            slot_start.push(0);
+            for &count in &places_at_start {
+                slot_start.push(slot_start.last().copied().unwrap_or(0) + u32::from(count));
+            }
+            let mut filled = slot_start.clone();
+            slot_candidates.resize(filled.pop().unwrap_or(0) as usize, 0);
+            for (k, slots) in place_slots.iter().enumerate() {
+                for &slot in slots {
+                    slot_candidates[filled[slot as usize] as usize] = k as u32;
+                    filled[slot as usize] += 1;
+                }
+            }
         }
         Links {
             board,
@@ -128,7 +149,15 @@ impl<'b> Links<'b> {
             strong_at,
             places_at_start,
             place_slots,
+            slot_start,
+            slot_candidates,
         }
+    }
+
+    /// Dynamic rules: the candidates a place count's `slot` counts.
+    pub(super) fn slot_candidates(&self, slot: u16) -> &[u32] {
+        let slot = slot as usize;
+        &self.slot_candidates[self.slot_start[slot] as usize..self.slot_start[slot + 1] as usize]
     }
 
     /// The same board's engine under static rules on one digit, derived from this static

@@ -28,7 +28,9 @@ pub struct Trace {
 }
 
 /// Why a potential was reached: the potential that implied it, or for dynamic rules the
-/// cell or unit left with one place (its causes are every off that emptied the rest).
+/// cell or unit left with one place (its causes are every off that emptied the rest). A
+/// unit is named by its place count's slot, `unit * n + digit - 1` (see
+/// [`Links::place_slots`]).
 #[derive(Clone, Copy, Debug)]
 enum Cause {
     Start,
@@ -286,10 +288,11 @@ impl<'l, 'b> Run<'l, 'b> {
                 digits(b.cand(cell) & !(1 << (digit - 1)))
                     .map(|d| self.links.potential(cell, d, false)),
             ),
-            Cause::LastInUnit(u) => {
-                let unit = b.unit(u as usize);
+            Cause::LastInUnit(slot) => {
+                let u = slot as usize / self.links.n;
+                let unit = b.unit(u);
                 out.extend(
-                    digits(b.positions(u as usize, digit))
+                    digits(b.positions(u, digit))
                         .map(|i| unit[i as usize - 1] as usize)
                         .filter(|&c| c != cell)
                         .map(|c| self.links.potential(c, digit, false)),
@@ -352,10 +355,7 @@ impl<'l, 'b> Run<'l, 'b> {
     /// Dynamic: after candidate `k` went off, a naked single in its cell or a hidden single
     /// of its digit in one of its units is on.
     fn dynamic_off_to_on(&mut self, k: usize) {
-        let b = self.links.board;
-        let (cell, digit) = self.links.candidate[k];
-        let cell = cell as usize;
-        let bit = 1u16 << (digit - 1);
+        let cell = self.links.candidate[k].0 as usize;
         let left = self.left[cell];
         if !self.links.rules.one_digit && left.count_ones() == 1 {
             let single = left.trailing_zeros() as u8 + 1;
@@ -366,16 +366,14 @@ impl<'l, 'b> Run<'l, 'b> {
             if self.places[slot as usize] != 1 {
                 continue;
             }
-            let u = slot as usize / links.n;
-            let unit = b.unit(u);
-            let only = digits(b.positions(u, digit))
-                .map(|i| unit[i as usize - 1] as usize)
-                .find(|&c| self.left[c] & bit != 0)
+            // The one candidate of the slot not yet off.
+            let only = links
+                .slot_candidates(slot)
+                .iter()
+                .copied()
+                .find(|&j| self.off[j as usize / 64] & (1 << (j % 64)) == 0)
                 .expect("one place is left");
-            self.reach(
-                self.links.potential(only, digit, true),
-                Cause::LastInUnit(u as u16),
-            );
+            self.reach(2 * only + 1, Cause::LastInUnit(slot));
         }
     }
 
