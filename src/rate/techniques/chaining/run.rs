@@ -55,6 +55,10 @@ pub struct Run<'l, 'b> {
     /// left for each digit in each unit (`places[u * n + digit - 1]`).
     left: Vec<u16>,
     places: Vec<u8>,
+    /// Dynamic rules: the place counts (by slot) whose last place this run has put on.
+    /// A count stays at one while the offs that brought it there are followed, and each
+    /// would find that place again.
+    fired: Vec<u64>,
     /// The first potential reached whose opposite was reached too.
     conflict: Option<Potential>,
     /// Ancestor walk: visit stamps, stack and causes.
@@ -84,6 +88,7 @@ impl<'l, 'b> Run<'l, 'b> {
             order: Vec::with_capacity(potentials),
             left: links.board.candidates().to_vec(),
             places: links.places_at_start.clone(),
+            fired: vec![0; links.places_at_start.len().div_ceil(64)],
             conflict: None,
             stamp: vec![0; potentials],
             current: 0,
@@ -121,6 +126,7 @@ impl<'l, 'b> Run<'l, 'b> {
         if self.links.rules.dynamic {
             self.left.copy_from_slice(self.links.board.candidates());
             self.places.copy_from_slice(&self.links.places_at_start);
+            self.fired.fill(0);
         }
         self.reach(start, Cause::Start);
         let (links, dynamic) = (self.links, self.links.rules.dynamic);
@@ -363,9 +369,11 @@ impl<'l, 'b> Run<'l, 'b> {
         }
         let links = self.links;
         for &slot in &links.place_slots[k] {
-            if self.places[slot as usize] != 1 {
+            let (word, bit) = (slot as usize / 64, 1u64 << (slot % 64));
+            if self.places[slot as usize] != 1 || self.fired[word] & bit != 0 {
                 continue;
             }
+            self.fired[word] |= bit;
             // The one candidate of the slot not yet off.
             let only = links
                 .slot_candidates(slot)
