@@ -122,6 +122,18 @@ pub fn cell_name(n: usize, cell: usize) -> String {
     format!("r{}c{}", cell / n + 1, cell % n + 1)
 }
 
+/// `r1c1+r1c2` for cells of an `n`×`n` grid, written into one string (the killer rater
+/// names cages in every step it takes, and a string per cell showed in profiles).
+pub fn cell_names(n: usize, cells: impl IntoIterator<Item = usize>) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(32);
+    for (i, cell) in cells.into_iter().enumerate() {
+        let sep = if i == 0 { "" } else { "+" };
+        write!(out, "{sep}r{}c{}", cell / n + 1, cell % n + 1).expect("a string takes any text");
+    }
+    out
+}
+
 /// The cell named `r3c5` on an `n`×`n` grid, if inside it.
 pub fn parse_cell_name(n: usize, name: &str) -> Option<usize> {
     let rest = name.trim().strip_prefix(['r', 'R'])?;
@@ -340,11 +352,7 @@ impl Cages {
 
     /// Cage `k`'s cells as `r1c1+r1c2`.
     pub fn cell_list(&self, k: usize) -> String {
-        let names: Vec<String> = self.cells[k]
-            .iter()
-            .map(|&c| cell_name(self.n(), c as usize))
-            .collect();
-        names.join("+")
+        cell_names(self.n(), self.cells[k].iter().map(|&c| c as usize))
     }
 
     /// The cage map and sums tokens of the text form: `AABB… 3,7,…`.

@@ -12,8 +12,8 @@ mod symmetry;
 mod variant;
 
 pub use cages::{
-    cell_name, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError, Cages,
-    Combinations, MAX_CAGES,
+    cell_name, cell_names, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError,
+    Cages, Combinations, MAX_CAGES,
 };
 pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
 pub use parse::{parse_line, parse_line_in, parse_line_with, ParseError};

@@ -5,7 +5,7 @@
 //! boards without cages.
 
 use super::Technique;
-use crate::grid::{cell_name, Cages, Combinations};
+use crate::grid::{cell_name, cell_names, Cages, Combinations};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::Step;
 use std::cell::RefCell;
@@ -161,19 +161,25 @@ fn fits_in_turn(b: &Board, cells: &[usize], set: u16) -> bool {
 
 /// `{1,2}` or `{1,5}|{2,4}`.
 fn combo_list(combos: &[u16]) -> String {
-    let one = |set: u16| {
-        let ds: Vec<String> = digits(set).map(|d| d.to_string()).collect();
-        format!("{{{}}}", ds.join(","))
-    };
-    combos.iter().map(|&s| one(s)).collect::<Vec<_>>().join("|")
+    use std::fmt::Write;
+    let mut out = String::with_capacity(8 * combos.len());
+    for (i, &set) in combos.iter().enumerate() {
+        out.push_str(if i == 0 { "{" } else { "|{" });
+        for (j, d) in digits(set).enumerate() {
+            let sep = if j == 0 { "" } else { "," };
+            write!(out, "{sep}{d}").expect("a string takes any text");
+        }
+        out.push('}');
+    }
+    out
 }
 
 /// `cage r1c1+r1c2 = 3`, or with placed cells `cage r1c1+r1c2+r1c3 = 12 (r1c2 open: 5)`.
 fn cage_name(cages: &Cages, k: usize, st: &CageState, n: usize) -> String {
     let mut s = format!("cage {} = {}", cages.cell_list(k), cages.sum(k));
     if st.rest != cages.sum(k) {
-        let open: Vec<String> = st.open.iter().map(|&c| cell_name(n, c)).collect();
-        s.push_str(&format!(" ({} left: {})", open.join("+"), st.rest));
+        let open = cell_names(n, st.open.iter().copied());
+        s.push_str(&format!(" ({open} left: {})", st.rest));
     }
     s
 }
@@ -455,14 +461,8 @@ pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
                 continue;
             };
             step.score = score;
-            let names = |list: &[usize]| {
-                let open: Vec<String> = list
-                    .iter()
-                    .filter(|&&c| b.is_open(c))
-                    .map(|&c| cell_name(n, c))
-                    .collect();
-                open.join("+")
-            };
+            let names =
+                |list: &[usize]| cell_names(n, list.iter().copied().filter(|&c| b.is_open(c)));
             let expr = if side.minus.iter().any(|&c| b.is_open(c)) {
                 format!("{} − ({})", names(&side.plus), names(&side.minus))
             } else {
@@ -701,10 +701,7 @@ pub fn cage_clash(b: &Board) -> Option<Step> {
                 .collect();
             let what = match part.cage {
                 Some(k) => format!("cage {}", cages.cell_list(k)),
-                None => {
-                    let open: Vec<String> = part.open.iter().map(|&c| cell_name(n, c)).collect();
-                    format!("the rest {}", open.join("+"))
-                }
+                None => format!("the rest {}", cell_names(n, part.open.iter().copied())),
             };
             let cells: Vec<usize> = parts.iter().flat_map(|p| p.open.clone()).collect();
             let mut step = Step::new(Technique::CageClash, cells).eliminating(eliminations);
