@@ -114,7 +114,9 @@ pub fn cells_at(b: &Board, u: usize, places: u16) -> impl Iterator<Item = usize>
 
 /// The unit that `places` (positions in unit `u`) all lie in besides `u`: the row or
 /// column of a box, the box of a line; `None` when they are spread. Masks over the
-/// positions, as this runs on every digit of every unit at most steps.
+/// positions, as this runs on every digit of every unit at most steps: the places lie in
+/// one row (column, box) only if they lie in that of their first place, so only that one
+/// is tried (no places count as lying in the first).
 pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
     let g = b.geometry();
     let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
@@ -122,31 +124,30 @@ pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
     let layout = b.layout();
     let stacks = n / bc;
     let inside = |mask: u16| places & !mask == 0;
+    // The first place's position (0 when there is none).
+    let first = places.trailing_zeros() as usize % 16;
     if u >= 2 * n {
         // A box: positions row by row.
         let bx = u - 2 * n;
         let (r0, c0) = ((bx / stacks) * br, (bx % stacks) * bc);
         let row_mask = ((1u32 << bc) - 1) as u16;
-        if let Some(r) = (0..br).find(|&r| inside(row_mask << (r * bc))) {
+        let (r, c) = (first / bc, first % bc);
+        if inside(row_mask << (r * bc)) {
             return Some(layout.row(r0 + r));
         }
-        let column_mask = |c: usize| (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
-        (0..bc)
-            .find(|&c| inside(column_mask(c)))
-            .map(|c| layout.column(c0 + c))
+        let column_mask = (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
+        inside(column_mask).then(|| layout.column(c0 + c))
     } else if u >= n {
         // A column: positions are rows.
         let c = u - n;
         let band_mask = ((1u32 << br) - 1) as u16;
-        (0..n / br)
-            .find(|&t| inside(band_mask << (t * br)))
-            .map(|t| layout.box_unit(t * stacks + c / bc))
+        let t = first / br;
+        inside(band_mask << (t * br)).then(|| layout.box_unit(t * stacks + c / bc))
     } else {
         // A row: positions are columns.
         let stack_mask = ((1u32 << bc) - 1) as u16;
-        (0..stacks)
-            .find(|&s| inside(stack_mask << (s * bc)))
-            .map(|s| layout.box_unit((u / br) * stacks + s))
+        let s = first / bc;
+        inside(stack_mask << (s * bc)).then(|| layout.box_unit((u / br) * stacks + s))
     }
 }
 
@@ -157,4 +158,46 @@ pub fn holding_each_digit(b: &Board) -> Vec<CellSet> {
         digits(b.cand(c)).for_each(|d| holding[d as usize].insert(c));
     }
     holding
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Geometry, Grid};
+
+    /// `locked_into` names the unit a brute force finds: the first row, then the first
+    /// column, of a box (the first box of a line) holding every cell at `places`, on every
+    /// size and for sets of positions of every kind (none and one included).
+    #[test]
+    fn locked_into_is_the_first_unit_holding_every_place() {
+        for size in [4, 6, 9, 12, 16] {
+            let g = Geometry::for_size(size).expect("a supported size");
+            let b = Board::new(&Grid::empty(g));
+            let layout = b.layout();
+            let mut rng = crate::rng::Rand::new(size as u64);
+            for u in 0..3 * size {
+                // Units of a cell: row, column, box.
+                let kinds: &[usize] = if u >= 2 * size { &[0, 1] } else { &[2] };
+                for round in 0..400 {
+                    let places = match round {
+                        0 => 0,
+                        r if r <= size => 1 << (r - 1),
+                        _ => rng.below(1 << size) as u16,
+                    };
+                    let cells: Vec<usize> = cells_at(&b, u, places).collect();
+                    let expected = kinds.iter().find_map(|&kind| {
+                        b.unit(u)
+                            .iter()
+                            .map(|&c| layout.units_of(c as usize)[kind])
+                            .find(|&t| cells.iter().all(|&c| b.unit(t).contains(&(c as u16))))
+                    });
+                    assert_eq!(
+                        locked_into(&b, u, places),
+                        expected,
+                        "size {size}, unit {u}, places {places:#b}"
+                    );
+                }
+            }
+        }
+    }
 }
