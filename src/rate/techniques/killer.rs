@@ -144,19 +144,43 @@ fn fitting<'a>(
 }
 
 /// Whether the digits of `set` (as many as `cells`) can go one to each cell of `cells`
-/// among their candidates.
+/// among their candidates: a perfect matching of cells to digits, grown one cell at a
+/// time by augmenting paths (Kuhn's algorithm). Trying each digit of each cell in turn
+/// took time exponential in the cells, and the 45 rule asks this of up to a unit's.
 fn fits(b: &Board, cells: &[usize], set: u16) -> bool {
     debug_assert_eq!(set.count_ones() as usize, cells.len());
     // Most often, early on: every cell can take every digit of the set.
-    cells.iter().all(|&c| b.cand(c) & set == set) || fits_in_turn(b, cells, set)
+    if cells.iter().all(|&c| b.cand(c) & set == set) {
+        return true;
+    }
+    // A digit per cell at most (`set` has at most 16).
+    let mut options = [0u16; 16];
+    for (o, &c) in options.iter_mut().zip(cells) {
+        *o = b.cand(c) & set;
+    }
+    let mut owner = [NO_CELL; 16];
+    (0..cells.len()).all(|i| augment(i, &options, &mut owner, &mut 0))
 }
 
-/// [`fits`] by trying each digit of the first cell's in turn.
-fn fits_in_turn(b: &Board, cells: &[usize], set: u16) -> bool {
-    let Some((&first, rest)) = cells.split_first() else {
-        return set == 0;
-    };
-    digits(b.cand(first) & set).any(|d| fits_in_turn(b, rest, set & !(1 << (d - 1))))
+/// No cell holds the digit yet (in [`augment`]'s `owner`).
+const NO_CELL: u8 = u8::MAX;
+
+/// Gives cell `i` one of its `options` (digit bits): a free digit, or one whose owner
+/// can move to another digit in turn; `tried` marks the digits this search has visited.
+fn augment(i: usize, options: &[u16; 16], owner: &mut [u8; 16], tried: &mut u16) -> bool {
+    loop {
+        let free = options[i] & !*tried;
+        if free == 0 {
+            return false;
+        }
+        let bit = free & free.wrapping_neg();
+        *tried |= bit;
+        let d = bit.trailing_zeros() as usize;
+        if owner[d] == NO_CELL || augment(owner[d] as usize, options, owner, tried) {
+            owner[d] = i as u8;
+            return true;
+        }
+    }
 }
 
 /// `{1,2}` or `{1,5}|{2,4}`.
@@ -618,6 +642,19 @@ impl Assignments {
         if left < self.low[i] || left > self.high[i] {
             return false;
         }
+        if i + 1 == self.count {
+            // The last cell: only the digit that makes `left` can.
+            let d = left * self.sign[i];
+            if !(1..=16).contains(&d) || self.cand[i] & 1 << (d - 1) == 0 {
+                return false;
+            }
+            let d = d as u8;
+            if (0..i).any(|j| self.differs[i] >> j & 1 == 1 && chosen[j] == d) {
+                return false;
+            }
+            chosen[i] = d;
+            return self.extend(i + 1, 0, chosen, allowed);
+        }
         for d in digits(self.cand[i]) {
             if (0..i).any(|j| self.differs[i] >> j & 1 == 1 && chosen[j] == d) {
                 continue;
@@ -775,6 +812,45 @@ mod tests {
             pick[i] += 1;
             pick[..i].iter_mut().for_each(|p| *p = 0);
         }
+    }
+
+    /// Whether some order of `set`'s digits goes one to a cell among `cand`: every order
+    /// tried.
+    fn brute_fits(cand: &[u16], set: u16) -> bool {
+        let Some((&first, rest)) = cand.split_first() else {
+            return set == 0;
+        };
+        digits(first & set).any(|d| brute_fits(rest, set & !(1 << (d - 1))))
+    }
+
+    #[test]
+    fn fits_matches_trying_every_order() {
+        let mut rng = Rand::new(8);
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..5000 {
+            let mut b = Board::new(&crate::grid::Grid::empty(crate::grid::Geometry::CLASSIC));
+            let count = 1 + rng.below(9) as usize;
+            let cells: Vec<usize> = (0..count).map(|i| i * 9 + rng.below(9) as usize).collect();
+            for &c in &cells {
+                let keep = 1 + rng.below(511) as u16;
+                for d in digits(0x1ff & !keep) {
+                    b.eliminate(c, d);
+                }
+            }
+            let mut set = 0u16;
+            while (set.count_ones() as usize) < count {
+                set |= 1 << rng.below(9);
+            }
+            let cand: Vec<u16> = cells.iter().map(|&c| b.cand(c)).collect();
+            let expected = brute_fits(&cand, set);
+            assert_eq!(fits(&b, &cells, set), expected, "{cand:?} {set:#b}");
+            if expected {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert!(yes > 500 && no > 500, "{yes} fit, {no} do not");
     }
 
     #[test]
