@@ -5,7 +5,7 @@
 //! boards without cages.
 
 use super::Technique;
-use crate::grid::{cell_name, cell_names, Cages, Combinations};
+use crate::grid::{cell_name, cell_names, Cages, Combinations, Geometry};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::Step;
 use std::cell::RefCell;
@@ -307,7 +307,7 @@ fn unit_name(b: &Board, u: usize) -> String {
 /// A region of whole units (each holding every digit once), for the 45 rule, with its
 /// sides: what the cages fix of it, built once per puzzle.
 struct Region {
-    name: String,
+    name: Rc<str>,
     units: usize,
     sides: Vec<Side>,
 }
@@ -326,7 +326,29 @@ struct Side {
 
 /// The regions of the 45 rule, fewest units first: single rows, columns and boxes; then
 /// two neighbouring rows, columns or boxes; then three rows or columns (9×9).
-fn regions(b: &Board) -> Vec<(String, usize, Vec<usize>)> {
+fn regions(b: &Board) -> Rc<Vec<RegionShape>> {
+    thread_local! {
+        /// The regions of each grid shape met so far (killer grids come in three).
+        static BUILT: RefCell<Vec<(Geometry, Rc<Vec<RegionShape>>)>> =
+            const { RefCell::new(Vec::new()) };
+    }
+    let shape = b.geometry();
+    BUILT.with_borrow_mut(|built| {
+        if let Some((_, regions)) = built.iter().find(|(s, _)| *s == shape) {
+            return Rc::clone(regions);
+        }
+        let regions = Rc::new(build_regions(b));
+        built.push((shape, Rc::clone(&regions)));
+        regions
+    })
+}
+
+/// A region of the 45 rule as the grid's shape alone makes it: its name, its number of
+/// units and its cells.
+type RegionShape = (Rc<str>, usize, Vec<usize>);
+
+/// [`regions`], built.
+fn build_regions(b: &Board) -> Vec<RegionShape> {
     let n = b.n();
     let g = b.geometry();
     let most = (n / 3).max(2);
@@ -341,7 +363,7 @@ fn regions(b: &Board) -> Vec<(String, usize, Vec<usize>)> {
             };
             let plural = if k == 1 { "" } else { "s" };
             out.push((
-                format!("row{plural} {span}"),
+                format!("row{plural} {span}").into(),
                 k,
                 lines
                     .clone()
@@ -349,7 +371,7 @@ fn regions(b: &Board) -> Vec<(String, usize, Vec<usize>)> {
                     .collect(),
             ));
             out.push((
-                format!("column{plural} {span}"),
+                format!("column{plural} {span}").into(),
                 k,
                 lines.flat_map(|c| (0..n).map(move |r| r * n + c)).collect(),
             ));
@@ -358,13 +380,13 @@ fn regions(b: &Board) -> Vec<(String, usize, Vec<usize>)> {
         for bx in 0..n {
             let box_cells = |bx: usize| b.unit(2 * n + bx).iter().map(|&c| c as usize);
             match k {
-                1 => out.push((format!("box {}", bx + 1), 1, box_cells(bx).collect())),
+                1 => out.push((format!("box {}", bx + 1).into(), 1, box_cells(bx).collect())),
                 2 => {
                     let right = (bx % stacks + 1 < stacks).then_some(bx + 1);
                     let below = (bx + stacks < n).then_some(bx + stacks);
                     for other in [right, below].into_iter().flatten() {
                         out.push((
-                            format!("boxes {}+{}", bx + 1, other + 1),
+                            format!("boxes {}+{}", bx + 1, other + 1).into(),
                             2,
                             box_cells(bx).chain(box_cells(other)).collect(),
                         ));
@@ -384,15 +406,16 @@ fn rule45(b: &Board, cages: &Cages) -> Vec<Region> {
     let mut inside = vec![false; b.cells()];
     let mut key = 0;
     let mut out = Vec::new();
-    for (name, units, cells) in regions(b) {
+    for (name, units, cells) in regions(b).iter() {
+        let units = *units;
         inside.fill(false);
-        for &c in &cells {
+        for &c in cells {
             inside[c] = true;
         }
         let (mut whole, mut partial) = (0i64, 0i64);
         let (mut innies, mut outies) = (Vec::new(), Vec::new());
         let mut seen = vec![false; cages.count()];
-        for &c in &cells {
+        for &c in cells {
             let k = cages.cage_of(c);
             if std::mem::replace(&mut seen[k], true) {
                 continue;
@@ -451,7 +474,11 @@ fn rule45(b: &Board, cages: &Cages) -> Vec<Region> {
                 }
             })
             .collect();
-        out.push(Region { name, units, sides });
+        out.push(Region {
+            name: Rc::clone(name),
+            units,
+            sides,
+        });
     }
     out
 }
