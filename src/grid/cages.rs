@@ -119,7 +119,7 @@ pub enum CageError {
 
 /// `r3c5` for a cell of an `n`×`n` grid.
 pub fn cell_name(n: usize, cell: usize) -> String {
-    format!("r{}c{}", cell / n + 1, cell % n + 1)
+    cell_names(n, [cell])
 }
 
 /// `r1c1+r1c2` for cells of an `n`×`n` grid, written into one string (the killer rater

@@ -42,9 +42,9 @@ fn bases(b: &Board, degree: u32) -> (Vec<(usize, CellSet)>, bool) {
 }
 
 /// The cells of `among` that see two or more of `excluders`: the base cells that share at
-/// least two excluders with a base whose excluders are `excluders` (an excluder of both
-/// is one of `excluders` that the other base sees). A pair with fewer excludes nothing,
-/// so the pair searches visit only these, in cell order as before.
+/// least two excluders with a base (or the common excluders of two bases) `excluders`,
+/// since a base's excluders are its peers of few candidates. A pair or triple with fewer
+/// common excluders excludes nothing, so the searches visit only these, in cell order.
 fn seeing_two(b: &Board, excluders: CellSet, among: CellSet) -> CellSet {
     let (mut once, mut twice) = (CellSet::default(), CellSet::default());
     for m in excluders.iter() {

@@ -669,20 +669,16 @@ impl Assignments {
         if left < self.low[i] || left > self.high[i] {
             return false;
         }
-        if i + 1 == self.count {
-            // The last cell: only the digit that makes `left` can.
-            let d = left * self.sign[i];
-            if !(1..=16).contains(&d) || self.cand[i] & 1 << (d - 1) == 0 {
-                return false;
+        let tries = if i + 1 < self.count {
+            self.cand[i]
+        } else {
+            // The last cell can only take the digit that makes `left`.
+            match left * self.sign[i] {
+                d @ 1..=16 => self.cand[i] & 1 << (d - 1),
+                _ => 0,
             }
-            let d = d as u8;
-            if (0..i).any(|j| self.differs[i] >> j & 1 == 1 && chosen[j] == d) {
-                return false;
-            }
-            chosen[i] = d;
-            return self.extend(i + 1, 0, chosen, allowed);
-        }
-        for d in digits(self.cand[i]) {
+        };
+        for d in digits(tries) {
             if (0..i).any(|j| self.differs[i] >> j & 1 == 1 && chosen[j] == d) {
                 continue;
             }
