@@ -142,8 +142,8 @@ const MOST_MERGES: u32 = 6;
 
 /// Digs to the attempt's target, then on one clue level at a time while `judge` asks for
 /// it. A level out of reach (no orbit left that keeps the puzzle unique) ends the dig where
-/// it stands: `judge` sees that puzzle, and if it still asks to go deeper, the result is
-/// `None`. A killer dig (its givens already minimal) goes deeper by merging two cages
+/// it stands: `judge` sees that puzzle (unless it saw it at the level before, when no clue
+/// could go), and if it still asks to go deeper, the result is `None`. A killer dig (its givens already minimal) goes deeper by merging two cages
 /// instead ([`Digger::merge_cages`], up to [`MOST_MERGES`] times, cages of at most
 /// `merge_up_to` cells). The fill and `reproduce` both dig through here, so they cannot
 /// drift apart.
@@ -155,12 +155,20 @@ fn dig_levels<T>(
 ) -> Result<Option<T>, DigError> {
     let mut level = target;
     let mut merges = 0;
+    // The clue count `judge` last saw, while no merge has changed the puzzle since.
+    let mut judged = None;
     loop {
         let (reached, exhausted) = match digger.dig_to(DigStop::Clues(level)) {
             Ok(p) => (p.clue_count(), false),
             Err(DigError::TargetMissed { reached, .. }) => (reached, true),
             Err(e) => return Err(e),
         };
+        // Digging only removes clues: the same count is the same puzzle, which `judge`
+        // already sent deeper.
+        if judged == Some(reached) {
+            return Ok(None);
+        }
+        judged = Some(reached);
         match (judge(digger.puzzle())?, merge_up_to) {
             (Level::Done(t), _) => return Ok(Some(t)),
             (Level::GiveUp, _) => return Ok(None),
@@ -169,6 +177,7 @@ fn dig_levels<T>(
                     return Ok(None);
                 }
                 merges += 1;
+                judged = None;
             }
             (Level::Deeper, None) if exhausted || reached == 0 => return Ok(None),
             (Level::Deeper, None) => level = reached - 1,
