@@ -211,7 +211,12 @@ fn alarm_lowers_the_target_and_the_run_goes_on() {
         3,
     )
     .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     let report = fill(
+        &pool,
         sudoku_bank::bank::open(&sudoku_bank::bank::Location::Sqlite(path.clone())).unwrap(),
         &request,
         &settings,

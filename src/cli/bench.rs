@@ -135,7 +135,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 crate::grid::Variant::Killer => *killer_count,
                 _ => *count,
             };
-            pool.install(|| bench_fill(&settings, *size, &variants, counts, *seed))
+            bench_fill(&pool, &settings, *size, &variants, counts, *seed)
         }
         BenchWhat::Rate { file } => super::calibrate::run(
             file.as_deref()
@@ -237,8 +237,9 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
 }
 
 /// Fills each tier of each variant into a throwaway bank and prints its rate, with the
-/// ratio to classic's rate for the tier of the same name.
+/// ratio to classic's rate for the tier of the same name, the attempts on `pool`.
 fn bench_fill(
+    pool: &rayon::ThreadPool,
     settings: &crate::config::Settings,
     size: crate::grid::Geometry,
     variants: &[crate::grid::Variant],
@@ -268,6 +269,7 @@ fn bench_fill(
             let bank = crate::bank::open(&location)?;
             let started = Instant::now();
             let report = fill(
+                pool,
                 bank,
                 &request,
                 settings,

@@ -76,16 +76,15 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
         }
     }
     let bars = Bars::new(&request);
-    let report = pool.install(|| {
-        fill(
-            bank,
-            &request,
-            &settings,
-            &WallClock(deadline),
-            &bars,
-            &stop,
-        )
-    })?;
+    let report = fill(
+        &pool,
+        bank,
+        &request,
+        &settings,
+        &WallClock(deadline),
+        &bars,
+        &stop,
+    )?;
     bars.finish();
     print_refills(&refills, Some(&report));
     let summary = summary(&report, &refills, run_seed);

@@ -18,7 +18,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 /// Everything that decides an attempt's puzzle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AttemptInput {
     /// Grid geometry.
     pub geometry: Geometry,

@@ -1,5 +1,5 @@
-//! The fill: a rayon pool runs attempts, the main thread orders their results, watches
-//! timeouts, and hands accepted puzzles to the writer thread.
+//! The fill: a rayon pool runs attempts ([`dispatch`]), the calling thread orders their
+//! results, watches timeouts, and hands accepted puzzles to the writer thread.
 //!
 //! Work goes in rounds of [`CHUNK`] attempts shared by every tier still open, in
 //! proportion to the work each still needs ([`share`]), so the tiers fill side by side and
@@ -9,6 +9,7 @@
 //! aside: an attempt cut by the deadline is retried with the next attempt seed).
 
 pub mod attempt;
+mod dispatch;
 pub mod monitor;
 pub mod plan;
 pub mod reproduce;
@@ -25,7 +26,7 @@ use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{Geometry, Variant};
 use anyhow::Result;
-use rayon::prelude::*;
+use dispatch::{Dispatcher, Work};
 use sampler::Sampler;
 use seen::Seen;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -120,8 +121,10 @@ pub struct FillReport {
     pub storage_failed: bool,
 }
 
-/// Runs a fill into `bank`. `stop` is polled between chunks (Ctrl-C).
+/// Runs a fill into `bank`, its attempts on `pool`. `stop` is polled between chunks
+/// (Ctrl-C).
 pub fn fill(
+    pool: &rayon::ThreadPool,
     bank: Bank,
     request: &FillRequest,
     settings: &Settings,
@@ -168,6 +171,7 @@ pub fn fill(
         .collect();
     let mut sampler = Sampler::new(started);
     let rules = Rules {
+        pool,
         deadlines,
         progress,
         limits: &limits,
@@ -278,8 +282,10 @@ enum RoundsEnd {
     Interrupted(&'static str),
 }
 
-/// How the rounds of a fill run: deadlines, progress, when to stop, what to skip.
+/// How the rounds of a fill run: on which pool, deadlines, progress, when to stop, what to
+/// skip.
 struct Rules<'a> {
+    pool: &'a rayon::ThreadPool,
     deadlines: &'a dyn Deadlines,
     progress: &'a dyn Progress,
     limits: &'a Limits<'a>,
@@ -287,7 +293,7 @@ struct Rules<'a> {
     skip_unreachable: bool,
 }
 
-/// Runs rounds until no tier is open or the run must stop.
+/// Runs rounds until no tier is open or the run must stop, the attempts on `rules.pool`.
 fn run_rounds(
     tiers: &mut [TierFill],
     seen: &mut Seen,
@@ -295,11 +301,30 @@ fn run_rounds(
     sampler: &mut Sampler,
     rules: &Rules,
 ) -> Result<RoundsEnd> {
+    let plan: Vec<&crate::config::Tier> = tiers.iter().map(|t| &t.item().tier).collect();
+    let open: Vec<AtomicBool> = tiers.iter().map(|_| AtomicBool::new(true)).collect();
+    rules.pool.in_place_scope_fifo(|scope| {
+        let mut dispatcher = Dispatcher::new(scope, &plan, rules.deadlines, &open);
+        let end = rounds(tiers, seen, writer, sampler, rules, &mut dispatcher);
+        dispatcher.close();
+        end
+    })
+}
+
+/// The rounds of [`run_rounds`].
+fn rounds(
+    tiers: &mut [TierFill],
+    seen: &mut Seen,
+    writer: &Writer,
+    sampler: &mut Sampler,
+    rules: &Rules,
+    dispatcher: &mut Dispatcher,
+) -> Result<RoundsEnd> {
     let Rules {
-        deadlines,
         progress,
         limits,
         skip_unreachable,
+        ..
     } = *rules;
     loop {
         let slots = share(tiers, CHUNK);
@@ -309,30 +334,20 @@ fn run_rounds(
         if let Some(reason) = limits.reason() {
             return Ok(RoundsEnd::Interrupted(reason));
         }
-        let work: Vec<_> = slots
+        let work: Vec<Work> = slots
             .iter()
-            .flat_map(|&(i, n)| {
-                tiers[i]
+            .flat_map(|&(tier, n)| {
+                tiers[tier]
                     .next_jobs(n)
                     .into_iter()
-                    .map(move |(job, input)| (i, job, input))
+                    .map(move |(job, input)| Work { tier, job, input })
             })
             .collect();
-        let plan: Vec<&crate::config::Tier> = tiers.iter().map(|t| &t.item().tier).collect();
-        let outcomes: Vec<_> = work
-            .par_iter()
-            .map(|(i, _, input)| {
-                let tier = plan[*i];
-                let started = Instant::now();
-                let outcome =
-                    attempt::run(input, tier, deadlines.deadline(&tier.name, input.target));
-                (outcome, started.elapsed())
-            })
-            .collect();
+        let outcomes = dispatcher.round(&work, tiers);
         let mut chunk = Batch::default();
-        for ((i, job, input), (outcome, took)) in work.into_iter().zip(outcomes) {
+        for (w, (outcome, took)) in work.into_iter().zip(outcomes) {
             sampler.attempt(took);
-            tiers[i].receive(job, &input, outcome, seen, &mut chunk);
+            tiers[w.tier].receive(w.job, &w.input, outcome, seen, &mut chunk);
         }
         if skip_unreachable {
             skip(tiers);

@@ -23,7 +23,7 @@ const MIN_OPEN_JOBS: usize = 16;
 const GIVE_UP_STREAK: u64 = 20;
 
 /// One unit of parallel work: a job makes attempts until it yields a puzzle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Job {
     number: u64,
     attempt: u32,
@@ -269,15 +269,31 @@ impl<'a> TierFill<'a> {
         };
         if done {
             self.give_up_streak = 0;
-        } else if next_attempt < self.settings.generation.max_attempts {
-            self.retries.push(Job {
-                number: job.number,
-                attempt: next_attempt,
-            });
+        } else if let Some(retry) = self.retry(job, next_attempt) {
+            self.retries.push(retry);
         } else {
             self.give_up_streak += 1;
             tracing::debug!(tier = %self.item.tier.name, job = job.number, "job gave up");
         }
+    }
+
+    /// The job's attempt `next`, unless the job has had all its attempts.
+    fn retry(&self, job: Job, next: u32) -> Option<Job> {
+        (next < self.settings.generation.max_attempts).then_some(Job {
+            number: job.number,
+            attempt: next,
+        })
+    }
+
+    /// The attempt (with its input as things stand) that will follow `job`'s when its
+    /// outcome is read, if that is certain before: a rejected or timed-out attempt is
+    /// retried with the next while the tier is open. Lets the dispatcher run it early.
+    pub fn retry_after(&self, job: Job, outcome: &AttemptOutcome) -> Option<(Job, AttemptInput)> {
+        let rejected = matches!(outcome, AttemptOutcome::Rejected | AttemptOutcome::TimedOut);
+        let retry = self
+            .retry(job, job.attempt + 1)
+            .filter(|_| rejected && self.is_open())?;
+        Some((retry, self.input(retry)))
     }
 
     /// Counts, logs and queues an alarm for the bank.
