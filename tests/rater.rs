@@ -336,6 +336,69 @@ fn singles_check_agrees_with_the_rater() {
         .all(|(p, _)| !solves_by_singles(p)));
 }
 
+/// The fill passes over a puzzle that propagation solves by steps scoring below its tier:
+/// every such puzzle must rate below, classic and diagonal, on every size the pointing and
+/// claiming check serves.
+#[test]
+fn propagation_check_agrees_with_the_rater() {
+    use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
+    use sudoku_bank::grid::{Geometry, Variant};
+    use sudoku_bank::solver::{solves_below, solves_by_singles};
+    let (mut locked, mut beyond_singles, mut total) = (0, 0, 0);
+    for variant in [Variant::Classic, Variant::Diagonal] {
+        for (size, clue_levels) in [
+            (9, &[24usize, 28, 32][..]),
+            (6, &[10, 13][..]),
+            (4, &[5][..]),
+        ] {
+            for &clues in clue_levels {
+                let spec = Spec {
+                    geometry: Geometry::for_size(size).unwrap().with_variant(variant),
+                    route: Route::Backtrack,
+                    strategy: Strategy::Random,
+                    stop: DigStop::Clues(clues),
+                    failure_budget: None,
+                    cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
+                };
+                for seed in 0..40 {
+                    let Ok(g) = generate(&spec, seed, None) else {
+                        continue;
+                    };
+                    let rating = rate(&g.puzzle);
+                    let below = solves_below(&g.puzzle, 2.9);
+                    assert!(
+                        !below || (rating.completed && rating.score <= 2.8),
+                        "{variant} {}: {}",
+                        rating.score,
+                        g.puzzle
+                    );
+                    assert!(
+                        !solves_below(&g.puzzle, 2.6) || rating.score <= 2.5,
+                        "{variant} {}: {}",
+                        rating.score,
+                        g.puzzle
+                    );
+                    assert!(
+                        !solves_below(&g.puzzle, 2.3),
+                        "nothing scores below 2.3 by this"
+                    );
+                    locked += below as u32;
+                    beyond_singles += (below && !solves_by_singles(&g.puzzle)) as u32;
+                    total += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        beyond_singles > 5 && locked + 20 < total,
+        "{locked} by propagation ({beyond_singles} needing pointing or claiming) of {total}"
+    );
+    // Calibration puzzles (SE 2.5 and up; those of 2.9 and up beyond it) never pass.
+    for (p, se) in calibration().iter().take(1500) {
+        assert!(*se <= 2.8 || !solves_below(p, 2.9), "{se} {p}");
+    }
+}
+
 /// `bank explain` shows each forcing chain link by link, from the assumption to the
 /// candidate it removes, and ends with the score; a puzzle without one solution is refused.
 #[test]

@@ -11,7 +11,7 @@ use crate::generate::{
 use crate::grid::{Geometry, Grid};
 use crate::rate::{rate_within, search_effort, Rating};
 use crate::rng::{derive_seed, Rand};
-use crate::solver::{solves_by_singles, Solver};
+use crate::solver::{solves_below, Solver};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -215,9 +215,6 @@ fn merge_up_to(input: &AttemptInput) -> Option<usize> {
     input.cage_sizes.map(|s| usize::from(s.max))
 }
 
-/// The highest score of a puzzle that singles alone solve (naked single, SE 2.3).
-const SINGLES_SCORE: f64 = 2.3;
-
 /// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
 /// clue level further and rates again (a harder puzzle from the same work). A level out of
 /// reach leaves the puzzle where digging stopped, rated as it is.
@@ -230,9 +227,10 @@ fn dig_toward_tier(
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, base, &solver);
     dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
-        // Whether singles alone solve it takes a microsecond or two instead of a rating,
-        // and such a puzzle is below any tier above singles.
-        if tier.band.min > SINGLES_SCORE && solves_by_singles(puzzle) {
+        // Whether propagation alone solves it takes a microsecond or two instead of a
+        // rating, and such a puzzle rates below tiers above singles (or above pointing
+        // and claiming).
+        if solves_below(puzzle, tier.band.min) {
             return Ok(Level::Deeper);
         }
         let Some(rating) = rate_within(puzzle, tier.band.max, deadline)? else {

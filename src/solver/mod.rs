@@ -133,16 +133,54 @@ impl Solver {
 /// puzzles a person solves without any candidate elimination (SE 2.3 at most).
 pub fn solves_by_singles(grid: &Grid) -> bool {
     let g = grid.geometry();
-    by_size!(g, settles_by_singles(g, grid.cells()))
+    by_size!(g, settles(g, grid.cells(), true))
 }
 
-fn settles_by_singles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+/// The highest SE score of a puzzle that singles solve.
+const SINGLES_SCORE: f64 = 2.3;
+
+/// The highest SE score of a puzzle that singles with pointing and claiming solve.
+const LOCKED_SCORE: f64 = 2.8;
+
+/// Whether the search's propagation alone solves `grid` by steps that each score below
+/// `score` on the SE scale, so that a rating must come out below it: singles (2.3), or
+/// singles with pointing and claiming (2.8) on sizes up to 9x9. A person's rating takes
+/// the easiest step at each point, and such steps never stop being there once they solve
+/// the puzzle, so no rating step scores more than they do. Killer cages are left out
+/// (their steps are scored on the killer scale).
+///
+/// The propagation reduces each digit's places in a band (and a stack) to the union of
+/// its placements there. Up to three rows (columns) and boxes that is exactly pointing
+/// and claiming; 12x12 stacks and 16x16 bands have four, which reaches beyond.
+pub fn solves_below(grid: &Grid, score: f64) -> bool {
+    let g = grid.geometry();
+    if score > LOCKED_SCORE && g.n() <= 9 && grid.cages().is_none() {
+        by_size!(g, settles(g, grid.cells(), false))
+    } else {
+        score > SINGLES_SCORE && solves_by_singles(grid)
+    }
+}
+
+/// Whether propagation (by singles alone with `singles_only`) places every cell of
+/// `clues`.
+fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     g: Geometry,
     clues: &[u8],
+    singles_only: bool,
 ) -> bool {
-    let mut s = Search::<_, true>::new(band_tables(g), Ascending, 1, None);
-    s.board::<N, BR, DB, BANDS>(clues)
-        .is_some_and(|mut board| s.settles::<N, BR, DB, BANDS>(&mut board))
+    fn with<const N: usize, const BR: usize, const DB: usize, const BANDS: usize, const S: bool>(
+        g: Geometry,
+        clues: &[u8],
+    ) -> bool {
+        let mut s = Search::<_, S>::new(band_tables(g), Ascending, 1, None);
+        s.board::<N, BR, DB, BANDS>(clues)
+            .is_some_and(|mut board| s.settles::<N, BR, DB, BANDS>(&mut board))
+    }
+    if singles_only {
+        with::<N, BR, DB, BANDS, true>(g, clues)
+    } else {
+        with::<N, BR, DB, BANDS, false>(g, clues)
+    }
 }
 
 /// Counts solutions of `grid` up to `limit`, with no deadline.
