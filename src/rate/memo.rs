@@ -44,11 +44,13 @@ pub enum DigitSearch {
     /// Nishio (its runs follow one digit's links, and the board's singles of that digit
     /// only); key: digit.
     Nishio,
+    /// Empty rectangles; key: digit.
+    EmptyRectangle,
 }
 
 impl DigitSearch {
     /// Every search, one slot each.
-    const ALL: [DigitSearch; 10] = [
+    const ALL: [DigitSearch; 11] = [
         DigitSearch::Fish(2),
         DigitSearch::Fish(3),
         DigitSearch::Fish(4),
@@ -59,6 +61,7 @@ impl DigitSearch {
         DigitSearch::DirectClaiming,
         DigitSearch::GroupedXChain,
         DigitSearch::Nishio,
+        DigitSearch::EmptyRectangle,
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -72,6 +75,7 @@ impl DigitSearch {
             DigitSearch::DirectClaiming => 7,
             DigitSearch::GroupedXChain => 8,
             DigitSearch::Nishio => 9,
+            DigitSearch::EmptyRectangle => 10,
         }
     }
 }

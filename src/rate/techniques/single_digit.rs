@@ -2,6 +2,7 @@
 
 use super::Technique;
 use crate::rate::board::Board;
+use crate::rate::memo::DigitSearch;
 use crate::rate::step::Step;
 
 /// Empty rectangle: in a box, digit `d` lies only on one row `r` and one column `c` of
@@ -9,7 +10,8 @@ use crate::rate::step::Step;
 /// strong link on `d` in a column outside the box from (r, c2) to (r2, c2), `d` leaves
 /// (r2, c): if (r2, c2) is not `d`, (r, c2) is, so the box's `d` is on column `c`, which
 /// sees (r2, c); if it is, (r2, c) sees it along row r2. The same with rows and columns
-/// swapped. The first pattern found, in digit, box and cross order. Works on the unit
+/// swapped. The first pattern found, in digit, box and cross order; a digit that showed
+/// none is passed over until it changes. Works on the unit
 /// position masks the board keeps (a row's positions are columns, a column's rows, a
 /// box's row-major).
 pub fn empty_rectangle(b: &Board) -> Option<Step> {
@@ -19,6 +21,11 @@ pub fn empty_rectangle(b: &Board) -> Option<Step> {
     let row_bits = (1u16 << bc) - 1;
     let col_bits = (0..br).fold(0u16, |m, i| m | 1 << (i * bc));
     for d in 1..=n as u8 {
+        // What the search reads is the digit's places alone.
+        let key = d as usize - 1;
+        if b.digit_found_nothing_since(DigitSearch::EmptyRectangle, key, d) {
+            continue;
+        }
         for bx in 0..n {
             let m = b.positions(layout.box_unit(bx), d);
             if m.count_ones() < 2 {
@@ -39,6 +46,7 @@ pub fn empty_rectangle(b: &Board) -> Option<Step> {
                 }
             }
         }
+        b.digit_found_nothing(DigitSearch::EmptyRectangle, key, d);
     }
     None
 }
