@@ -36,6 +36,8 @@ pub struct Board {
     unit_changes: Vec<u32>,
     /// Per digit, how many times a cell lost it as a candidate.
     digit_changes: Vec<u32>,
+    /// How many times an open cell came down to two candidates.
+    bivalue_births: u32,
     /// Candidates lost so far: the version of the board that derived values are kept for.
     version: u32,
     /// What searches remember of this board (see [`SearchMemo`]).
@@ -62,6 +64,7 @@ impl Board {
             unit_changes: vec![0; units],
 
             digit_changes: vec![0; n],
+            bivalue_births: 0,
             version: 0,
             memo: SearchMemo::new(units, n),
             cages: puzzle.cages().cloned(),
@@ -185,6 +188,7 @@ impl Board {
         let bit = 1u16 << (digit - 1);
         if self.value[cell] == 0 && self.cand[cell] & bit != 0 {
             self.cand[cell] &= !bit;
+            self.bivalue_births += u32::from(self.cand[cell].count_ones() == 2);
             self.unmark(cell, digit);
         }
     }
@@ -257,18 +261,30 @@ impl Board {
             .set_digit_found_nothing(search, key, changes, within);
     }
 
-    /// Whether `search` found nothing in unit `u` and the unit has not changed since.
+    /// Whether `search` found nothing in unit `u` and what it reads has not changed since:
+    /// the unit (and for ALS wings, the board's bivalue cells).
     #[inline]
     pub fn found_nothing_since(&self, search: UnitSearch, u: usize) -> bool {
         self.memo
-            .unit_found_nothing(search, u, self.unit_changes[u])
+            .unit_found_nothing(search, u, self.unit_stamp(search, u))
     }
 
     /// Records that `search` found nothing in unit `u` as it is now.
     #[inline]
     pub fn found_nothing(&self, search: UnitSearch, u: usize) {
         self.memo
-            .set_unit_found_nothing(search, u, self.unit_changes[u]);
+            .set_unit_found_nothing(search, u, self.unit_stamp(search, u));
+    }
+
+    /// What a unit search's memo compares: the unit's changes, plus for ALS wings the
+    /// bivalue cells the board gained. Both only grow, so the sum changes whenever either
+    /// does.
+    #[inline]
+    fn unit_stamp(&self, search: UnitSearch, u: usize) -> u32 {
+        match search {
+            UnitSearch::AlsWing(_) => self.unit_changes[u] + self.bivalue_births,
+            _ => self.unit_changes[u],
+        }
     }
 
     /// The value `build` derives from the puzzle itself (not the candidates), built once

@@ -20,6 +20,10 @@ pub enum UnitSearch {
     Hidden(usize),
     /// Direct hidden pairs and triples (2 or 3).
     DirectHidden(usize),
+    /// ALS wings (3 or 4 cells) whose almost locked set lies in the unit. They read the
+    /// board's bivalue cells too, so the board stamps them with the bivalue cells it
+    /// gained as well (other cells only lose candidates they could remove).
+    AlsWing(usize),
 }
 
 /// A search whose result for a key (a digit, or a unit and a digit) depends on one
@@ -82,7 +86,7 @@ impl DigitSearch {
 
 impl UnitSearch {
     /// Every search, one slot each.
-    const ALL: [UnitSearch; 8] = [
+    const ALL: [UnitSearch; 10] = [
         UnitSearch::Naked(2),
         UnitSearch::Naked(3),
         UnitSearch::Naked(4),
@@ -91,6 +95,8 @@ impl UnitSearch {
         UnitSearch::Hidden(4),
         UnitSearch::DirectHidden(2),
         UnitSearch::DirectHidden(3),
+        UnitSearch::AlsWing(3),
+        UnitSearch::AlsWing(4),
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -99,6 +105,7 @@ impl UnitSearch {
             UnitSearch::Naked(k) => k - 2,
             UnitSearch::Hidden(k) => 3 + k - 2,
             UnitSearch::DirectHidden(k) => 6 + k - 2,
+            UnitSearch::AlsWing(k) => 8 + k - 3,
         }
     }
 }

@@ -5,7 +5,7 @@ use super::common::{first_covering, UnitVec};
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
-use crate::rate::memo::UnitDerived;
+use crate::rate::memo::{UnitDerived, UnitSearch};
 use crate::rate::step::Step;
 
 /// Removes `digit` from open cells that see every cell of `pattern`.
@@ -98,7 +98,8 @@ pub fn xyz_wing(b: &Board) -> Option<Step> {
 ///
 /// Scored as Sukaku Explainer does, by the set's largest cell `l`: the base plus a tenth
 /// for each step `l` is from the ends of its range, up to the middle (see
-/// [`als_wing_score`]). The lowest-scoring wing below `below` is returned.
+/// [`als_wing_score`]). The lowest-scoring wing below `below` is returned. A unit whose
+/// sets made none is passed over until it changes or the board gains a bivalue cell.
 pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     let technique = match k {
         3 => Technique::WxyzWing,
@@ -125,15 +126,27 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     }
     let all = ((1u32 << b.n()) - 1) as u16;
     let mut best: Option<Step> = None;
+    let memo = UnitSearch::AlsWing(k);
     for u in 0..b.unit_count() {
+        if b.found_nothing_since(memo, u) {
+            continue;
+        }
         let sets = b.unit_derived(UnitDerived::AlmostLockedSets(k), u, || {
             almost_locked_sets(b, u, k)
         });
+        // Whether every set of the unit was looked at (none passed over for its score)
+        // and none made a wing: then the unit shows none until it or the bivalue cells
+        // change.
+        let mut whole = true;
         for als in sets.iter() {
             let score = als_wing_score(technique, k, als.largest);
             let beaten = best.as_ref().map_or(below, |s| s.score);
+            if score >= beaten - 1e-9 {
+                whole = false;
+                continue;
+            }
             let holds_a_pair = digits(als.union).any(|d| partners[d as usize] & als.union != 0);
-            if score >= beaten - 1e-9 || !holds_a_pair {
+            if !holds_a_pair {
                 continue;
             }
             let set = &als.cells[..];
@@ -159,9 +172,13 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
                         // Nothing scores lower: stop looking.
                         return best;
                     }
+                    whole = false;
                     break;
                 }
             }
+        }
+        if whole {
+            b.found_nothing(memo, u);
         }
     }
     best
