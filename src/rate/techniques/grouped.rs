@@ -38,7 +38,8 @@ struct Node {
     sees_all: CellSet,
 }
 
-/// The nodes and links of one digit.
+/// The nodes and links of one digit (rebuilt in place for the next digit).
+#[derive(Default)]
 struct Graph {
     nodes: Vec<Node>,
     /// Each strong link once, as a pair of nodes.
@@ -94,13 +95,12 @@ impl Graph {
     }
 }
 
-fn graph(b: &Board, d: u8) -> Graph {
-    let mut g = Graph {
-        nodes: Vec::new(),
-        strong: Vec::new(),
-        linked: Vec::new(),
-        at: Vec::new(),
-    };
+/// Builds `g` afresh as the nodes and strong links of digit `d` (its lists keep their room).
+fn graph(b: &Board, d: u8, g: &mut Graph) {
+    g.nodes.clear();
+    g.strong.clear();
+    g.linked.clear();
+    g.at.clear();
     // Rows, columns and boxes: a diagonal's places split by box into groups that are not
     // box-line intersections, so diagonals take no part (fewer chains, none unsound).
     for u in b.layout().lines().chain(b.layout().boxes()) {
@@ -143,7 +143,6 @@ fn graph(b: &Board, d: u8) -> Graph {
             }
         }
     }
-    g
 }
 
 /// The shortest grouped X-chain (one that uses a group) scoring below `below`: the digit
@@ -159,6 +158,7 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
         .unwrap_or(0);
     // The best chain and its count of nodes.
     let mut best: Option<(Step, usize)> = None;
+    let mut g = Graph::default();
     for d in 1..=b.n() as u8 {
         // A digit that had no chain within that many nodes and has not changed since is
         // passed over.
@@ -171,7 +171,7 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
         let holding: CellSet = (0..b.cells())
             .filter(|&c| b.is_open(c) && b.cand(c) & (1 << (d - 1)) != 0)
             .collect();
-        let mut g = graph(b, d);
+        graph(b, d, &mut g);
         let count = g.nodes.len();
         if !g.nodes.iter().any(|x| x.group) {
             b.digit_found_nothing_up_to(DigitSearch::GroupedXChain, key, d, within);
