@@ -121,7 +121,10 @@ impl<'s, 'scope> Dispatcher<'s, 'scope> {
         let finished = match finished {
             Ok(Some(finished)) => finished,
             Ok(None) => return,
-            Err(panic) => std::panic::resume_unwind(panic),
+            Err(panic) => {
+                self.close();
+                std::panic::resume_unwind(panic)
+            }
         };
         let fill = &fills[work.tier];
         if let Some((job, input)) = fill.retry_after(work.job, &finished.0) {
@@ -151,7 +154,7 @@ impl<'s, 'scope> Dispatcher<'s, 'scope> {
                     (outcome, started.elapsed())
                 })
             }));
-            // The dispatcher outlives its scope's work, so the receiver is there.
+            // Once the fill is over the dispatcher is gone, and so is the wish for this.
             let _ = sender.send((work, finished));
         });
     }
