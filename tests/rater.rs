@@ -291,32 +291,45 @@ fn reference_puzzles_pin_each_technique() {
     }
 }
 
+/// Random digs of `geometry` to `clues` clues from grids of `route`, one per seed below
+/// `seeds` that reaches the target.
+fn random_digs(
+    geometry: sudoku_bank::grid::Geometry,
+    route: sudoku_bank::generate::Route,
+    clues: usize,
+    seeds: u64,
+) -> Vec<sudoku_bank::grid::Grid> {
+    use sudoku_bank::generate::{generate, CageSizes, DigStop, Spec, Strategy};
+    let spec = Spec {
+        geometry,
+        route,
+        strategy: Strategy::Random,
+        stop: DigStop::Clues(clues),
+        failure_budget: None,
+        cage_sizes: CageSizes::DEFAULT,
+    };
+    (0..seeds)
+        .filter_map(|seed| generate(&spec, seed, None).ok())
+        .map(|g| g.puzzle)
+        .collect()
+}
+
 #[test]
 fn singles_check_agrees_with_the_rater() {
-    use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
+    use sudoku_bank::generate::Route;
     use sudoku_bank::grid::Geometry;
     use sudoku_bank::solver::solves_by_singles;
     let (mut by_singles, mut direct, mut total) = (0, 0, 0);
     for (size, clue_levels) in [(9, &[24usize, 28, 32, 36][..]), (6, &[12, 16][..])] {
         for &clues in clue_levels {
-            let spec = Spec {
-                geometry: Geometry::for_size(size).unwrap(),
-                route: Route::Transform,
-                strategy: Strategy::Random,
-                stop: DigStop::Clues(clues),
-                failure_budget: None,
-                cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
-            };
-            for seed in 0..60 {
-                let Ok(g) = generate(&spec, seed, None) else {
-                    continue;
-                };
-                let rating = rate(&g.puzzle);
+            let geometry = Geometry::for_size(size).unwrap();
+            for puzzle in random_digs(geometry, Route::Transform, clues, 60) {
+                let rating = rate(&puzzle);
                 let easy = rating.completed && rating.score <= 2.3;
                 // Singles alone solve it only if it rates easy (the fill's shortcut); an
                 // easy puzzle may also need a direct technique.
-                let singles = solves_by_singles(&g.puzzle);
-                assert!(!singles || easy, "{}", g.puzzle);
+                let singles = solves_by_singles(&puzzle);
+                assert!(!singles || easy, "{}", puzzle);
                 by_singles += singles as u32;
                 direct += (easy && !singles) as u32;
                 total += 1;
@@ -341,7 +354,7 @@ fn singles_check_agrees_with_the_rater() {
 /// claiming check serves.
 #[test]
 fn propagation_check_agrees_with_the_rater() {
-    use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
+    use sudoku_bank::generate::Route;
     use sudoku_bank::grid::{Geometry, Variant};
     use sudoku_bank::solver::{solves_below, solves_by_singles};
     let (mut locked, mut beyond_singles, mut total) = (0, 0, 0);
@@ -352,38 +365,28 @@ fn propagation_check_agrees_with_the_rater() {
             (4, &[5][..]),
         ] {
             for &clues in clue_levels {
-                let spec = Spec {
-                    geometry: Geometry::for_size(size).unwrap().with_variant(variant),
-                    route: Route::Backtrack,
-                    strategy: Strategy::Random,
-                    stop: DigStop::Clues(clues),
-                    failure_budget: None,
-                    cage_sizes: sudoku_bank::generate::CageSizes::DEFAULT,
-                };
-                for seed in 0..40 {
-                    let Ok(g) = generate(&spec, seed, None) else {
-                        continue;
-                    };
-                    let rating = rate(&g.puzzle);
-                    let below = solves_below(&g.puzzle, 2.9);
+                let geometry = Geometry::for_size(size).unwrap().with_variant(variant);
+                for puzzle in random_digs(geometry, Route::Backtrack, clues, 40) {
+                    let rating = rate(&puzzle);
+                    let below = solves_below(&puzzle, 2.9);
                     assert!(
                         !below || (rating.completed && rating.score <= 2.8),
                         "{variant} {}: {}",
                         rating.score,
-                        g.puzzle
+                        puzzle
                     );
                     assert!(
-                        !solves_below(&g.puzzle, 2.6) || rating.score <= 2.5,
+                        !solves_below(&puzzle, 2.6) || rating.score <= 2.5,
                         "{variant} {}: {}",
                         rating.score,
-                        g.puzzle
+                        puzzle
                     );
                     assert!(
-                        !solves_below(&g.puzzle, 2.3),
+                        !solves_below(&puzzle, 2.3),
                         "nothing scores below 2.3 by this"
                     );
                     locked += below as u32;
-                    beyond_singles += (below && !solves_by_singles(&g.puzzle)) as u32;
+                    beyond_singles += (below && !solves_by_singles(&puzzle)) as u32;
                     total += 1;
                 }
             }
