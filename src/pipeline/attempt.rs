@@ -143,9 +143,10 @@ const MOST_MERGES: u32 = 6;
 /// Digs to the attempt's target, then on one clue level at a time while `judge` asks for
 /// it. A level out of reach (no orbit left that keeps the puzzle unique) ends the dig where
 /// it stands: `judge` sees that puzzle (unless it saw it at the level before, when no clue
-/// could go), and if it still asks to go deeper, the result is `None`. A killer dig (its givens already minimal) goes deeper by merging two cages
-/// instead ([`Digger::merge_cages`], up to [`MOST_MERGES`] times, cages of at most
-/// `merge_up_to` cells). The fill and `reproduce` both dig through here, so they cannot
+/// could go), and if it still asks to go deeper, the result is `None`. A killer dig (its
+/// givens already minimal) goes deeper by merging two cages instead
+/// ([`Digger::merge_cages`], up to [`MOST_MERGES`] times, cages of at most `merge_up_to`
+/// cells). The fill and `reproduce` both dig through here, so they cannot
 /// drift apart.
 fn dig_levels<T>(
     digger: &mut Digger,

@@ -50,7 +50,8 @@ pub struct Dispatcher<'s, 'scope> {
     sender: Sender<Report>,
     /// Queued or running.
     pending: HashSet<Work>,
-    /// Back and not yet read by a round.
+    /// Back and not yet read by a round. (A retry made before an alarm moved its tier's
+    /// target is never asked for, and stays until the fill ends.)
     done: HashMap<Work, Finished>,
 }
 
@@ -82,9 +83,7 @@ impl<'s, 'scope> Dispatcher<'s, 'scope> {
             flag.store(fill.is_open(), Ordering::Relaxed);
         }
         for w in work {
-            if !self.done.contains_key(w) && !self.pending.contains(w) {
-                self.spawn(*w);
-            }
+            self.queue(*w);
         }
         let mut results = Vec::with_capacity(work.len());
         for w in work {
@@ -92,11 +91,9 @@ impl<'s, 'scope> Dispatcher<'s, 'scope> {
                 if let Some(f) = self.done.remove(w) {
                     break f;
                 }
-                if !self.pending.contains(w) {
-                    // Dropped before it ran: its tier closed, and opened again when a
-                    // skipped tier's share moved to it.
-                    self.spawn(*w);
-                }
+                // Dropped before it ran when its tier closed, and opened again when a
+                // skipped tier's share moved to it: queued again.
+                self.queue(*w);
                 self.wait(fills);
             };
             results.push(finished);
@@ -128,21 +125,20 @@ impl<'s, 'scope> Dispatcher<'s, 'scope> {
         };
         let fill = &fills[work.tier];
         if let Some((job, input)) = fill.retry_after(work.job, &finished.0) {
-            let next = Work {
+            self.queue(Work {
                 tier: work.tier,
                 job,
                 input,
-            };
-            if !self.done.contains_key(&next) && !self.pending.contains(&next) {
-                self.spawn(next);
-            }
+            });
         }
         self.done.insert(work, finished);
     }
 
-    /// Queues `work` on the pool.
-    fn spawn(&mut self, work: Work) {
-        self.pending.insert(work);
+    /// Queues `work` on the pool unless it is queued, running or back already.
+    fn queue(&mut self, work: Work) {
+        if self.done.contains_key(&work) || !self.pending.insert(work) {
+            return;
+        }
         let tier = self.tiers[work.tier];
         let (deadlines, open, sender) = (self.deadlines, self.open, self.sender.clone());
         self.scope.spawn_fifo(move |_| {

@@ -146,8 +146,8 @@ const LOCKED_SCORE: f64 = 2.8;
 /// `score` on the SE scale, so that a rating must come out below it: singles (2.3), or
 /// singles with pointing and claiming (2.8) on sizes up to 9x9. A person's rating takes
 /// the easiest step at each point, and such steps never stop being there once they solve
-/// the puzzle, so no rating step scores more than they do. Killer cages are left out
-/// (their steps are scored on the killer scale).
+/// the puzzle, so no rating step scores more than they do. A killer grid gets the singles
+/// check alone, which does not read its cages.
 ///
 /// The propagation reduces each digit's places in a band (and a stack) to the union of
 /// its placements there. Up to three rows (columns) and boxes that is exactly pointing

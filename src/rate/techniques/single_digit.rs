@@ -11,9 +11,8 @@ use crate::rate::step::Step;
 /// (r2, c): if (r2, c2) is not `d`, (r, c2) is, so the box's `d` is on column `c`, which
 /// sees (r2, c); if it is, (r2, c) sees it along row r2. The same with rows and columns
 /// swapped. The first pattern found, in digit, box and cross order; a digit that showed
-/// none is passed over until it changes. Works on the unit
-/// position masks the board keeps (a row's positions are columns, a column's rows, a
-/// box's row-major).
+/// none is passed over until it changes. Works on the unit position masks the board keeps
+/// (a row's positions are columns, a column's rows, a box's row-major).
 pub fn empty_rectangle(b: &Board) -> Option<Step> {
     let g = b.geometry();
     let layout = b.layout();
