@@ -350,20 +350,22 @@ fn singles_check_agrees_with_the_rater() {
 }
 
 /// The fill passes over a puzzle that propagation solves by steps scoring below its tier:
-/// every such puzzle must rate below, classic and diagonal, on every size the pointing and
-/// claiming check serves.
+/// every such puzzle must rate below, classic, diagonal and killer, on every size the
+/// pointing and claiming check serves.
 #[test]
 fn propagation_check_agrees_with_the_rater() {
     use sudoku_bank::generate::Route;
     use sudoku_bank::grid::{Geometry, Variant};
     use sudoku_bank::solver::{solves_below, solves_by_singles};
     let (mut locked, mut beyond_singles, mut total) = (0, 0, 0);
-    for variant in [Variant::Classic, Variant::Diagonal] {
-        for (size, clue_levels) in [
-            (9, &[24usize, 28, 32][..]),
-            (6, &[10, 13][..]),
-            (4, &[5][..]),
-        ] {
+    let (mut killer_below, mut killer_total) = (0, 0);
+    for variant in [Variant::Classic, Variant::Diagonal, Variant::Killer] {
+        let levels: [(usize, &[usize]); 3] = match variant {
+            // Killers mostly come without givens; their cages do the work.
+            Variant::Killer => [(9, &[0, 4, 10]), (6, &[0, 3]), (4, &[0])],
+            _ => [(9, &[24, 28, 32]), (6, &[10, 13]), (4, &[5])],
+        };
+        for (size, clue_levels) in levels {
             for &clues in clue_levels {
                 let geometry = Geometry::for_size(size).unwrap().with_variant(variant);
                 for puzzle in random_digs(geometry, Route::Backtrack, clues, 40) {
@@ -385,6 +387,11 @@ fn propagation_check_agrees_with_the_rater() {
                         !solves_below(&puzzle, 2.3),
                         "nothing scores below 2.3 by this"
                     );
+                    if variant == Variant::Killer {
+                        killer_below += below as u32;
+                        killer_total += 1;
+                        continue;
+                    }
                     locked += below as u32;
                     beyond_singles += (below && !solves_by_singles(&puzzle)) as u32;
                     total += 1;
@@ -395,6 +402,10 @@ fn propagation_check_agrees_with_the_rater() {
     assert!(
         beyond_singles > 5 && locked + 20 < total,
         "{locked} by propagation ({beyond_singles} needing pointing or claiming) of {total}"
+    );
+    assert!(
+        killer_below > 20 && killer_below + 20 < killer_total,
+        "{killer_below} killers by propagation of {killer_total}"
     );
     // Calibration puzzles (SE 2.5 and up; those of 2.9 and up beyond it) never pass.
     for (p, se) in calibration().iter().take(1500) {

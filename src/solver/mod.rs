@@ -130,56 +130,66 @@ impl Solver {
 }
 
 /// Whether singles alone (full house, hidden and naked singles) solve `grid`: the
-/// puzzles a person solves without any candidate elimination (SE 2.3 at most).
+/// puzzles a person solves without any candidate elimination (SE 2.3 at most). A killer
+/// grid's cages are not read.
 pub fn solves_by_singles(grid: &Grid) -> bool {
     let g = grid.geometry();
-    by_size!(g, settles(g, grid.cells(), true))
+    by_size!(g, settles(g, grid, true))
 }
 
 /// The highest SE score of a puzzle that singles solve.
 const SINGLES_SCORE: f64 = 2.3;
 
-/// The highest SE score of a puzzle that singles with pointing and claiming solve.
+/// The highest SE score of a puzzle that singles with pointing and claiming solve (and on
+/// the killer scale, with cage combinations, 2.0, and the 45 rule on one unit, 2.5).
 const LOCKED_SCORE: f64 = 2.8;
 
 /// Whether the search's propagation alone solves `grid` by steps that each score below
-/// `score` on the SE scale, so that a rating must come out below it: singles (2.3), or
-/// singles with pointing and claiming (2.8) on sizes up to 9x9. A person's rating takes
-/// the easiest step at each point, and such steps never stop being there once they solve
-/// the puzzle, so no rating step scores more than they do. A killer grid gets the singles
-/// check alone, which does not read its cages.
+/// `score`, so that a rating must come out below it: singles (2.3), or singles with
+/// pointing and claiming (2.8) on sizes up to 9x9, and on killer grids cage combinations
+/// and the 45 rule on one row, column or box as well. A person's rating takes the easiest
+/// step at each point. These steps only ever remove more with fewer candidates, so once
+/// they solve the puzzle, one of them is there at every point of the rating, and no
+/// rating step scores more than they do.
 ///
 /// The propagation reduces each digit's places in a band (and a stack) to the union of
 /// its placements there. Up to three rows (columns) and boxes that is exactly pointing
-/// and claiming; 12x12 stacks and 16x16 bands have four, which reaches beyond.
+/// and claiming; 12x12 stacks and 16x16 bands have four, which reaches beyond. Its cage
+/// pass keeps to the killer rater's steps here ([`Search::with_rater_cage_steps`]).
 pub fn solves_below(grid: &Grid, score: f64) -> bool {
     let g = grid.geometry();
-    if score > LOCKED_SCORE && g.n() <= 9 && grid.cages().is_none() {
-        by_size!(g, settles(g, grid.cells(), false))
+    if score > LOCKED_SCORE && g.n() <= 9 {
+        by_size!(g, settles(g, grid, false))
     } else {
         score > SINGLES_SCORE && solves_by_singles(grid)
     }
 }
 
-/// Whether propagation (by singles alone with `singles_only`) places every cell of
-/// `clues`.
+/// Whether propagation (by singles alone with `singles_only`, which reads no cages)
+/// places every cell of `grid`.
 fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     g: Geometry,
-    clues: &[u8],
+    grid: &Grid,
     singles_only: bool,
 ) -> bool {
     fn with<const N: usize, const BR: usize, const DB: usize, const BANDS: usize, const S: bool>(
         g: Geometry,
-        clues: &[u8],
+        grid: &Grid,
     ) -> bool {
-        let mut s = Search::<_, S>::new(band_tables(g), Ascending, 1, None);
-        s.board::<N, BR, DB, BANDS>(clues)
+        let cages = grid
+            .cages()
+            .filter(|_| !S)
+            .map(|c| CageTable::new(g, c, BR * N));
+        let mut s = Search::<_, S>::new(band_tables(g), Ascending, 1, None)
+            .with_cages(cages.as_ref())
+            .with_rater_cage_steps();
+        s.board::<N, BR, DB, BANDS>(grid.cells())
             .is_some_and(|mut board| s.settles::<N, BR, DB, BANDS>(&mut board))
     }
     if singles_only {
-        with::<N, BR, DB, BANDS, true>(g, clues)
+        with::<N, BR, DB, BANDS, true>(g, grid)
     } else {
-        with::<N, BR, DB, BANDS, false>(g, clues)
+        with::<N, BR, DB, BANDS, false>(g, grid)
     }
 }
 

@@ -108,6 +108,9 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     /// search: cages whose cells have not changed since are skipped (saved and restored
     /// around each branch, so a sibling compares with its own parent).
     cage_seen: ([u64; 64], [u64; 4]),
+    /// Whether the cage pass keeps to the steps the killer rater takes too (see
+    /// [`Self::with_rater_cage_steps`]).
+    rater_cage_steps: bool,
 }
 
 /// The shape constants of one monomorphisation.
@@ -185,12 +188,23 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             diagonal: tables.diagonals[0][0] != 0,
             cages: None,
             cage_seen: ([0; 64], [0; 4]),
+            rater_cage_steps: false,
         }
     }
 
     /// The same search under killer cages too.
     pub(super) fn with_cages(mut self, cages: Option<&'t CageTable>) -> Self {
         self.cages = cages;
+        self
+    }
+
+    /// The same search with a cage pass that keeps to what the killer rater's cage
+    /// combination and one-unit 45 rule also find: no cell-by-cell matching of a cage,
+    /// and no placement from a row, column or box's virtual cage. Propagation alone then
+    /// solves only puzzles those steps, singles, pointing and claiming solve (for
+    /// [`super::solves_below`]).
+    pub(super) fn with_rater_cage_steps(mut self) -> Self {
+        self.rater_cage_steps = true;
         self
     }
 
@@ -676,12 +690,17 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             }
         }
         if cage.real
+            && !self.rater_cage_steps
             && (2..=MATCHED_CAGE_CELLS).contains(&open_cells)
             && !self.match_cage::<N, BR, DB, BANDS>(b, table, cage.cells, rest, some)
         {
             return false;
         }
-        let mut must = every;
+        let mut must = if cage.real || !self.rater_cage_steps {
+            every
+        } else {
+            0
+        };
         while must != 0 {
             let d = must.trailing_zeros() as usize;
             must &= must - 1;
