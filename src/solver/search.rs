@@ -951,23 +951,25 @@ impl CageScan {
         b: &Board<DB, BANDS>,
         words: [(usize, u64); W],
     ) -> Option<CageScan> {
-        let (mut open_cells, mut placed_cells) = (0u32, 0u32);
-        for &(k, w) in &words {
-            open_cells += (w & b.open[k]).count_ones();
-            placed_cells += (w & !b.open[k]).count_ones();
-        }
-        let (mut placed, mut placed_sum, mut present) = (0u16, 0u32, 0u16);
+        let open: [u64; W] = std::array::from_fn(|i| words[i].1 & b.open[words[i].0]);
+        let placed_at: [u64; W] = std::array::from_fn(|i| words[i].1 & !b.open[words[i].0]);
+        let open_cells: u32 = open.iter().map(|m| m.count_ones()).sum();
+        let placed_cells: u32 = placed_at.iter().map(|m| m.count_ones()).sum();
+        let mut present = 0u16;
         for d in 0..N {
-            let (mut on_placed, mut on_open) = (0u64, 0u64);
-            for &(k, w) in &words {
-                let m = b.cand[d * BANDS + k] & w;
-                on_placed |= m & !b.open[k];
-                on_open |= m & b.open[k];
-            }
-            let here = (on_placed != 0) as u16;
-            placed |= here << d;
-            placed_sum += u32::from(here) * (d as u32 + 1);
+            let on_open = (0..W).fold(0, |m, i| m | b.cand[d * BANDS + words[i].0] & open[i]);
             present |= ((on_open != 0) as u16) << d;
+        }
+        // Most cages the search reads have no cell placed yet.
+        let (mut placed, mut placed_sum) = (0u16, 0u32);
+        if placed_cells != 0 {
+            for d in 0..N {
+                let on_placed =
+                    (0..W).fold(0, |m, i| m | b.cand[d * BANDS + words[i].0] & placed_at[i]);
+                let here = (on_placed != 0) as u16;
+                placed |= here << d;
+                placed_sum += u32::from(here) * (d as u32 + 1);
+            }
         }
         // A placed cell holds one digit: fewer placed digits than placed cells is a digit
         // twice in the cage.
