@@ -9,7 +9,7 @@ use crate::generate::{
     GENERATOR_VERSION,
 };
 use crate::grid::{Geometry, Grid};
-use crate::rate::{rate_within, search_effort, Rating};
+use crate::rate::{score_within, search_effort, Rating};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{solves_below, Solver};
 use std::cell::RefCell;
@@ -234,7 +234,7 @@ fn dig_toward_tier(
         if solves_below(puzzle, tier.band.min) {
             return Ok(Level::Deeper);
         }
-        let Some(rating) = rate_within(puzzle, tier.band.max, deadline)? else {
+        let Some(rating) = score_within(puzzle, tier.band.max, deadline)? else {
             return Ok(Level::GiveUp); // too hard for the tier
         };
         Ok(if tier.accepts(rating.score) {

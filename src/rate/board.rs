@@ -44,9 +44,22 @@ pub struct Board {
     memo: SearchMemo,
     /// A killer puzzle's cages: a digit placed in a cage leaves its other cells too.
     cages: Option<Arc<Cages>>,
+    /// Whether steps found on this board get their notes in words ([`Step::describe`]).
+    notes: bool,
 }
 
 impl Board {
+    /// The same board, whose steps get no notes (for a fill, which reads scores only).
+    pub fn without_notes(mut self) -> Board {
+        self.notes = false;
+        self
+    }
+
+    /// Whether steps found on this board get their notes in words.
+    pub fn notes(&self) -> bool {
+        self.notes
+    }
+
     /// The board of a puzzle with every candidate not excluded by a clue (the clues must
     /// not clash, as parsing ensures).
     pub fn new(puzzle: &Grid) -> Board {
@@ -68,6 +81,7 @@ impl Board {
             version: 0,
             memo: SearchMemo::new(units, n),
             cages: puzzle.cages().cloned(),
+            notes: true,
         };
         // Digits placed in each unit, then each open cell's candidates in one pass: what
         // placing the clues one by one would leave, without the peer-by-peer eliminations.

@@ -87,7 +87,25 @@ pub fn rate_within(
     cap: f64,
     deadline: Option<Instant>,
 ) -> Result<Option<Rating>, Aborted> {
-    let mut board = Board::new(puzzle);
+    rate_board(Board::new(puzzle), cap, deadline)
+}
+
+/// [`rate_within`] for a fill, which reads the score and techniques only: the steps come
+/// without their notes in words.
+pub fn score_within(
+    puzzle: &Grid,
+    cap: f64,
+    deadline: Option<Instant>,
+) -> Result<Option<Rating>, Aborted> {
+    rate_board(Board::new(puzzle).without_notes(), cap, deadline)
+}
+
+/// [`rate_within`] from `board`.
+fn rate_board(
+    mut board: Board,
+    cap: f64,
+    deadline: Option<Instant>,
+) -> Result<Option<Rating>, Aborted> {
     let mut steps = Vec::new();
     let (mut score, mut hardest) = (0.0f64, None);
     let limit = 4 * board.cells() * board.n();
@@ -200,6 +218,46 @@ mod tests {
             }
         }
         rating
+    }
+
+    /// A fill's rating (no notes) takes the same steps as a person's: only the notes go.
+    #[test]
+    fn ratings_without_notes_differ_by_the_notes_only() {
+        use crate::generate::{generate, CageSizes, DigStop, Route, Spec, Strategy};
+        use crate::grid::{Geometry, Variant};
+        let spec = Spec {
+            geometry: Geometry::for_size(9).unwrap().with_variant(Variant::Killer),
+            route: Route::Backtrack,
+            strategy: Strategy::Random,
+            stop: DigStop::Clues(0),
+            failure_budget: None,
+            cage_sizes: CageSizes::DEFAULT,
+        };
+        let (mut rated, mut noted) = (0, 0);
+        for seed in 0..12 {
+            let Ok(made) = generate(&spec, seed, None) else {
+                continue;
+            };
+            let full = rate_within(&made.puzzle, f64::INFINITY, None)
+                .unwrap()
+                .unwrap();
+            let quiet = score_within(&made.puzzle, f64::INFINITY, None)
+                .unwrap()
+                .unwrap();
+            let unnoted: Vec<Step> = full
+                .steps
+                .iter()
+                .map(|s| Step {
+                    note: None,
+                    ..s.clone()
+                })
+                .collect();
+            assert_eq!(unnoted, quiet.steps, "{}", made.puzzle);
+            assert_eq!((full.score, full.completed), (quiet.score, quiet.completed));
+            noted += full.steps.iter().filter(|s| s.note.is_some()).count();
+            rated += 1;
+        }
+        assert!(rated >= 8 && noted > 50, "{rated} rated, {noted} notes");
     }
 
     /// Searches that pass over unchanged units and digits (and the rest, which share

@@ -1,5 +1,6 @@
 //! The step type every technique produces, and Sudoku Explainer's chain length bonus.
 
+use super::board::Board;
 use super::techniques::Technique;
 use serde::Serialize;
 
@@ -55,6 +56,14 @@ impl Step {
     pub fn eliminating(mut self, eliminations: Vec<(usize, u8)>) -> Step {
         self.eliminations = eliminations;
         self
+    }
+
+    /// Sets the note from `note`, when `b` keeps notes: a fill reads scores only, and
+    /// writing the words was 3-4 % of a killer expert fill (docs/benchmarks.md).
+    pub fn describe(&mut self, b: &Board, note: impl FnOnce() -> String) {
+        if b.notes() {
+            self.note = Some(note());
+        }
     }
 }
 

@@ -224,8 +224,13 @@ pub fn cage_combination(b: &Board) -> Option<Step> {
         if !eliminations.is_empty() {
             let mut step =
                 Step::new(Technique::CageCombination, st.open.clone()).eliminating(eliminations);
-            let name = cage_name(cages, k, st, n);
-            step.note = Some(format!("{name} → {}", combo_list(&st.combos)));
+            step.describe(b, || {
+                format!(
+                    "{} → {}",
+                    cage_name(cages, k, st, n),
+                    combo_list(&st.combos)
+                )
+            });
             return Some(step);
         }
     }
@@ -235,12 +240,14 @@ pub fn cage_combination(b: &Board) -> Option<Step> {
             if let (Some(&c), None) = (places.next(), places.next()) {
                 let mut step = Step::new(Technique::CageCombination, st.open.clone());
                 step.placements = vec![(c, d)];
-                let name = cage_name(cages, k, st, n);
-                step.note = Some(format!(
-                    "{name} → {} needs {d}, which only {} can hold",
-                    combo_list(&st.combos),
-                    cell_name(n, c)
-                ));
+                step.describe(b, || {
+                    format!(
+                        "{} → {} needs {d}, which only {} can hold",
+                        cage_name(cages, k, st, n),
+                        combo_list(&st.combos),
+                        cell_name(n, c)
+                    )
+                });
                 return Some(step);
             }
         }
@@ -279,12 +286,14 @@ pub fn cage_locked(b: &Board) -> Option<Step> {
                 if !eliminations.is_empty() {
                     let mut step =
                         Step::new(Technique::CageLocked, places.clone()).eliminating(eliminations);
-                    step.note = Some(format!(
-                        "{} → {} must hold {d}, within {}",
-                        cage_name(cages, k, st, n),
-                        combo_list(&st.combos),
-                        unit_name(b, u)
-                    ));
+                    step.describe(b, || {
+                        format!(
+                            "{} → {} must hold {d}, within {}",
+                            cage_name(cages, k, st, n),
+                            combo_list(&st.combos),
+                            unit_name(b, u)
+                        )
+                    });
                     return Some(step);
                 }
             }
@@ -512,14 +521,16 @@ pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
                 continue;
             };
             step.score = score;
-            let names =
-                |list: &[usize]| cell_names(n, list.iter().copied().filter(|&c| b.is_open(c)));
-            let expr = if side.minus.iter().any(|&c| b.is_open(c)) {
-                format!("{} − ({})", names(&side.plus), names(&side.minus))
-            } else {
-                names(&side.plus)
-            };
-            step.note = Some(format!("{} of {}: {expr} = {rest}", side.name, region.name));
+            step.describe(b, || {
+                let names =
+                    |list: &[usize]| cell_names(n, list.iter().copied().filter(|&c| b.is_open(c)));
+                let expr = if side.minus.iter().any(|&c| b.is_open(c)) {
+                    format!("{} − ({})", names(&side.plus), names(&side.minus))
+                } else {
+                    names(&side.plus)
+                };
+                format!("{} of {}: {expr} = {rest}", side.name, region.name)
+            });
             return Some(step);
         }
     }
@@ -757,24 +768,26 @@ pub fn cage_clash(b: &Board) -> Option<Step> {
             if eliminations.is_empty() {
                 continue;
             }
-            let left: Vec<u16> = part
-                .combos
-                .iter()
-                .copied()
-                .filter(|&s| s & !kept[i] == 0)
-                .collect();
-            let what = match part.cage {
-                Some(k) => format!("cage {}", cages.cell_list(k)),
-                None => format!("the rest {}", cell_names(n, part.open.iter().copied())),
-            };
             let cells: Vec<usize> = parts.iter().flat_map(|p| p.open.clone()).collect();
             let mut step = Step::new(Technique::CageClash, cells).eliminating(eliminations);
-            step.note = Some(format!(
-                "{} holds {} parts with disjoint digits: {what} → {}",
-                unit_name(b, u),
-                parts.len(),
-                combo_list(&left)
-            ));
+            step.describe(b, || {
+                let left: Vec<u16> = part
+                    .combos
+                    .iter()
+                    .copied()
+                    .filter(|&s| s & !kept[i] == 0)
+                    .collect();
+                let what = match part.cage {
+                    Some(k) => format!("cage {}", cages.cell_list(k)),
+                    None => format!("the rest {}", cell_names(n, part.open.iter().copied())),
+                };
+                format!(
+                    "{} holds {} parts with disjoint digits: {what} → {}",
+                    unit_name(b, u),
+                    parts.len(),
+                    combo_list(&left)
+                )
+            });
             return Some(step);
         }
     }
