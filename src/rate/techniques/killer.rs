@@ -198,14 +198,15 @@ fn combo_list(combos: &[u16]) -> String {
     out
 }
 
-/// `cage r1c1+r1c2 = 3`, or with placed cells `cage r1c1+r1c2+r1c3 = 12 (r1c2 open: 5)`.
-fn cage_name(cages: &Cages, k: usize, st: &CageState, n: usize) -> String {
+/// A cage and its combinations: `cage r1c1+r1c2 = 3 → {1,2}`, or with placed cells
+/// `cage r1c1+r1c2+r1c3 = 12 (r1c2 left: 5) → {5}`.
+fn cage_combos(cages: &Cages, k: usize, st: &CageState, n: usize) -> String {
     let mut s = format!("cage {} = {}", cages.cell_list(k), cages.sum(k));
     if st.rest != cages.sum(k) {
         let open = cell_names(n, st.open.iter().copied());
         s.push_str(&format!(" ({open} left: {})", st.rest));
     }
-    s
+    format!("{s} → {}", combo_list(&st.combos))
 }
 
 /// A cage's open cells keep only the digits of the combinations that make its sum; then
@@ -224,13 +225,7 @@ pub fn cage_combination(b: &Board) -> Option<Step> {
         if !eliminations.is_empty() {
             let mut step =
                 Step::new(Technique::CageCombination, st.open.clone()).eliminating(eliminations);
-            step.describe(b, || {
-                format!(
-                    "{} → {}",
-                    cage_name(cages, k, st, n),
-                    combo_list(&st.combos)
-                )
-            });
+            step.describe(b, || cage_combos(cages, k, st, n));
             return Some(step);
         }
     }
@@ -242,9 +237,8 @@ pub fn cage_combination(b: &Board) -> Option<Step> {
                 step.placements = vec![(c, d)];
                 step.describe(b, || {
                     format!(
-                        "{} → {} needs {d}, which only {} can hold",
-                        cage_name(cages, k, st, n),
-                        combo_list(&st.combos),
+                        "{} needs {d}, which only {} can hold",
+                        cage_combos(cages, k, st, n),
                         cell_name(n, c)
                     )
                 });
@@ -288,9 +282,8 @@ pub fn cage_locked(b: &Board) -> Option<Step> {
                         Step::new(Technique::CageLocked, places.clone()).eliminating(eliminations);
                     step.describe(b, || {
                         format!(
-                            "{} → {} must hold {d}, within {}",
-                            cage_name(cages, k, st, n),
-                            combo_list(&st.combos),
+                            "{} must hold {d}, within {}",
+                            cage_combos(cages, k, st, n),
                             unit_name(b, u)
                         )
                     });
