@@ -4,7 +4,6 @@
 
 use super::potentials::{Potential, PotentialSet};
 use super::NONE;
-use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use arrayvec::ArrayVec;
 
@@ -55,6 +54,76 @@ pub struct Links<'b> {
 /// centre of a diagonal grid.
 pub(super) type PlaceSlots = ArrayVec<u16, 5>;
 
+/// `kills[k * words..]` for every candidate `k` of `candidates` (numbered in cell order):
+/// the candidates of its digit in the cells that share a unit with its cell and, unless
+/// the rules follow one digit, its cell's other candidates. Built from one bit set per
+/// unit and per digit, so a candidate takes a few word operations rather than a visit of
+/// each peer (which was most of building the links, and the links are built at every
+/// step of a hard rating). The sets are fixed arrays of the smallest of a few widths
+/// that holds `words`, so the word loops unroll.
+fn kills(board: &Board, rules: Rules, candidates: &[(u16, u8)], words: usize) -> Vec<u64> {
+    match words {
+        0..=4 => kills_within::<4>(board, rules, candidates, words),
+        5..=12 => kills_within::<12>(board, rules, candidates, words),
+        _ => kills_within::<64>(board, rules, candidates, words),
+    }
+}
+
+/// [`kills`] with sets of `W` words (`W >= words`; 64 words hold the 4,096 candidates of
+/// an empty 16x16 board).
+fn kills_within<const W: usize>(
+    board: &Board,
+    rules: Rules,
+    candidates: &[(u16, u8)],
+    words: usize,
+) -> Vec<u64> {
+    debug_assert!(words <= W);
+    let layout = board.layout();
+    let mut unit_sets = vec![[0u64; W]; board.unit_count()];
+    let mut digit_sets = vec![[0u64; W]; board.n() + 1];
+    for (k, &(cell, digit)) in candidates.iter().enumerate() {
+        let (w, bit) = (k / 64, 1u64 << (k % 64));
+        digit_sets[digit as usize][w] |= bit;
+        for u in layout.all_units_of(cell as usize) {
+            unit_sets[u][w] |= bit;
+        }
+    }
+    let mut kills = vec![0u64; candidates.len() * words];
+    let mut first = 0;
+    while first < candidates.len() {
+        let cell = candidates[first].0;
+        let count = candidates[first..]
+            .iter()
+            .take_while(|&&(c, _)| c == cell)
+            .count();
+        // The candidates of the cells sharing a unit with this cell (itself included).
+        let mut seen = [0u64; W];
+        for u in layout.all_units_of(cell as usize) {
+            for (s, x) in seen.iter_mut().zip(unit_sets[u]) {
+                *s |= x;
+            }
+        }
+        // Its own candidates.
+        let mut own = [0u64; W];
+        for j in first..first + count {
+            own[j / 64] |= 1 << (j % 64);
+        }
+        for (k, &(_, digit)) in candidates.iter().enumerate().skip(first).take(count) {
+            let mut kill = [0u64; W];
+            for (i, out) in kill.iter_mut().enumerate() {
+                *out = seen[i] & digit_sets[digit as usize][i];
+                if !rules.one_digit {
+                    *out |= own[i];
+                }
+            }
+            kill[k / 64] &= !(1 << (k % 64));
+            kills[k * words..(k + 1) * words].copy_from_slice(&kill[..words]);
+        }
+        first += count;
+    }
+    kills
+}
+
 impl<'b> Links<'b> {
     /// The links of `board` under `rules`.
     pub fn new(board: &'b Board, rules: Rules) -> Links<'b> {
@@ -62,34 +131,23 @@ impl<'b> Links<'b> {
         let mut number = vec![NONE; board.cells() * n];
         // Reserved at once (growing these showed in profiles).
         let mut candidate = Vec::with_capacity(board.cells() * n);
-        // Open cells holding each digit.
-        let mut holding = vec![CellSet::default(); n + 1];
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
             for digit in digits(board.cand(cell)) {
                 number[cell * n + digit as usize - 1] = candidate.len() as u32;
                 candidate.push((cell as u16, digit));
-                holding[digit as usize].insert(cell);
             }
         }
         let candidates = candidate.len();
         let words = candidates.div_ceil(64).max(1);
         let id = |cell: usize, digit: u8| number[cell * n + digit as usize - 1] as usize;
-        let mut kills = vec![0u64; candidates * words];
+        let kills = kills(board, rules, &candidate, words);
         // A candidate has at most four strong partners: its cell's other digit, and one in
         // each unit.
         let mut strong = Vec::with_capacity(4 * candidates);
         let mut strong_at = Vec::with_capacity(candidates + 1);
-        for (k, &(cell, digit)) in candidate.iter().enumerate() {
+        for &(cell, digit) in &candidate {
             let cell = cell as usize;
             let bit = 1u16 << (digit - 1);
-            let kill = &mut kills[k * words..(k + 1) * words];
-            let mut set = |j: usize| kill[j / 64] |= 1 << (j % 64);
-            if !rules.one_digit {
-                digits(board.cand(cell) & !bit).for_each(|e| set(id(cell, e)));
-            }
-            for peer in board.peer_set(cell).and(holding[digit as usize]).iter() {
-                set(id(peer, digit));
-            }
             strong_at.push(strong.len() as u32);
             if rules.dynamic {
                 continue;
