@@ -22,6 +22,8 @@ pub struct Layout {
     pub cell_units: Vec<u64>,
     /// For each cell, its peers as a cell set.
     pub peer_sets: Vec<CellSet>,
+    /// For each unit, its cells as a cell set.
+    unit_sets: Vec<CellSet>,
     /// For each cell, where it sits (no divisions on the rater's hot path).
     pub places: Vec<CellPlace>,
     /// For each cell, its row, column and box as unit numbers.
@@ -127,10 +129,15 @@ impl Layout {
             })
             .collect();
         debug_assert!(unit_count <= 64, "unit masks are u64");
+        let unit_sets = units
+            .chunks(n)
+            .map(|unit| unit.iter().map(|&c| c as usize).collect())
+            .collect();
         Layout {
             peers,
             peer_start,
             peer_sets,
+            unit_sets,
             places,
             cell_unit_ids,
             cell_diagonals,
@@ -150,6 +157,12 @@ impl Layout {
     #[inline]
     pub fn unit(&self, u: usize) -> &[u16] {
         &self.units[u * self.n..(u + 1) * self.n]
+    }
+
+    /// The cells of unit `u`, as a cell set.
+    #[inline]
+    pub fn unit_set(&self, u: usize) -> CellSet {
+        self.unit_sets[u]
     }
 
     /// How many units there are.
