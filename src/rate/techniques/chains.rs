@@ -77,6 +77,91 @@ fn eliminations(cells: CellSet, digit: u8) -> Vec<(usize, u8)> {
     cells.iter().map(|c| (c, digit)).collect()
 }
 
+/// Fills each cell's strong partners on `d` (`strong[c][..strong_len[c]]`): the other
+/// place of the digit in a unit where it has two (at most one per unit: three, or five on
+/// the centre of a diagonal grid).
+fn strong_partners(b: &Board, d: u8, strong: &mut [[usize; 5]], strong_len: &mut [usize]) {
+    strong_len.fill(0);
+    for u in 0..b.unit_count() {
+        let places = b.positions(u, d);
+        if places.count_ones() == 2 {
+            let mut ends = digits(places).map(|i| b.unit(u)[i as usize - 1] as usize);
+            let (x, y) = (ends.next().unwrap(), ends.next().unwrap());
+            strong[x][strong_len[x]] = y;
+            strong_len[x] += 1;
+            strong[y][strong_len[y]] = x;
+            strong_len[y] += 1;
+        }
+    }
+}
+
+/// One digit's links: its places (`nodes`, weak links between those that see each
+/// other) and each cell's strong partners (`strong[c][..strong_len[c]]`).
+struct DigitLinks<'a> {
+    nodes: CellSet,
+    strong: &'a [[usize; 5]],
+    strong_len: &'a [usize],
+}
+
+/// Whether the search from `start` may reach, by a strong link, an end whose chain
+/// removes something: a cell that sees a place of the digit the start sees, reached in at
+/// most `most_nodes` nodes, through cells it goes on from only while they have fewer than
+/// `expand_below` nodes (the search's own bounds). `false` means the search from `start`
+/// finds no chain, so it need not run.
+///
+/// The search goes breadth first, so the cells it reaches at each length are the ones
+/// reached here a whole length at a time, as cell sets, without its queue and trail
+/// (most starts of most digits find nothing).
+fn may_end_usefully(
+    b: &Board,
+    start: usize,
+    links: &DigitLinks,
+    most_nodes: usize,
+    expand_below: usize,
+) -> bool {
+    // An end removes something when it sees a place the start sees.
+    let ends = b
+        .peer_set(start)
+        .and(links.nodes)
+        .iter()
+        .fold(CellSet::default(), |ends, p| ends.or(b.peer_set(p)));
+    // Cells reached by a weak and by a strong link (the start is never reached again).
+    let (mut by_weak, mut by_strong) = (CellSet::default(), CellSet::default());
+    by_weak.insert(start);
+    by_strong.insert(start);
+    let (mut weak_front, mut length) = (by_weak, 1);
+    loop {
+        let mut strong_front = CellSet::default();
+        for c in weak_front.iter() {
+            links.strong[c][..links.strong_len[c]]
+                .iter()
+                .for_each(|&x| strong_front.insert(x));
+        }
+        strong_front = strong_front.minus(by_strong);
+        length += 1;
+        if strong_front.is_empty() {
+            return false;
+        }
+        if length <= most_nodes && !strong_front.and(ends).is_empty() {
+            return true;
+        }
+        if length >= expand_below {
+            return false;
+        }
+        by_strong = by_strong.or(strong_front);
+        weak_front = strong_front
+            .iter()
+            .fold(CellSet::default(), |seen, c| seen.or(b.peer_set(c)))
+            .and(links.nodes)
+            .minus(by_weak);
+        length += 1;
+        if weak_front.is_empty() || length >= expand_below {
+            return false;
+        }
+        by_weak = by_weak.or(weak_front);
+    }
+}
+
 /// The shortest X-chain on any digit (of the shortest, the lowest-scoring): A = ... = Z
 /// with strong links at both ends; the digit leaves cells seeing both A and Z. Only chains
 /// scoring below `below` are looked for.
@@ -99,8 +184,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     let mut best: Option<Step> = None;
     let mut trail = Trail::new(cells * 2);
     let holding = holding_each_digit(b);
-    // Strong partners of each cell: the other place of the digit in a unit where it has
-    // two (at most one per unit: three, or five on the centre of a diagonal grid).
+    // Strong partners of each cell (see `strong_partners`).
     let mut strong = vec![[0usize; 5]; cells];
     let mut strong_len = vec![0usize; cells];
     for d in 1..=n as u8 {
@@ -112,20 +196,18 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
             continue;
         }
         let mut found_any = false;
-        strong_len.fill(0);
-        for u in 0..b.unit_count() {
-            let places = b.positions(u, d);
-            if places.count_ones() == 2 {
-                let mut ends = digits(places).map(|i| b.unit(u)[i as usize - 1] as usize);
-                let (x, y) = (ends.next().unwrap(), ends.next().unwrap());
-                strong[x][strong_len[x]] = y;
-                strong_len[x] += 1;
-                strong[y][strong_len[y]] = x;
-                strong_len[y] += 1;
-            }
-        }
+        strong_partners(b, d, &mut strong, &mut strong_len);
         let nodes = holding[d as usize];
         for start in nodes.iter().filter(|&c| strong_len[c] > 0) {
+            let most_nodes = most_useful_nodes(&best);
+            let links = DigitLinks {
+                nodes,
+                strong: &strong,
+                strong_len: &strong_len,
+            };
+            if !may_end_usefully(b, start, &links, most_nodes, longest.min(most_nodes)) {
+                continue;
+            }
             // State s = cell * 2 + (0: arrived by a strong link, 1: by a weak link).
             trail.start(start * 2 + 1);
             // Cells reached by a weak link so far (a bit set finds the new ones at once).
@@ -175,4 +257,95 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rate::{apply, next_step};
+    use std::collections::VecDeque;
+
+    /// Whether the search from `start` reaches, by a strong link, an end whose chain
+    /// removes something, followed one state at a time as the search does (state: cell,
+    /// and whether it was reached by a weak link), within the same bounds.
+    fn reaches_useful_end(
+        b: &Board,
+        start: usize,
+        links: &DigitLinks,
+        most_nodes: usize,
+        expand_below: usize,
+    ) -> bool {
+        let mut length = vec![[0usize; 2]; b.cells()];
+        length[start][1] = 1;
+        let mut queue = VecDeque::from([(start, true)]);
+        while let Some((cell, by_weak)) = queue.pop_front() {
+            let here = length[cell][usize::from(by_weak)];
+            let next: Vec<usize> = if by_weak {
+                links.strong[cell][..links.strong_len[cell]].to_vec()
+            } else {
+                b.peer_set(cell).and(links.nodes).iter().collect()
+            };
+            for t in next {
+                let slot = &mut length[t][usize::from(!by_weak)];
+                if t == start || *slot != 0 {
+                    continue;
+                }
+                *slot = here + 1;
+                if !by_weak {
+                    if here + 1 < expand_below {
+                        queue.push_back((t, true));
+                    }
+                    continue;
+                }
+                if here + 1 > most_nodes {
+                    continue;
+                }
+                if !seen_by_both(b, start, t, links.nodes).is_empty() {
+                    return true;
+                }
+                if here + 1 < expand_below {
+                    queue.push_back((t, false));
+                }
+            }
+        }
+        false
+    }
+
+    /// Wherever the search from a start reaches an end that removes something,
+    /// [`may_end_usefully`] says it may, under several bounds: every start of every digit
+    /// at every step of rating calibration puzzles. And it rules out most starts.
+    #[test]
+    fn starts_passed_over_reach_no_useful_end() {
+        let (mut useful, mut passed_over) = (0, 0);
+        let bounds = [(usize::MAX, usize::MAX), (12, 12), (8, 6), (6, 6), (4, 4)];
+        for p in crate::rate::calibration_puzzles(4.0, 30) {
+            let mut b = Board::new(&p);
+            let (mut strong, mut strong_len) = (vec![[0; 5]; b.cells()], vec![0; b.cells()]);
+            while let Some(step) = next_step(&b, f64::INFINITY) {
+                let holding = holding_each_digit(&b);
+                for d in 1..=b.n() as u8 {
+                    strong_partners(&b, d, &mut strong, &mut strong_len);
+                    let links = DigitLinks {
+                        nodes: holding[d as usize],
+                        strong: &strong,
+                        strong_len: &strong_len,
+                    };
+                    for start in links.nodes.iter().filter(|&c| strong_len[c] > 0) {
+                        for (most, below) in bounds {
+                            let may = may_end_usefully(&b, start, &links, most, below);
+                            if reaches_useful_end(&b, start, &links, most, below) {
+                                useful += 1;
+                                assert!(may, "{p}: digit {d}, start {start}, {most}/{below}");
+                            }
+                            passed_over += usize::from(!may);
+                        }
+                    }
+                }
+                apply(&mut b, &step);
+            }
+        }
+        // Seen: 31,530 useful, 294,100 passed over.
+        assert!(useful > 1000, "{useful} starts reach a useful end");
+        assert!(passed_over > 4 * useful, "{passed_over} passed over");
+    }
 }
