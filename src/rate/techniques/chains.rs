@@ -198,13 +198,13 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
         let mut found_any = false;
         strong_partners(b, d, &mut strong, &mut strong_len);
         let nodes = holding[d as usize];
+        let links = DigitLinks {
+            nodes,
+            strong: &strong,
+            strong_len: &strong_len,
+        };
         for start in nodes.iter().filter(|&c| strong_len[c] > 0) {
             let most_nodes = most_useful_nodes(&best);
-            let links = DigitLinks {
-                nodes,
-                strong: &strong,
-                strong_len: &strong_len,
-            };
             if !may_end_usefully(b, start, &links, most_nodes, longest.min(most_nodes)) {
                 continue;
             }

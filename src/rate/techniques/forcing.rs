@@ -206,12 +206,10 @@ pub fn nishio(b: &Board) -> Option<Step> {
         return None;
     }
     let holding = holding_each_digit(b);
-    // Per open digit: its places in each unit (by unit number).
+    // Per open digit: its places in each unit.
     let unit_places: Vec<Vec<CellSet>> = (0..=b.n() as u8)
         .map(|d| match d {
-            d if d > 0 && open & 1 << (d - 1) != 0 => (0..b.unit_count())
-                .map(|u| b.layout().unit_set(u).and(holding[d as usize]))
-                .collect(),
+            d if d > 0 && open & 1 << (d - 1) != 0 => by_unit(b, holding[d as usize]),
             _ => Vec::new(),
         })
         .collect();
@@ -249,6 +247,13 @@ pub fn nishio(b: &Board) -> Option<Step> {
         b.digit_found_nothing(DigitSearch::Nishio, d as usize - 1, d);
     }
     best
+}
+
+/// `places` (a digit's) in each unit, by unit number.
+fn by_unit(b: &Board, places: CellSet) -> Vec<CellSet> {
+    (0..b.unit_count())
+        .map(|u| b.layout().unit_set(u).and(places))
+        .collect()
 }
 
 /// Whether `digit` assumed in `start` may contradict itself along that digit's links, as
@@ -635,11 +640,8 @@ mod tests {
                 for on in every_on(&imp) {
                     let (cell, digit, _) = imp.split(on);
                     let places = holding[digit as usize];
-                    let units: Vec<CellSet> = (0..b.unit_count())
-                        .map(|u| b.layout().unit_set(u).and(places))
-                        .collect();
                     imp.run(on, RunStop::AtConflict);
-                    let may = may_contradict(&b, cell, places, &units);
+                    let may = may_contradict(&b, cell, places, &by_unit(&b, places));
                     if imp.conflict().is_some() {
                         contradictions += 1;
                         assert!(may, "{p}: r{}c{} = {digit}", cell / 9 + 1, cell % 9 + 1);
