@@ -312,13 +312,13 @@ fn run_rounds(
 }
 
 /// The rounds of [`run_rounds`].
-fn rounds(
-    tiers: &mut [TierFill],
+fn rounds<'a: 'scope, 'scope>(
+    tiers: &mut [TierFill<'a>],
     seen: &mut Seen,
     writer: &Writer,
     sampler: &mut Sampler,
     rules: &Rules,
-    dispatcher: &mut Dispatcher,
+    dispatcher: &mut Dispatcher<'_, 'scope>,
 ) -> Result<RoundsEnd> {
     let Rules {
         progress,

@@ -85,41 +85,14 @@ impl<'a> TierFill<'a> {
         }
     }
 
-    /// The inputs of a job's attempt: route per base grid; strategy and dig seed per attempt
-    /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
-    ///
-    /// Jobs that share a base grid (`puzzles_per_grid` of them) or a mother grid
-    /// (`mother_grid_uses` base grids) are [`SPREAD`] job numbers apart, so siblings are
-    /// not stored next to each other.
-    fn input(&self, job: Job) -> AttemptInput {
-        let generation = &self.settings.generation;
-        let per_grid = u64::from(generation.puzzles_per_grid);
-        let (slot, round) = (job.number % SPREAD, job.number / SPREAD);
-        let grid_number = round / per_grid * SPREAD + slot;
-        let mother_number =
-            round / (per_grid * u64::from(generation.mother_grid_uses)) * SPREAD + slot;
-        // A job that keeps failing moves on to a fresh grid: some grids rarely dig into a
-        // rare tier, however the cells are chosen.
-        let grid_round = u64::from(job.attempt / ATTEMPTS_PER_GRID);
-        let pick = derive_seed(&[self.seed, 1, grid_number, grid_round]);
-        let route = self.item.routes.pick(pick);
-        let attempt = u64::from(job.attempt);
-        AttemptInput {
-            geometry: self.item.geometry,
-            route,
-            // Each route its own stream: two routes never build from one seed.
-            grid_seed: derive_seed(&[pick, route.stream()]),
-            mother_seed: (route == Route::Transform)
-                .then(|| derive_seed(&[self.seed, 4, mother_number, grid_round])),
-            strategy: self
-                .item
-                .strategies
-                .pick(derive_seed(&[self.seed, 2, job.number, attempt])),
+    /// How this tier's jobs are made as things stand (until its next outcome is read).
+    pub fn plan(&self) -> JobPlan<'a> {
+        JobPlan {
+            settings: self.settings,
+            item: self.item,
+            seed: self.seed,
             target: self.monitor.target(),
-            dig_seed: derive_seed(&[self.seed, 3, job.number, attempt]),
-            full_fingerprint: generation.dedup == Dedup::Full,
-            cage_sizes: (self.item.geometry.variant().has_cages())
-                .then(|| self.item.tier.cage_sizes.unwrap_or(generation.cage_sizes)),
+            open: self.is_open(),
         }
     }
 
@@ -167,7 +140,8 @@ impl<'a> TierFill<'a> {
             self.next_job += 1;
         }
         self.retries.append(&mut overflow);
-        jobs.into_iter().map(|j| (j, self.input(j))).collect()
+        let plan = self.plan();
+        jobs.into_iter().map(|j| (j, plan.input(j))).collect()
     }
 
     /// Takes one attempt's outcome (in job order): counts it, keeps a new puzzle in
@@ -269,31 +243,12 @@ impl<'a> TierFill<'a> {
         };
         if done {
             self.give_up_streak = 0;
-        } else if let Some(retry) = self.retry(job, next_attempt) {
+        } else if let Some(retry) = self.plan().retry(job, next_attempt) {
             self.retries.push(retry);
         } else {
             self.give_up_streak += 1;
             tracing::debug!(tier = %self.item.tier.name, job = job.number, "job gave up");
         }
-    }
-
-    /// The job's attempt `next`, unless the job has had all its attempts.
-    fn retry(&self, job: Job, next: u32) -> Option<Job> {
-        (next < self.settings.generation.max_attempts).then_some(Job {
-            number: job.number,
-            attempt: next,
-        })
-    }
-
-    /// The attempt (with its input as things stand) that will follow `job`'s when its
-    /// outcome is read, if that is certain before: a rejected or timed-out attempt is
-    /// retried with the next while the tier is open. Lets the dispatcher run it early.
-    pub fn retry_after(&self, job: Job, outcome: &AttemptOutcome) -> Option<(Job, AttemptInput)> {
-        let rejected = matches!(outcome, AttemptOutcome::Rejected | AttemptOutcome::TimedOut);
-        let retry = self
-            .retry(job, job.attempt + 1)
-            .filter(|_| rejected && self.is_open())?;
-        Some((retry, self.input(retry)))
     }
 
     /// Counts, logs and queues an alarm for the bank.
@@ -312,5 +267,78 @@ impl<'a> TierFill<'a> {
             old_target: alarm.old_target,
             new_target: alarm.new_target,
         });
+    }
+}
+
+/// How a tier's jobs are made between two outcomes read: what [`TierFill`] knows then, as
+/// a value the pool's workers can hold, so that a worker queues a rejected attempt's
+/// retry itself.
+#[derive(Clone, Copy)]
+pub struct JobPlan<'a> {
+    settings: &'a Settings,
+    item: &'a PlanItem,
+    seed: u64,
+    /// The tier's clue target.
+    target: usize,
+    /// Whether the tier still wants puzzles.
+    open: bool,
+}
+
+impl JobPlan<'_> {
+    /// The inputs of a job's attempt: route per base grid; strategy and dig seed per attempt
+    /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
+    ///
+    /// Jobs that share a base grid (`puzzles_per_grid` of them) or a mother grid
+    /// (`mother_grid_uses` base grids) are [`SPREAD`] job numbers apart, so siblings are
+    /// not stored next to each other.
+    pub fn input(&self, job: Job) -> AttemptInput {
+        let generation = &self.settings.generation;
+        let per_grid = u64::from(generation.puzzles_per_grid);
+        let (slot, round) = (job.number % SPREAD, job.number / SPREAD);
+        let grid_number = round / per_grid * SPREAD + slot;
+        let mother_number =
+            round / (per_grid * u64::from(generation.mother_grid_uses)) * SPREAD + slot;
+        // A job that keeps failing moves on to a fresh grid: some grids rarely dig into a
+        // rare tier, however the cells are chosen.
+        let grid_round = u64::from(job.attempt / ATTEMPTS_PER_GRID);
+        let pick = derive_seed(&[self.seed, 1, grid_number, grid_round]);
+        let route = self.item.routes.pick(pick);
+        let attempt = u64::from(job.attempt);
+        AttemptInput {
+            geometry: self.item.geometry,
+            route,
+            // Each route its own stream: two routes never build from one seed.
+            grid_seed: derive_seed(&[pick, route.stream()]),
+            mother_seed: (route == Route::Transform)
+                .then(|| derive_seed(&[self.seed, 4, mother_number, grid_round])),
+            strategy: self
+                .item
+                .strategies
+                .pick(derive_seed(&[self.seed, 2, job.number, attempt])),
+            target: self.target,
+            dig_seed: derive_seed(&[self.seed, 3, job.number, attempt]),
+            full_fingerprint: generation.dedup == Dedup::Full,
+            cage_sizes: (self.item.geometry.variant().has_cages())
+                .then(|| self.item.tier.cage_sizes.unwrap_or(generation.cage_sizes)),
+        }
+    }
+
+    /// The job's attempt `next`, unless the job has had all its attempts.
+    fn retry(&self, job: Job, next: u32) -> Option<Job> {
+        (next < self.settings.generation.max_attempts).then_some(Job {
+            number: job.number,
+            attempt: next,
+        })
+    }
+
+    /// The attempt (with its input as things stand) that will follow `job`'s when its
+    /// outcome is read, if that is certain before: a rejected or timed-out attempt is
+    /// retried with the next while the tier is open. Lets a worker run it early.
+    pub fn retry_after(&self, job: Job, outcome: &AttemptOutcome) -> Option<(Job, AttemptInput)> {
+        let rejected = matches!(outcome, AttemptOutcome::Rejected | AttemptOutcome::TimedOut);
+        let retry = self
+            .retry(job, job.attempt + 1)
+            .filter(|_| rejected && self.open)?;
+        Some((retry, self.input(retry)))
     }
 }
