@@ -246,6 +246,22 @@ impl Board {
         self.digit_found_nothing_up_to(search, key, digit, 0);
     }
 
+    /// The digits (bit `d - 1`) for which `search`, keyed by digit alone, found nothing
+    /// and which no cell lost since: a search over every unit can pass over them at the
+    /// cost of one test per digit instead of one per unit and digit.
+    pub fn digits_found_nothing_since(&self, search: DigitSearch) -> u16 {
+        (1..=self.n() as u8)
+            .filter(|&d| self.digit_found_nothing_since(search, d as usize - 1, d))
+            .fold(0, |m, d| m | 1 << (d - 1))
+    }
+
+    /// Records that `search`, keyed by digit alone, found nothing for the digits `mask`.
+    pub fn digits_found_nothing(&self, search: DigitSearch, mask: u16) {
+        for d in digits(mask) {
+            self.digit_found_nothing(search, d as usize - 1, d);
+        }
+    }
+
     /// Whether `search` looked at least `within` far for `key` and found nothing, and no
     /// cell lost `digit` since.
     #[inline]

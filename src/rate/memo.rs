@@ -33,15 +33,15 @@ pub enum UnitSearch {
 pub enum DigitSearch {
     /// Fish of this size (2 to 4); key: digit and base side.
     Fish(usize),
-    /// Pointing; key: box and digit.
+    /// Pointing, over every box; key: digit.
     Pointing,
-    /// Claiming; key: line and digit.
+    /// Claiming, over every line; key: digit.
     Claiming,
     /// X-chains; key: digit.
     XChain,
-    /// Direct pointing; key: box and digit.
+    /// Direct pointing, over every box; key: digit.
     DirectPointing,
-    /// Direct claiming; key: line and digit.
+    /// Direct claiming, over every line; key: digit.
     DirectClaiming,
     /// Grouped X-chains; key: digit.
     GroupedXChain,

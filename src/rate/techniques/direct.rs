@@ -33,22 +33,18 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
     } else {
         (layout.lines(), DigitSearch::DirectClaiming)
     };
+    // What it finds for a digit depends on that digit's places alone (in a unit, the
+    // target and the units crossing it), so digits that found nothing are passed over
+    // until they change.
+    let open = !b.digits_found_nothing_since(search) & (((1u32 << n) - 1) as u16);
     for u in from {
-        let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
-        for d in digits(missing) {
+        for d in digits(!b.placed_in(u) & open) {
             let places = b.positions(u, d);
             if places.count_ones() < 2 {
                 continue;
             }
-            // The search reads only this digit's places (in u, the target and the units
-            // crossing it).
-            let key = u * n + d as usize - 1;
-            if b.digit_found_nothing_since(search, key, d) {
-                continue;
-            }
             // The unit the digit is locked into: a line for a box, the box for a line.
             let Some(target) = locked_into(b, u, places) else {
-                b.digit_found_nothing(search, key, d);
                 continue;
             };
             let kind = b
@@ -72,9 +68,9 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
                     return Some(placing(technique, pattern, left[0], d));
                 }
             }
-            b.digit_found_nothing(search, key, d);
         }
     }
+    b.digits_found_nothing(search, open);
     None
 }
 

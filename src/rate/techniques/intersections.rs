@@ -20,20 +20,18 @@ fn outside(
         .map(move |c| (c, digit))
 }
 
+/// The first pointing (`from`: the boxes) or claiming (the lines) that removes
+/// something. What it finds for a digit depends on that digit's places alone, so digits
+/// that found nothing are passed over until they change.
 fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> Option<Step> {
-    let n = b.n();
+    let search = if technique == Technique::Pointing {
+        DigitSearch::Pointing
+    } else {
+        DigitSearch::Claiming
+    };
+    let open = !b.digits_found_nothing_since(search) & (((1u32 << b.n()) - 1) as u16);
     for u in from {
-        let missing = !b.placed_in(u) & (((1u32 << n) - 1) as u16);
-        let search = if technique == Technique::Pointing {
-            DigitSearch::Pointing
-        } else {
-            DigitSearch::Claiming
-        };
-        for d in digits(missing) {
-            let key = u * n + d as usize - 1;
-            if b.digit_found_nothing_since(search, key, d) {
-                continue;
-            }
+        for d in digits(!b.placed_in(u) & open) {
             let places = b.positions(u, d);
             if places.count_ones() < 2 {
                 continue;
@@ -45,9 +43,9 @@ fn first_lock(b: &Board, technique: Technique, from: std::ops::Range<usize>) -> 
                     return Some(Step::new(technique, cells).eliminating(elims));
                 }
             }
-            b.digit_found_nothing(search, key, d);
         }
     }
+    b.digits_found_nothing(search, open);
     None
 }
 
