@@ -12,7 +12,9 @@
 //! the pool runs the attempt at its front. (Rayon runs what a worker spawns on that
 //! worker first, which would chase each job's retries ahead of the round's other
 //! attempts, and at the end of a fill run retries no round asks for: 8 % more
-//! instructions in a 200-puzzle classic expert fill.)
+//! instructions in a 200-puzzle classic expert fill.) A worker queues a retry only while
+//! fewer than two attempts per worker wait: enough to keep the pool busy until the next
+//! round, which queues the others it asks for.
 //!
 //! The calling thread sleeps through a round and wakes when the round's last attempt is
 //! back. Waking it for every attempt's result (to queue the retry there) made 53,000
