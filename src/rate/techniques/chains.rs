@@ -72,6 +72,13 @@ fn seen_by_both(b: &Board, a: usize, z: usize, holding: CellSet) -> CellSet {
     b.peer_set(a).and(b.peer_set(z)).and(holding)
 }
 
+/// The cells that see one or more of `cells`.
+fn seen_by_any(b: &Board, cells: CellSet) -> CellSet {
+    cells
+        .iter()
+        .fold(CellSet::default(), |seen, c| seen.or(b.peer_set(c)))
+}
+
 /// `digit` out of `cells`, as eliminations.
 fn eliminations(cells: CellSet, digit: u8) -> Vec<(usize, u8)> {
     cells.iter().map(|c| (c, digit)).collect()
@@ -120,11 +127,7 @@ fn may_end_usefully(
     expand_below: usize,
 ) -> bool {
     // An end removes something when it sees a place the start sees.
-    let ends = b
-        .peer_set(start)
-        .and(links.nodes)
-        .iter()
-        .fold(CellSet::default(), |ends, p| ends.or(b.peer_set(p)));
+    let ends = seen_by_any(b, b.peer_set(start).and(links.nodes));
     // Cells reached by a weak and by a strong link (the start is never reached again).
     let (mut by_weak, mut by_strong) = (CellSet::default(), CellSet::default());
     by_weak.insert(start);
@@ -149,11 +152,7 @@ fn may_end_usefully(
             return false;
         }
         by_strong = by_strong.or(strong_front);
-        weak_front = strong_front
-            .iter()
-            .fold(CellSet::default(), |seen, c| seen.or(b.peer_set(c)))
-            .and(links.nodes)
-            .minus(by_weak);
+        weak_front = seen_by_any(b, strong_front).and(links.nodes).minus(by_weak);
         length += 1;
         if weak_front.is_empty() || length >= expand_below {
             return false;
