@@ -164,6 +164,15 @@ fn shortest_chain(
     if short_ties_win && lowest_base <= bound + 1e-9 {
         within = within.max(SHORT_CHAIN);
     }
+    if (2..usize::MAX).contains(&within) {
+        // Most runs find no chain short enough, and a run half as deep tells
+        // (`Run::round_trip`): only a start that has one is followed to its opposite.
+        let half = (within - 1).div_ceil(2);
+        imp.run(start, RunStop::AtReaching(opposite, half + 1));
+        if !imp.reached(opposite) && imp.round_trip().is_none_or(|links| links >= within) {
+            return;
+        }
+    }
     imp.run(start, RunStop::AtReaching(opposite, within));
     if !imp.reached(opposite) {
         return;

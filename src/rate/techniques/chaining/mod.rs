@@ -185,6 +185,53 @@ mod tests {
         assert!(starts > 0, "the board has forcing chains");
     }
 
+    /// A run of `h` links knows the start's shortest chain to its opposite from
+    /// [`Run::round_trip`] whenever that chain has at most `2h` links, and never reports a
+    /// shorter one: every start of every step's board while rating chain-level
+    /// calibration puzzles, with and without the limit to the start's closure.
+    #[test]
+    fn a_half_deep_run_knows_the_shortest_chain() {
+        let (mut known, mut beyond) = (0, 0);
+        for puzzle in crate::rate::calibration_puzzles(7.0, 12) {
+            let mut b = Board::new(&puzzle);
+            while let Some(step) = crate::rate::next_step(&b, f64::INFINITY) {
+                let links = links(&b, false);
+                let closures = links.closures();
+                let mut imp = Run::new(&links);
+                for p in 0..2 * imp.candidates() as Potential {
+                    if !closures.of(p).contains(p ^ 1) {
+                        continue;
+                    }
+                    for limited in [false, true] {
+                        imp.only_through(limited.then(|| closures.of(p)));
+                        imp.run(p, RunStop::AtReaching(p ^ 1, usize::MAX));
+                        let shortest = imp.ancestors(p ^ 1).0 - 1;
+                        for h in 1..=shortest {
+                            imp.run(p, RunStop::AtReaching(p ^ 1, h + 1));
+                            if imp.reached(p ^ 1) {
+                                assert!(shortest <= h, "potential {p}, {h} links");
+                                continue;
+                            }
+                            let trip = imp.round_trip();
+                            if shortest <= 2 * h {
+                                assert_eq!(trip, Some(shortest), "potential {p}, {h} links");
+                                known += 1;
+                            } else {
+                                assert!(trip.is_none_or(|t| t > 2 * h), "potential {p}");
+                                beyond += 1;
+                            }
+                        }
+                    }
+                }
+                crate::rate::apply(&mut b, &step);
+            }
+        }
+        assert!(
+            known > 1000 && beyond > 1000,
+            "{known} known, {beyond} beyond"
+        );
+    }
+
     /// Without a contradiction, the dynamic rules reach at least what the static rules reach.
     #[test]
     fn dynamic_rules_reach_more() {

@@ -61,6 +61,8 @@ pub struct Run<'l, 'b> {
     fired: Vec<u64>,
     /// The first potential reached whose opposite was reached too.
     conflict: Option<Potential>,
+    /// Per potential reached: its links from the start ([`Self::round_trip`]'s scratch).
+    depth: Vec<u32>,
     /// Ancestor walk: visit stamps, stack and causes.
     stamp: Vec<u32>,
     current: u32,
@@ -90,6 +92,7 @@ impl<'l, 'b> Run<'l, 'b> {
             places: links.places_at_start.clone(),
             fired: vec![0; links.places_at_start.len().div_ceil(64)],
             conflict: None,
+            depth: vec![0; potentials],
             stamp: vec![0; potentials],
             current: 0,
             stack: Vec::new(),
@@ -167,6 +170,30 @@ impl<'l, 'b> Run<'l, 'b> {
             RunStop::AtConflict => self.conflict.is_some(),
             RunStop::AtReaching(p, _) => self.reached(p),
         }
+    }
+
+    /// The fewest links from the start to its opposite by way of a potential the last
+    /// static run reached both on and off, if it reached one.
+    ///
+    /// Static links are symmetric (q implies r exactly when not r implies not q), so a
+    /// path from the start to q and one from the start to not q make a chain from the
+    /// start through q to its opposite, and the middle potential of the start's shortest
+    /// chain is reached both ways within half its links. A run half as deep as a chain
+    /// may be long thus tells whether there is one, for a fraction of the work.
+    pub fn round_trip(&mut self) -> Option<usize> {
+        debug_assert!(!self.links.rules.dynamic, "dynamic causes are not single");
+        // Breadth first: a cause comes before what it implies.
+        for &q in &self.order {
+            self.depth[q as usize] = match self.cause[q as usize] {
+                Cause::By(p) => self.depth[p as usize] + 1,
+                _ => 0,
+            };
+        }
+        self.order
+            .iter()
+            .filter(|&&q| self.reached(q ^ 1))
+            .map(|&q| (self.depth[q as usize] + self.depth[q as usize ^ 1]) as usize)
+            .min()
     }
 
     /// Whether the last run reached `p`.
