@@ -250,8 +250,14 @@ impl Board {
     /// and which no cell lost since: a search over every unit can pass over them at the
     /// cost of one test per digit instead of one per unit and digit.
     pub fn digits_found_nothing_since(&self, search: DigitSearch) -> u16 {
+        self.digits_found_nothing_within(search, 0)
+    }
+
+    /// [`Board::digits_found_nothing_since`] for a search that looked at least `within`
+    /// far (chain nodes).
+    pub fn digits_found_nothing_within(&self, search: DigitSearch, within: usize) -> u16 {
         (1..=self.n() as u8)
-            .filter(|&d| self.digit_found_nothing_since(search, d as usize - 1, d))
+            .filter(|&d| self.digit_found_nothing_within(search, d as usize - 1, d, within))
             .fold(0, |m, d| m | 1 << (d - 1))
     }
 

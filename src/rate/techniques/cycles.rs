@@ -521,10 +521,8 @@ fn loops(b: &Board, below: f64, may_close: impl Fn(Cand) -> bool) -> Option<Step
 /// removes the same, see the module's doc; the rater tries X-chains first, with no bound
 /// where the board has no cheaper step.)
 fn without_x_chain(b: &Board, nodes: usize) -> u16 {
-    let within = nodes.min(u32::MAX as usize);
-    (1..=b.n() as u8)
-        .filter(|&d| b.digit_found_nothing_within(DigitSearch::XChain, d as usize - 1, d, within))
-        .fold(0, |mask, d| mask | 1 << (d - 1))
+    // The memo keeps how far a search looked as a `u32`.
+    b.digits_found_nothing_within(DigitSearch::XChain, nodes.min(u32::MAX as usize))
 }
 
 /// The step of the loop closed by off node `last`, if it eliminates something.
@@ -595,8 +593,6 @@ mod tests {
         );
     }
 
-    /// An X-cycle of fewer than [`SHORTEST_X_LOOP`] nodes scores more than an X-chain of
-    /// as many nodes; from there on, less.
     /// X-cycles are not walked on digits the X-chain search found no chain on (see
     /// [`without_x_chain`]): the search finds what it finds walking them. Checked at every
     /// step of rating chain-level calibration puzzles, with no bound (the longest walks).
@@ -608,11 +604,9 @@ mod tests {
             while let Some(step) = next_step(&b, f64::INFINITY) {
                 // What the rater knows when it reaches cycles: the X-chain search ran.
                 let chain = x_chain(&b, f64::INFINITY);
-                passed_over += without_x_chain(&b, usize::MAX).count_ones();
-                assert_eq!(
-                    chain.is_none(),
-                    without_x_chain(&b, usize::MAX) == u16::MAX >> (16 - b.n())
-                );
+                let chainless = without_x_chain(&b, usize::MAX);
+                passed_over += chainless.count_ones();
+                assert_eq!(chain.is_none(), chainless == u16::MAX >> (16 - b.n()));
                 let skipping = loops(&b, f64::INFINITY, |_| true);
                 let walking = loops(&b.forgetting_searches(), f64::INFINITY, |_| true);
                 assert_eq!(format!("{skipping:?}"), format!("{walking:?}"), "{p}");
@@ -622,6 +616,8 @@ mod tests {
         assert!(passed_over > 1000, "{passed_over} digits passed over");
     }
 
+    /// An X-cycle of fewer than [`SHORTEST_X_LOOP`] nodes scores more than an X-chain of
+    /// as many nodes; from there on, less.
     #[test]
     fn short_x_cycles_score_more_than_their_x_chains() {
         let cycle = |nodes: usize| Kind::X.base() + length_bonus(nodes);
