@@ -5,7 +5,7 @@ use super::unavoidable::Unavoidable;
 use crate::grid::{orthogonal_neighbours, Cages, Geometry, Grid, Symmetry};
 use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
 use crate::rng::{derive_seed, Rand};
-use crate::solver::{Aborted, Solver};
+use crate::solver::{Aborted, SearchStats, Solver};
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -193,6 +193,9 @@ pub struct Digger<'a> {
     clue_set: CellSet,
     /// Seed of a killer dig's choices (see [`Digger::add_givens`]; 0 otherwise).
     killer_seed: u64,
+    /// The effort of a count to two of the puzzle as it stands, when digging made one
+    /// (a killer dig's last count; see [`Digger::search_effort`]).
+    counted: Option<SearchStats>,
 }
 
 /// A solution grid with what digging knows of it, to settle removals without the solver.
@@ -256,6 +259,7 @@ impl<'a> Digger<'a> {
         };
         Digger {
             killer_seed,
+            counted: None,
             base,
             clue_set: (0..solution.geometry().cells()).collect(),
             solver,
@@ -273,6 +277,17 @@ impl<'a> Digger<'a> {
         &self.puzzle
     }
 
+    /// The solver's effort to prove the puzzle so far unique: [`crate::rate::search_effort`],
+    /// taken from the count digging made of this very puzzle when it made one (a killer
+    /// dig's uniqueness checks are counts to two, 8 % of a killer expert fill when the
+    /// effort was counted again).
+    pub fn search_effort(&self) -> Result<SearchStats, Aborted> {
+        match self.counted {
+            Some(stats) => Ok(stats),
+            None => crate::rate::search_effort(&self.puzzle, self.solver),
+        }
+    }
+
     /// A killer puzzle is dug the other way round: from no givens, while a second solution
     /// exists, the cage of a random cell where it differs from the base is split (at most
     /// [`MOST_SPLITS`] times), or else the base's digit is given there; then every given is
@@ -286,10 +301,10 @@ impl<'a> Digger<'a> {
         puzzle.set_all_empty();
         let mut rng = Rand::new(self.killer_seed);
         let mut splits = 0;
-        loop {
+        let mut counted = loop {
             let found = self.solver.count(&puzzle, 2)?;
             if found.count == 1 {
-                break;
+                break Some(found.stats);
             }
             let other = [found.first, found.second]
                 .into_iter()
@@ -311,7 +326,7 @@ impl<'a> Digger<'a> {
                 }
                 None => puzzle.set(cell, solution.get(cell)),
             }
-        }
+        };
         let mut givens: Vec<usize> = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
         rng.shuffle(&mut givens);
         for cell in givens {
@@ -319,8 +334,11 @@ impl<'a> Digger<'a> {
             puzzle.set(cell, 0);
             if self.solver.has_solution_avoiding(&puzzle, cell, digit)? {
                 puzzle.set(cell, digit);
+            } else {
+                counted = None;
             }
         }
+        self.counted = counted;
         self.clue_set = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
         self.clues = puzzle.clue_count();
         self.puzzle = puzzle;
@@ -373,8 +391,10 @@ impl<'a> Digger<'a> {
             let merged = Cages::from_labels(g, &labels, sum)
                 .expect("two neighbouring cages of distinct digits make one");
             let candidate = self.puzzle.without_cages().with_cages(Arc::new(merged));
-            if self.solver.count(&candidate, 2)?.count == 1 {
+            let found = self.solver.count(&candidate, 2)?;
+            if found.count == 1 {
                 self.puzzle = candidate;
+                self.counted = Some(found.stats);
                 return Ok(true);
             }
         }
@@ -399,6 +419,7 @@ impl<'a> Digger<'a> {
             }
             if still_unique(&self.puzzle, &self.clue_set, self.base, orbit, self.solver)? {
                 self.clues -= orbit.len();
+                self.counted = None;
             } else {
                 for &cell in orbit {
                     self.puzzle.set(cell, self.base.grid.get(cell));
@@ -562,6 +583,48 @@ mod tests {
             }
         }
         assert!(merged >= 12, "only {merged} merges kept the puzzles unique");
+    }
+
+    /// The effort a dig reports for its puzzle is a fresh count's, whether it comes from
+    /// the dig's own last count (killer digs, after their givens and after merges) or
+    /// from a new one (classic digs).
+    #[test]
+    fn a_dig_knows_its_puzzles_search_effort() {
+        use crate::generate::{grow_cages, CageSizes};
+        let solution = pattern_grid(Geometry::CLASSIC);
+        let sizes = CageSizes::new(2, 4, 9).unwrap();
+        let solver = Solver::new();
+        let fresh = |p: &Grid| count_solutions(p, 2).stats;
+        let (mut remembered, mut with_givens) = (0, 0);
+        for seed in 0..12 {
+            let cages = grow_cages(&solution, sizes, &mut Rand::new(seed)).unwrap();
+            let base = BaseGrid::new(solution.clone().with_cages(cages));
+            let mut d = Digger::new(&base, Strategy::Random, None, &mut Rand::new(seed), &solver);
+            d.dig_to(DigStop::Minimal).unwrap();
+            with_givens += usize::from(d.puzzle().clue_count() > 0);
+            for round in 0..3 {
+                remembered += usize::from(d.counted.is_some());
+                assert_eq!(d.search_effort().unwrap(), fresh(d.puzzle()), "seed {seed}");
+                if !d.merge_cages(4, round).unwrap() {
+                    break;
+                }
+            }
+            let classic = BaseGrid::new(solution.clone());
+            let mut d = Digger::new(
+                &classic,
+                Strategy::Random,
+                None,
+                &mut Rand::new(seed),
+                &solver,
+            );
+            d.dig_to(DigStop::Clues(30)).unwrap();
+            assert_eq!(d.search_effort().unwrap(), fresh(d.puzzle()), "seed {seed}");
+        }
+        assert!(
+            remembered >= 12,
+            "only {remembered} efforts came from the dig"
+        );
+        assert!(with_givens >= 1, "no killer dig kept a given");
     }
 
     #[test]

@@ -9,9 +9,9 @@ use crate::generate::{
     GENERATOR_VERSION,
 };
 use crate::grid::{Geometry, Grid};
-use crate::rate::{score_within, search_effort, Rating};
+use crate::rate::{score_within, Rating};
 use crate::rng::{derive_seed, Rand};
-use crate::solver::{solves_below, Solver};
+use crate::solver::{solves_below, SearchStats, Solver};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -218,16 +218,17 @@ fn merge_up_to(input: &AttemptInput) -> Option<usize> {
 
 /// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
 /// clue level further and rates again (a harder puzzle from the same work). A level out of
-/// reach leaves the puzzle where digging stopped, rated as it is.
+/// reach leaves the puzzle where digging stopped, rated as it is. The puzzle comes with
+/// its rating and the solver's effort to prove it unique.
 fn dig_toward_tier(
     input: &AttemptInput,
     base: &BaseGrid,
     tier: &Tier,
     deadline: Option<Instant>,
-) -> Result<Option<(Grid, Rating)>, DigError> {
+) -> Result<Option<(Grid, Rating, SearchStats)>, DigError> {
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, base, &solver);
-    dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
+    let found = dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
         // Whether propagation alone solves it takes a microsecond or two instead of a
         // rating, and such a puzzle rates below tiers above singles (or above pointing
         // and claiming).
@@ -242,7 +243,11 @@ fn dig_toward_tier(
         } else {
             Level::Deeper
         })
-    })
+    })?;
+    match found {
+        Some((puzzle, rating)) => Ok(Some((puzzle, rating, digger.search_effort()?))),
+        None => Ok(None),
+    }
 }
 
 /// Runs one attempt for `tier`.
@@ -261,11 +266,10 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
                 &killer
             }
         };
-        let Some((puzzle, rating)) = dig_toward_tier(input, base, tier, deadline)? else {
+        let Some((puzzle, rating, effort)) = dig_toward_tier(input, base, tier, deadline)? else {
             return Ok(None);
         };
         let solution = base.grid().clone();
-        let effort = search_effort(&puzzle, &Solver::with_deadline(deadline))?;
         let class = base.solution_class().to_string();
         let full = if input.full_fingerprint {
             crate::canon::full_fingerprint(&puzzle)
