@@ -402,6 +402,24 @@ fn killer_lines_on_the_command_line() {
     );
 }
 
+/// A killer the rater once left stuck ("beyond", 9.0) after 45 steps: the 45 rule kept,
+/// for innies that must all differ, every digit of the combinations making their sum,
+/// while for innies that may repeat it kept each cell's own digits. Once a cell of
+/// r4c4+r6c6+r9c6 was placed, r6c6+r9c6 = 15 with r6c6 in {8,9} no longer removed 8 from
+/// r9c6. Each cell now keeps its own digits both ways, and the puzzle rates 3.0.
+#[test]
+fn the_45_rule_keeps_each_cells_own_digits() {
+    use sudoku_bank::rate::{rate, Technique};
+    let line = "................................................................................. \
+                ABBCDDEEEABBCCFGGEAAHIFFJKKLLIIMMJKNOLIPQQJKNOLRPQSSTNORRPUUSTNOVVPUWXXXYYVZZaaaX \
+                19,19,17,5,21,15,15,7,26,11,15,17,7,21,22,17,16,16,21,9,17,13,2,24,11,9,13";
+    let puzzle = parse_line_in(line, Variant::Killer).unwrap();
+    let rating = rate(&puzzle);
+    assert!(rating.completed, "stuck after {} steps", rating.steps.len());
+    assert_eq!(rating.score, 3.0);
+    assert_eq!(rating.hardest, Some(Technique::Innies45));
+}
+
 /// Every placement and elimination of the killer rater is true against the solution,
 /// on killer puzzles of sizes 4, 6 and 9; each killer technique takes part.
 #[test]

@@ -144,22 +144,96 @@ fn fitting<'a>(
 }
 
 /// Whether the digits of `set` (as many as `cells`) can go one to each cell of `cells`
-/// among their candidates: a perfect matching of cells to digits, grown one cell at a
-/// time by augmenting paths (Kuhn's algorithm). Trying each digit of each cell in turn
-/// took time exponential in the cells, and the 45 rule asks this of up to a unit's.
+/// among their candidates.
 fn fits(b: &Board, cells: &[usize], set: u16) -> bool {
     debug_assert_eq!(set.count_ones() as usize, cells.len());
     // Most often, early on: every cell can take every digit of the set.
     if cells.iter().all(|&c| b.cand(c) & set == set) {
         return true;
     }
-    // A digit per cell at most (`set` has at most 16).
+    let (options, k) = options_within(b, cells, set);
+    matches(&options[..k])
+}
+
+/// Each cell's candidates within `set` (a digit per cell at most: `set` has at most 16).
+fn options_within(b: &Board, cells: &[usize], set: u16) -> ([u16; 16], usize) {
     let mut options = [0u16; 16];
     for (o, &c) in options.iter_mut().zip(cells) {
         *o = b.cand(c) & set;
     }
+    (options, cells.len())
+}
+
+/// Whether each cell can have a digit of its `options` of its own.
+fn matches(options: &[u16]) -> bool {
+    matching(options).is_some()
+}
+
+/// A digit of its `options` for each cell, all different, as each digit's cell (`owner`,
+/// [`NO_CELL`] for digits no cell takes): a matching of cells to digits, grown one cell
+/// at a time by augmenting paths (Kuhn's algorithm). Trying each digit of each cell in
+/// turn took time exponential in the cells, and the 45 rule asks this of up to a unit's.
+fn matching(options: &[u16]) -> Option<[u8; 16]> {
+    let mut padded = [0u16; 16];
+    padded[..options.len()].copy_from_slice(options);
     let mut owner = [NO_CELL; 16];
-    (0..cells.len()).all(|i| augment(i, &options, &mut owner, &mut 0))
+    (0..options.len())
+        .all(|i| augment(i, &padded, &mut owner, &mut 0))
+        .then_some(owner)
+}
+
+/// For each of `cells`, the digits it takes in some way of giving the cells, one digit
+/// each among their candidates, all the digits of one of `sets` (each as many digits as
+/// cells). Exact per cell, as the 45 rule's trial of every assignment is: a union over
+/// the sets alone would keep less the more cells are placed, and a rule that can lose
+/// an elimination as the grid fills in could leave a rating stuck where it once was not.
+///
+/// Per set, from one matching: cell `i` can take another digit `d` when `d`'s cell can
+/// move on along the matching's alternating paths to the digit `i` gives up.
+fn taken_in(b: &Board, cells: &[usize], sets: impl Iterator<Item = u16>) -> Vec<u16> {
+    let mut taken = vec![0u16; cells.len()];
+    for set in sets {
+        let (options, k) = options_within(b, cells, set);
+        if options[..k].iter().all(|&o| o == set) {
+            taken.iter_mut().for_each(|t| *t |= set);
+            continue;
+        }
+        let Some(owner) = matching(&options[..k]) else {
+            continue;
+        };
+        // `reach[d]`: the digits the cell holding `d` can pass on to, directly or along
+        // other cells in turn.
+        let mut reach = [0u16; 16];
+        for d in digits(set) {
+            let d = usize::from(d - 1);
+            reach[d] = options[usize::from(owner[d])];
+        }
+        loop {
+            let mut grew = false;
+            for d in digits(set) {
+                let d = usize::from(d - 1);
+                let wider = digits(reach[d]).fold(reach[d], |m, e| m | reach[usize::from(e - 1)]);
+                grew |= wider != reach[d];
+                reach[d] = wider;
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut held = [0u16; 16];
+        for d in digits(set) {
+            held[usize::from(owner[usize::from(d - 1)])] = 1 << (d - 1);
+        }
+        for i in 0..k {
+            taken[i] |= held[i];
+            for d in digits(options[i] & !held[i]) {
+                if reach[usize::from(d - 1)] & held[i] != 0 {
+                    taken[i] |= 1 << (d - 1);
+                }
+            }
+        }
+    }
+    taken
 }
 
 /// No cell holds the digit yet (in [`augment`]'s `owner`).
@@ -212,41 +286,57 @@ fn cage_combos(cages: &Cages, k: usize, st: &CageState, n: usize) -> String {
 /// A cage's open cells keep only the digits of the combinations that make its sum; then
 /// a digit every combination holds, with one place left in the cage, goes there.
 pub fn cage_combination(b: &Board) -> Option<Step> {
+    combination_steps(b)?.next()
+}
+
+/// Every step [`cage_combination`] could take on the board as it stands, in its order:
+/// each cage's eliminations, then each cage's placement.
+pub fn every_cage_combination(b: &Board) -> Vec<Step> {
+    combination_steps(b).map_or_else(Vec::new, Iterator::collect)
+}
+
+/// [`cage_combination`]'s steps, found as they are asked for.
+fn combination_steps(b: &Board) -> Option<impl Iterator<Item = Step> + '_> {
     let cages = b.cages()?;
     let n = b.n();
     let states = states(b, cages);
-    for (k, st) in states.iter().enumerate() {
+    let count = states.len();
+    let placing = Rc::clone(&states);
+    let eliminations = (0..count).filter_map(move |k| {
+        let st = &states[k];
         let some = st.some();
         let eliminations: Vec<(usize, u8)> = st
             .open
             .iter()
             .flat_map(|&c| digits(b.cand(c) & !some).map(move |d| (c, d)))
             .collect();
-        if !eliminations.is_empty() {
+        (!eliminations.is_empty()).then(|| {
             let mut step =
                 Step::new(Technique::CageCombination, st.open.clone()).eliminating(eliminations);
             step.describe(b, || cage_combos(cages, k, st, n));
-            return Some(step);
-        }
-    }
-    for (k, st) in states.iter().enumerate() {
-        for d in digits(st.every()) {
+            step
+        })
+    });
+    let placements = (0..count).filter_map(move |k| {
+        let st = &placing[k];
+        digits(st.every()).find_map(|d| {
             let mut places = st.open.iter().filter(|&&c| b.cand(c) & 1 << (d - 1) != 0);
-            if let (Some(&c), None) = (places.next(), places.next()) {
-                let mut step = Step::new(Technique::CageCombination, st.open.clone());
-                step.placements = vec![(c, d)];
-                step.describe(b, || {
-                    format!(
-                        "{} needs {d}, which only {} can hold",
-                        cage_combos(cages, k, st, n),
-                        cell_name(n, c)
-                    )
-                });
-                return Some(step);
-            }
-        }
-    }
-    None
+            let (Some(&c), None) = (places.next(), places.next()) else {
+                return None;
+            };
+            let mut step = Step::new(Technique::CageCombination, st.open.clone());
+            step.placements = vec![(c, d)];
+            step.describe(b, || {
+                format!(
+                    "{} needs {d}, which only {} can hold",
+                    cage_combos(cages, k, st, n),
+                    cell_name(n, c)
+                )
+            });
+            Some(step)
+        })
+    });
+    Some(eliminations.chain(placements))
 }
 
 /// A digit every combination of a cage holds, whose places in the cage all lie in one
@@ -490,44 +580,60 @@ fn rule45(b: &Board, cages: &Cages) -> Vec<Region> {
 /// [`INNIES_BASE`] for one unit, [`UNION_STEP`] more per further unit; regions are tried
 /// fewest units first, so the first step found scores least.
 pub fn innies_outies(b: &Board, below: f64) -> Option<Step> {
+    rule45_steps(b, below)?.next()
+}
+
+/// Every step [`innies_outies`] could take below `below` on the board as it stands, in
+/// its order.
+pub fn every_innies_outies(b: &Board, below: f64) -> Vec<Step> {
+    rule45_steps(b, below).map_or_else(Vec::new, Iterator::collect)
+}
+
+/// [`innies_outies`]' steps, found as they are asked for.
+fn rule45_steps(b: &Board, below: f64) -> Option<impl Iterator<Item = Step> + '_> {
     let cages = b.cages()?;
     let n = b.n();
     let derived = puzzle_derived(b, cages);
-    let mut quiet = derived.quiet.borrow_mut();
     // A side's innies and outies are distinct cells: one allocation for every snapshot.
     let mut now = Vec::with_capacity(b.cells());
-    for region in &derived.regions {
-        let score = INNIES_BASE + UNION_STEP * (region.units - 1) as f64;
-        if score >= below - 1e-9 {
-            break;
+    // Every region scoring below `below` (fewest units first), then each of its sides.
+    let (scored, counted) = (Rc::clone(&derived), Rc::clone(&derived));
+    let sides = (0..derived.regions.len())
+        .take_while(move |&r| region_score(&scored.regions[r]) < below - 1e-9)
+        .flat_map(move |r| (0..counted.regions[r].sides.len()).map(move |i| (r, i)));
+    Some(sides.filter_map(move |(r, i)| {
+        let region = &derived.regions[r];
+        let side = &region.sides[i];
+        let mut quiet = derived.quiet.borrow_mut();
+        snapshot(b, side.plus.iter().chain(&side.minus).copied(), &mut now);
+        if quiet[side.key].as_ref() == Some(&now) {
+            return None;
         }
-        for side in &region.sides {
-            snapshot(b, side.plus.iter().chain(&side.minus).copied(), &mut now);
-            if quiet[side.key].as_ref() == Some(&now) {
-                continue;
-            }
-            let Some((mut step, rest)) = restrict(b, &side.plus, &side.minus, side.sum) else {
-                // The side's last snapshot's room, reused.
-                let kept = quiet[side.key].get_or_insert_with(Vec::new);
-                kept.clear();
-                kept.extend_from_slice(&now);
-                continue;
+        let Some((mut step, rest)) = restrict(b, &side.plus, &side.minus, side.sum) else {
+            // The side's last snapshot's room, reused.
+            let kept = quiet[side.key].get_or_insert_with(Vec::new);
+            kept.clear();
+            kept.extend_from_slice(&now);
+            return None;
+        };
+        step.score = region_score(region);
+        step.describe(b, || {
+            let names =
+                |list: &[usize]| cell_names(n, list.iter().copied().filter(|&c| b.is_open(c)));
+            let expr = if side.minus.iter().any(|&c| b.is_open(c)) {
+                format!("{} − ({})", names(&side.plus), names(&side.minus))
+            } else {
+                names(&side.plus)
             };
-            step.score = score;
-            step.describe(b, || {
-                let names =
-                    |list: &[usize]| cell_names(n, list.iter().copied().filter(|&c| b.is_open(c)));
-                let expr = if side.minus.iter().any(|&c| b.is_open(c)) {
-                    format!("{} − ({})", names(&side.plus), names(&side.minus))
-                } else {
-                    names(&side.plus)
-                };
-                format!("{} of {}: {expr} = {rest}", side.name, region.name)
-            });
-            return Some(step);
-        }
-    }
-    None
+            format!("{} of {}: {expr} = {rest}", side.name, region.name)
+        });
+        Some(step)
+    }))
+}
+
+/// The 45 rule's score over `region`.
+fn region_score(region: &Region) -> f64 {
+    INNIES_BASE + UNION_STEP * (region.units - 1) as f64
 }
 
 /// Keeps, in the open cells of `plus` and `minus`, only the candidates of some assignment
@@ -559,8 +665,7 @@ fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Ste
     let allowed: Vec<u16> = if distinct {
         let held = open.iter().fold(0u16, |m, &c| m | b.cand(c));
         let target = u32::try_from(target).ok()?;
-        let some = fitting(b, &open, target, held).fold(0u16, |m, set| m | set);
-        open.iter().map(|_| some).collect()
+        taken_in(b, &open, fitting(b, &open, target, held))
     } else if open.len() <= MOST_CELLS {
         Assignments::new(b, &open, open_minus, &differ).allowed(target)
     } else {
@@ -852,24 +957,37 @@ mod tests {
         digits(first & set).any(|d| brute_fits(rest, set & !(1 << (d - 1))))
     }
 
+    /// An empty 9x9 board with 1 to 9 cells, one per row, left random candidates.
+    fn random_cells(rng: &mut Rand) -> (Board, Vec<usize>) {
+        let mut b = Board::new(&crate::grid::Grid::empty(crate::grid::Geometry::CLASSIC));
+        let count = 1 + rng.below(9) as usize;
+        let cells: Vec<usize> = (0..count).map(|i| i * 9 + rng.below(9) as usize).collect();
+        for &c in &cells {
+            let keep = 1 + rng.below(511) as u16;
+            for d in digits(0x1ff & !keep) {
+                b.eliminate(c, d);
+            }
+        }
+        (b, cells)
+    }
+
+    /// A random set of `count` digits.
+    fn random_set(rng: &mut Rand, count: usize) -> u16 {
+        let mut set = 0u16;
+        while (set.count_ones() as usize) < count {
+            set |= 1 << rng.below(9);
+        }
+        set
+    }
+
     #[test]
     fn fits_matches_trying_every_order() {
         let mut rng = Rand::new(8);
         let (mut yes, mut no) = (0, 0);
         for _ in 0..5000 {
-            let mut b = Board::new(&crate::grid::Grid::empty(crate::grid::Geometry::CLASSIC));
-            let count = 1 + rng.below(9) as usize;
-            let cells: Vec<usize> = (0..count).map(|i| i * 9 + rng.below(9) as usize).collect();
-            for &c in &cells {
-                let keep = 1 + rng.below(511) as u16;
-                for d in digits(0x1ff & !keep) {
-                    b.eliminate(c, d);
-                }
-            }
-            let mut set = 0u16;
-            while (set.count_ones() as usize) < count {
-                set |= 1 << rng.below(9);
-            }
+            let (b, cells) = random_cells(&mut rng);
+            let count = cells.len();
+            let set = random_set(&mut rng, count);
             let cand: Vec<u16> = cells.iter().map(|&c| b.cand(c)).collect();
             let expected = brute_fits(&cand, set);
             assert_eq!(fits(&b, &cells, set), expected, "{cand:?} {set:#b}");
@@ -880,6 +998,56 @@ mod tests {
             }
         }
         assert!(yes > 500 && no > 500, "{yes} fit, {no} do not");
+    }
+
+    /// Each cell's digits in some order of `set`'s digits, one to a cell among `cand`:
+    /// every order tried.
+    fn brute_taken(cand: &[u16], set: u16, chosen: &mut Vec<u8>, taken: &mut [u16]) {
+        let Some(&here) = cand.get(chosen.len()) else {
+            for (t, &d) in taken.iter_mut().zip(chosen.iter()) {
+                *t |= 1 << (d - 1);
+            }
+            return;
+        };
+        let used = chosen.iter().fold(0u16, |m, &d| m | 1 << (d - 1));
+        for d in digits(here & set & !used) {
+            chosen.push(d);
+            brute_taken(cand, set, chosen, taken);
+            chosen.pop();
+        }
+    }
+
+    /// The 45 rule's per-cell digits for distinct cells match trying every order, on
+    /// random candidates and sets (one set and two at a time).
+    #[test]
+    fn taken_in_matches_trying_every_order() {
+        let mut rng = Rand::new(13);
+        let (mut narrowed, mut cases) = (0, 0);
+        for _ in 0..4000 {
+            let (b, cells) = random_cells(&mut rng);
+            let count = cells.len();
+            let sets = [random_set(&mut rng, count), random_set(&mut rng, count)];
+            let cand: Vec<u16> = cells.iter().map(|&c| b.cand(c)).collect();
+            for many in [1, 2] {
+                let mut expected = vec![0u16; count];
+                for &set in &sets[..many] {
+                    brute_taken(&cand, set, &mut Vec::new(), &mut expected);
+                }
+                let found = taken_in(&b, &cells, sets[..many].iter().copied());
+                assert_eq!(found, expected, "{cand:?} {:?}", &sets[..many]);
+                cases += 1;
+                // Cells that keep less than a union over the fitting sets would.
+                let union = sets[..many]
+                    .iter()
+                    .filter(|&&s| brute_fits(&cand, s))
+                    .fold(0, |m, &s| m | s);
+                narrowed += usize::from(cand.iter().zip(&expected).any(|(&c, &t)| c & union != t));
+            }
+        }
+        assert!(
+            narrowed > 500,
+            "only {narrowed} of {cases} cases kept less than the union"
+        );
     }
 
     #[test]
