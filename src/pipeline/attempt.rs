@@ -9,6 +9,7 @@ use crate::generate::{
     GENERATOR_VERSION,
 };
 use crate::grid::{Geometry, Grid};
+use crate::rate::settle::solved_below;
 use crate::rate::{score_within, Rating};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{solves_below, SearchStats, Solver};
@@ -216,6 +217,16 @@ fn merge_up_to(input: &AttemptInput) -> Option<usize> {
     input.cage_sizes.map(|s| usize::from(s.max))
 }
 
+/// Whether a tier starting at `min` asks [`solved_below`] of `puzzle` before it rates
+/// it: where most puzzles it digs rate below it and a rating costs most, so that the
+/// test saves more than it costs. Measured (instructions, one worker): killer expert
+/// fill −3.9 %, diagonal expert −4.5 %, but classic expert +4.5 % (its ratings are
+/// cheaper, and the puzzles it keeps pay for the test too) and classic hard 4 % slower
+/// (393 of 2,050 puzzles it rated were below it).
+fn settles_first(puzzle: &Grid, min: f64) -> bool {
+    min >= 6.0 && puzzle.geometry().variant() != crate::grid::Variant::Classic
+}
+
 /// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
 /// clue level further and rates again (a harder puzzle from the same work). A level out of
 /// reach leaves the puzzle where digging stopped, rated as it is. The puzzle comes with
@@ -231,8 +242,10 @@ fn dig_toward_tier(
     let found = dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
         // Whether propagation alone solves it takes a microsecond or two instead of a
         // rating, and such a puzzle rates below tiers above singles (or above pointing
-        // and claiming).
-        if solves_below(puzzle, tier.band.min) {
+        // and claiming); the rater's easier techniques in batches take a fraction of a
+        // rating, and settle most puzzles that rate below a hard tier.
+        let min = tier.band.min;
+        if solves_below(puzzle, min) || (settles_first(puzzle, min) && solved_below(puzzle, min)) {
             return Ok(Level::Deeper);
         }
         let Some(rating) = score_within(puzzle, tier.band.max, deadline)? else {

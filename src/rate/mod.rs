@@ -14,6 +14,7 @@
 pub mod board;
 pub mod calibrate;
 pub mod memo;
+pub mod settle;
 pub mod step;
 pub mod techniques;
 

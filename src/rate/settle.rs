@@ -1,0 +1,123 @@
+//! A quick test that a puzzle rates below some score, without rating it: the rater's easy
+//! techniques applied in whatever order is cheapest, singles in batches.
+//!
+//! Each of these techniques only ever finds more with fewer candidates (a pattern it sees
+//! is still there, or has left a single or a contradiction behind). So when they solve
+//! the puzzle in one order, the rater, which tries every technique at every step, can
+//! never get stuck on the way, and every step it takes scores at most what the easiest
+//! technique offering it scores: the rating comes out below the score. A fill asks this
+//! of most puzzles it rates below a tier and throws away; a rating costs several times
+//! more (it scans every easier technique before each step it takes).
+
+use super::apply;
+use super::board::{digits, Board};
+use super::techniques::{killer, Technique, REGISTRY};
+use crate::grid::{Grid, Variant};
+
+/// The techniques the test tries after singles: those of base score up to this, bar
+/// the direct ones (a pattern plus the single it leaves, which the batches find anyway)
+/// and the uniqueness ones. Harder techniques cost more to look for than they settle.
+const QUICK_TECHNIQUES: f64 = 4.5;
+
+/// Whether the rater's techniques below `score` (of them, singles and those up to
+/// [`QUICK_TECHNIQUES`]) solve `puzzle`, which has one solution: then its rating is
+/// below `score`. `false` says nothing.
+pub fn solved_below(puzzle: &Grid, score: f64) -> bool {
+    settle(puzzle, score).is_some()
+}
+
+/// [`solved_below`]'s work: the solved board, or `None` where the techniques stop.
+fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
+    let mut board = Board::new(puzzle).without_notes();
+    let classic = puzzle.geometry().variant() == Variant::Classic;
+    let quick = |t: Technique| {
+        let base = t.base_score();
+        base < score
+            && base <= QUICK_TECHNIQUES
+            && !is_single_or_direct(t)
+            && (classic || !t.assumes_classic_uniqueness())
+    };
+    loop {
+        if !place_singles(&mut board) {
+            return None;
+        }
+        if board.solved() {
+            return Some(board);
+        }
+        let below = |t: Technique| t.base_score() < score;
+        let mut batch = Vec::new();
+        if below(Technique::CageCombination) {
+            batch = killer::every_cage_combination(&board);
+        }
+        let batch = if batch.is_empty() && below(Technique::Innies45) {
+            killer::every_innies_outies(&board, score)
+        } else {
+            batch
+        };
+        if !batch.is_empty() {
+            for step in &batch {
+                apply(&mut board, step);
+            }
+            continue;
+        }
+        let step = REGISTRY
+            .iter()
+            .filter(|e| quick(e.technique))
+            .find_map(|e| (e.finder)(&board, score).filter(|s| s.score < score));
+        match step {
+            Some(step) => apply(&mut board, &step),
+            None => return None,
+        }
+    }
+}
+
+/// Singles and the direct techniques, which [`place_singles`] covers.
+fn is_single_or_direct(t: Technique) -> bool {
+    matches!(
+        t,
+        Technique::FullHouse
+            | Technique::HiddenSingleBox
+            | Technique::HiddenSingleLine
+            | Technique::NakedSingle
+            | Technique::DirectPointing
+            | Technique::DirectClaiming
+            | Technique::DirectHiddenPair
+            | Technique::DirectHiddenTriple
+            | Technique::CageCombination
+            | Technique::Innies45
+    )
+}
+
+/// Places naked and hidden singles until none is left (full houses are both).
+/// `false` on a contradiction: an open cell without candidates.
+fn place_singles(b: &mut Board) -> bool {
+    let n = b.n();
+    loop {
+        let mut placed = false;
+        for c in 0..b.cells() {
+            if b.is_open(c) {
+                match b.cand(c) {
+                    0 => return false,
+                    m if m.count_ones() == 1 => {
+                        b.place(c, m.trailing_zeros() as u8 + 1);
+                        placed = true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for u in 0..b.unit_count() {
+            for d in digits(!b.placed_in(u) & ((1 << n) - 1)) {
+                let p = b.positions(u, d);
+                if p.count_ones() == 1 {
+                    let cell = b.unit(u)[p.trailing_zeros() as usize] as usize;
+                    b.place(cell, d);
+                    placed = true;
+                }
+            }
+        }
+        if !placed {
+            return true;
+        }
+    }
+}
