@@ -415,8 +415,8 @@ fn propagation_check_agrees_with_the_rater() {
 
 /// The fill passes over a tier's puzzle when the rater's easier techniques, taken in
 /// batches and in any order, solve it below the tier: every such puzzle must rate below,
-/// on calibration puzzles (classic, SE 2.5 to 9+) and on random digs of diagonal and
-/// killer puzzles, at several scores. It also settles most of what rates below (71 %
+/// on calibration puzzles (classic, SE 2.5 to 9+) and on random digs of diagonal (9x9
+/// and 16x16) and killer puzzles, at several scores. It also settles most of what rates below (71 %
 /// here: it stops at techniques of 4.5), or it would save nothing.
 #[test]
 fn quick_settle_agrees_with_the_rater() {
@@ -428,9 +428,13 @@ fn quick_settle_agrees_with_the_rater() {
         .step_by(4)
         .map(|(p, _)| p)
         .collect();
-    for (variant, clues) in [(Variant::Diagonal, 24), (Variant::Killer, 0)] {
-        let geometry = Geometry::for_size(9).unwrap().with_variant(variant);
-        puzzles.extend(random_digs(geometry, Route::Backtrack, clues, 60));
+    for (size, variant, clues, seeds) in [
+        (9, Variant::Diagonal, 24, 60),
+        (9, Variant::Killer, 0, 60),
+        (16, Variant::Diagonal, 120, 6),
+    ] {
+        let geometry = Geometry::for_size(size).unwrap().with_variant(variant);
+        puzzles.extend(random_digs(geometry, Route::Backtrack, clues, seeds));
     }
     let checks: Vec<(usize, usize)> = puzzles
         .par_iter()

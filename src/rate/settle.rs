@@ -91,7 +91,8 @@ fn is_single_or_direct(t: Technique) -> bool {
 /// Places naked and hidden singles until none is left (full houses are both).
 /// `false` on a contradiction: an open cell without candidates.
 fn place_singles(b: &mut Board) -> bool {
-    let n = b.n();
+    // Every digit of the grid (16x16 has 16: no shift past the mask's width).
+    let all = u16::MAX >> (16 - b.n());
     loop {
         let mut placed = false;
         for c in 0..b.cells() {
@@ -107,7 +108,7 @@ fn place_singles(b: &mut Board) -> bool {
             }
         }
         for u in 0..b.unit_count() {
-            for d in digits(!b.placed_in(u) & ((1 << n) - 1)) {
+            for d in digits(!b.placed_in(u) & all) {
                 let p = b.positions(u, d);
                 if p.count_ones() == 1 {
                     let cell = b.unit(u)[p.trailing_zeros() as usize] as usize;
