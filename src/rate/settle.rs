@@ -34,9 +34,10 @@ fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
         let base = t.base_score();
         base < score
             && base <= QUICK_TECHNIQUES
-            && !is_single_or_direct(t)
+            && !in_batches(t)
             && (classic || !t.assumes_classic_uniqueness())
     };
+    let below = |t: Technique| t.base_score() < score;
     loop {
         if !place_singles(&mut board) {
             return None;
@@ -44,7 +45,6 @@ fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
         if board.solved() {
             return Some(board);
         }
-        let below = |t: Technique| t.base_score() < score;
         let mut batch = Vec::new();
         if below(Technique::CageCombination) {
             batch = killer::every_cage_combination(&board);
@@ -71,8 +71,9 @@ fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
     }
 }
 
-/// Singles and the direct techniques, which [`place_singles`] covers.
-fn is_single_or_direct(t: Technique) -> bool {
+/// What the batches find: singles and the direct techniques ([`place_singles`]), cage
+/// combinations and the 45 rule (every step at once).
+fn in_batches(t: Technique) -> bool {
     matches!(
         t,
         Technique::FullHouse

@@ -152,7 +152,7 @@ fn fits(b: &Board, cells: &[usize], set: u16) -> bool {
         return true;
     }
     let (options, k) = options_within(b, cells, set);
-    matches(&options[..k])
+    matching(&options[..k]).is_some()
 }
 
 /// Each cell's candidates within `set` (a digit per cell at most: `set` has at most 16).
@@ -162,11 +162,6 @@ fn options_within(b: &Board, cells: &[usize], set: u16) -> ([u16; 16], usize) {
         *o = b.cand(c) & set;
     }
     (options, cells.len())
-}
-
-/// Whether each cell can have a digit of its `options` of its own.
-fn matches(options: &[u16]) -> bool {
-    matching(options).is_some()
 }
 
 /// A digit of its `options` for each cell, all different, as each digit's cell (`owner`,
