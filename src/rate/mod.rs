@@ -311,6 +311,32 @@ mod tests {
         assert!((step::length_bonus(9) - 0.2).abs() < 1e-9);
     }
 
+    /// `most_nodes_below` reads the bonus a ceiling at a time: the same as trying every
+    /// node count, for the bases the techniques use and bounds a tenth apart.
+    #[test]
+    fn most_nodes_below_matches_counting_node_by_node() {
+        let counted = |below: f64, base: f64, per_node: usize| {
+            (0..)
+                .find(|&k| base + step::length_bonus((k + 1) * per_node) >= below - 1e-9)
+                .unwrap()
+        };
+        for base in [4.0, 5.4, 6.5, 6.6, 7.0, 7.5, 8.0, 8.5] {
+            // Up to 2.5 of bonus: some 40,000 nodes to count (the count doubles with each
+            // further 0.2).
+            for tenths in 30..=(base * 10.0) as i32 + 25 {
+                let below = f64::from(tenths) / 10.0;
+                for per_node in [1, 2, 3] {
+                    assert_eq!(
+                        step::most_nodes_below(below, base, per_node),
+                        counted(below, base, per_node),
+                        "base {base}, below {below}, per node {per_node}"
+                    );
+                }
+            }
+        }
+        assert_eq!(step::most_nodes_below(f64::INFINITY, 6.5, 1), usize::MAX);
+    }
+
     #[test]
     fn hard_puzzle_is_flagged_with_a_lower_bound() {
         // From hardest_1106: far beyond the implemented techniques.

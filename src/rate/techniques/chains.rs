@@ -7,7 +7,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
-use crate::rate::step::{length_bonus, Step};
+use crate::rate::step::{length_bonus, most_nodes_below, Step};
 
 /// An X-chain of `nodes` nodes (two per strong link) past two links, as Sukaku Explainer
 /// scores its strong-link chains (`StrongLinksHint`: three links 5.4, four 5.8, five 6.2,
@@ -161,6 +161,26 @@ fn may_end_usefully(
     }
 }
 
+/// The most nodes of an X-chain scoring below `below` (4 when only the shortest can):
+/// the shapes up to 12 nodes, then forcing X-chains by the length bonus.
+fn most_x_chain_nodes(below: f64) -> usize {
+    if below == f64::INFINITY {
+        return usize::MAX;
+    }
+    let shapes = (6..=12)
+        .step_by(2)
+        .take_while(|&k| long_x_chain_score(k) < below - 1e-9)
+        .last()
+        .unwrap_or(4);
+    // Past 12 nodes: the most (even) nodes scoring below.
+    let forcing = most_nodes_below(below, long_x_chain_score(12), 1) & !1;
+    if shapes == 12 && forcing > 12 {
+        forcing
+    } else {
+        shapes
+    }
+}
+
 /// The shortest X-chain on any digit (of the shortest, the lowest-scoring): A = ... = Z
 /// with strong links at both ends; the digit leaves cells seeing both A and Z. Only chains
 /// scoring below `below` are looked for.
@@ -169,15 +189,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     if below <= SKYSCRAPER + 1e-9 {
         return None;
     }
-    let longest = if below == f64::INFINITY {
-        usize::MAX
-    } else {
-        (6..)
-            .step_by(2)
-            .take_while(|&k| long_x_chain_score(k) < below - 1e-9)
-            .last()
-            .unwrap_or(4)
-    };
+    let longest = most_x_chain_nodes(below);
     let n = b.n();
     let cells = b.cells();
     let mut best: Option<Step> = None;
@@ -263,6 +275,22 @@ mod tests {
     use super::*;
     use crate::rate::{apply, next_step};
     use std::collections::VecDeque;
+
+    /// The longest chain looked for is the last even node count, from 6 up, scoring
+    /// below the bound (counted one count at a time, as before the ceiling-wise bound).
+    #[test]
+    fn most_x_chain_nodes_counts_as_trying_every_length() {
+        // Up to 9.0: a bonus of 2.3 past 6.6, some 16,000 nodes to count.
+        for tenths in 35..=90 {
+            let below = f64::from(tenths) / 10.0;
+            let counted = (6..)
+                .step_by(2)
+                .take_while(|&k| long_x_chain_score(k) < below - 1e-9)
+                .last()
+                .unwrap_or(4);
+            assert_eq!(most_x_chain_nodes(below), counted, "below {below}");
+        }
+    }
 
     /// Whether the search from `start` reaches, by a strong link, an end whose chain
     /// removes something, followed one state at a time as the search does (state: cell,
