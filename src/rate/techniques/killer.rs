@@ -136,11 +136,16 @@ fn fitting<'a>(
     sum: u32,
     available: u16,
 ) -> impl Iterator<Item = u16> + 'a {
+    within(b, open.len(), sum, available).filter(move |&set| fits(b, open, set))
+}
+
+/// The combinations of `size` distinct digits within `available` that make `sum`.
+fn within(b: &Board, size: usize, sum: u32, available: u16) -> impl Iterator<Item = u16> {
     Combinations::of(b.n())
-        .of_size_and_sum(open.len(), sum)
+        .of_size_and_sum(size, sum)
         .iter()
         .copied()
-        .filter(move |&set| set & !available == 0 && fits(b, open, set))
+        .filter(move |&set| set & !available == 0)
 }
 
 /// Whether the digits of `set` (as many as `cells`) can go one to each cell of `cells`
@@ -179,7 +184,7 @@ fn matching(options: &[u16]) -> Option<[u8; 16]> {
 
 /// For each of `cells`, the digits it takes in some way of giving the cells, one digit
 /// each among their candidates, all the digits of one of `sets` (each as many digits as
-/// cells). Exact per cell, as the 45 rule's trial of every assignment is: a union over
+/// cells; sets that cannot go to the cells so add nothing). Exact per cell, as the 45 rule's trial of every assignment is: a union over
 /// the sets alone would keep less the more cells are placed, and a rule that can lose
 /// an elimination as the grid fills in could leave a rating stuck where it once was not.
 ///
@@ -660,7 +665,8 @@ fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Ste
     let allowed: Vec<u16> = if distinct {
         let held = open.iter().fold(0u16, |m, &c| m | b.cand(c));
         let target = u32::try_from(target).ok()?;
-        taken_in(b, &open, fitting(b, &open, target, held))
+        // `taken_in` passes over the sets that do not fit: no need to test them first.
+        taken_in(b, &open, within(b, open.len(), target, held))
     } else if open.len() <= MOST_CELLS {
         Assignments::new(b, &open, open_minus, &differ).allowed(target)
     } else {
@@ -771,6 +777,13 @@ impl Assignments {
             return allowed[..self.count] == self.cand[..self.count];
         }
         if left < self.low[i] || left > self.high[i] {
+            return false;
+        }
+        // Nothing new below: every digit chosen so far is marked already, and so is every
+        // candidate of the cells still to choose. (Most branches, once a few assignments
+        // have marked most candidates: the search then looks for the rest alone.)
+        let chosen_marked = (0..i).all(|j| allowed[j] & 1 << (chosen[j] - 1) != 0);
+        if chosen_marked && (i..self.count).all(|j| allowed[j] == self.cand[j]) {
             return false;
         }
         let tries = if i + 1 < self.count {
