@@ -416,8 +416,8 @@ fn propagation_check_agrees_with_the_rater() {
 /// The fill passes over a tier's puzzle when the rater's easier techniques, taken in
 /// batches and in any order, solve it below the tier: every such puzzle must rate below,
 /// on calibration puzzles (classic, SE 2.5 to 9+) and on random digs of diagonal (9x9
-/// and 16x16) and killer puzzles, at several scores. It also settles most of what rates below (71 %
-/// here: it stops at techniques of 4.5), or it would save nothing.
+/// and 16x16) and killer puzzles, at several scores. It also settles most of what rates
+/// below (71 % here: it stops at techniques of 4.5), or it would save nothing.
 #[test]
 fn quick_settle_agrees_with_the_rater() {
     use sudoku_bank::generate::Route;

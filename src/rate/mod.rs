@@ -321,7 +321,7 @@ mod tests {
                 .unwrap()
         };
         for base in [4.0, 5.4, 6.5, 6.6, 7.0, 7.5, 8.0, 8.5] {
-            // Up to 2.5 of bonus: some 40,000 nodes to count (the count doubles with each
+            // Bonuses up to 2.4: some 16,000 nodes to count (the count doubles with each
             // further 0.2).
             for tenths in 30..=(base * 10.0) as i32 + 25 {
                 let below = f64::from(tenths) / 10.0;

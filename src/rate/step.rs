@@ -71,9 +71,9 @@ impl Step {
 /// The most nodes a chain scored `base + length_bonus(nodes * per_node)` may have to score
 /// less than `below` (0 when none can; unbounded when `below` is infinite).
 ///
-/// Read a ceiling of [`length_bonus`] at a time: counting node by node took some 10,000
+/// Read a ceiling of [`length_bonus`] at a time: counting node by node took about 6,100
 /// bonus ladders for a bound of 9.0 (a killer fill's quick settle test asks X-chains for
-/// that), 3.5 % of the fill's instructions.
+/// that), 0.8 % and 3.5 % of a killer expert fill's instructions in two measurements.
 pub fn most_nodes_below(below: f64, base: f64, per_node: usize) -> usize {
     if below == f64::INFINITY {
         return usize::MAX;

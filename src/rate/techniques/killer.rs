@@ -184,9 +184,10 @@ fn matching(options: &[u16]) -> Option<[u8; 16]> {
 
 /// For each of `cells`, the digits it takes in some way of giving the cells, one digit
 /// each among their candidates, all the digits of one of `sets` (each as many digits as
-/// cells; sets that cannot go to the cells so add nothing). Exact per cell, as the 45 rule's trial of every assignment is: a union over
-/// the sets alone would keep less the more cells are placed, and a rule that can lose
-/// an elimination as the grid fills in could leave a rating stuck where it once was not.
+/// cells; sets that cannot go to the cells so add nothing). Exact per cell, as the 45
+/// rule's trial of every assignment is: a union over the sets alone would keep less the
+/// more cells are placed, and a rule that can lose an elimination as the grid fills in
+/// could leave a rating stuck where it once was not.
 ///
 /// Per set, from one matching: cell `i` can take another digit `d` when `d`'s cell can
 /// move on along the matching's alternating paths to the digit `i` gives up.
