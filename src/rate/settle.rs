@@ -29,7 +29,26 @@ pub fn solved_below(puzzle: &Grid, score: f64) -> bool {
 /// [`solved_below`]'s work: the solved board, or `None` where the techniques stop.
 fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
     let mut board = Board::new(puzzle).without_notes();
-    let classic = puzzle.geometry().variant() == Variant::Classic;
+    // The solver's propagation makes only eliminations these techniques make too, in a
+    // fraction of the time: start where it stops. These techniques only ever find more
+    // with fewer candidates, so they stop at the same place from there (measured, CPU
+    // side by side: killer expert fills −8.8 %, killer hard −4.8 %; diagonal fills the
+    // same, where the propagation does little of this test's work).
+    if let Some(left) = crate::solver::candidates_below(puzzle, score) {
+        for (cell, &keep) in left.iter().enumerate() {
+            if board.is_open(cell) {
+                for d in digits(board.cand(cell) & !keep) {
+                    board.eliminate(cell, d);
+                }
+            }
+        }
+    }
+    settle_board(board, score)
+}
+
+/// [`settle`] from `board` on.
+fn settle_board(mut board: Board, score: f64) -> Option<Board> {
+    let classic = board.geometry().variant() == Variant::Classic;
     let quick = |t: Technique| {
         let base = t.base_score();
         base < score
@@ -121,5 +140,51 @@ fn place_singles(b: &mut Board) -> bool {
         if !placed {
             return true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, CageSizes, DigStop, Route, Spec, Strategy};
+    use crate::grid::Geometry;
+
+    /// Random digs of `variant` to `clues` clues, one per seed.
+    fn digs(variant: Variant, clues: usize, seeds: u64) -> Vec<Grid> {
+        let spec = Spec {
+            geometry: Geometry::for_size(9).unwrap().with_variant(variant),
+            route: Route::Backtrack,
+            strategy: Strategy::Random,
+            stop: DigStop::Clues(clues),
+            failure_budget: None,
+            cage_sizes: CageSizes::DEFAULT,
+        };
+        (0..seeds)
+            .filter_map(|seed| generate(&spec, seed, None).ok())
+            .map(|g| g.puzzle)
+            .collect()
+    }
+
+    /// Starting from the solver's propagation settles exactly the puzzles that starting
+    /// from the clues does, at every score, and the propagation does take some work off
+    /// the test: on calibration puzzles and random killer and diagonal digs.
+    #[test]
+    fn starting_from_the_propagation_settles_the_same() {
+        let mut puzzles = crate::rate::calibration_puzzles(0.0, 400);
+        puzzles.extend(digs(Variant::Killer, 0, 40));
+        puzzles.extend(digs(Variant::Diagonal, 24, 40));
+        let (mut narrowed, mut settled) = (0, 0);
+        for p in &puzzles {
+            for score in [2.6, 2.9, 3.5, 4.5, 6.0, 9.0] {
+                let from_clues = settle_board(Board::new(p).without_notes(), score).is_some();
+                assert_eq!(settle(p, score).is_some(), from_clues, "{score} {p}");
+                settled += usize::from(from_clues);
+                narrowed += usize::from(crate::solver::candidates_below(p, score).is_some());
+            }
+        }
+        assert!(
+            settled > 500 && narrowed > 1000,
+            "{settled} settled, {narrowed} narrowed"
+        );
     }
 }

@@ -165,6 +165,24 @@ pub fn solves_below(grid: &Grid, score: f64) -> bool {
     }
 }
 
+/// The candidates of every cell of `grid` (bit `d - 1` for digit `d`; a clue or placed
+/// cell keeps its digit) once the propagation [`solves_below`] runs for `score` has run,
+/// when that propagation goes beyond singles (`score` above pointing and claiming, sizes
+/// up to 9x9); `None` otherwise, or on a contradiction.
+///
+/// Every elimination in it is one the rater's singles, pointing, claiming, cage
+/// combinations or 45 rule on one unit would also make, and those only ever find more
+/// with fewer candidates: a test that applies those techniques (and others like them)
+/// until they stop may start from here and stop at the same place.
+pub fn candidates_below(grid: &Grid, score: f64) -> Option<Vec<u16>> {
+    let g = grid.geometry();
+    if score > LOCKED_SCORE && g.n() <= 9 {
+        by_size!(g, propagated(g, grid))
+    } else {
+        None
+    }
+}
+
 /// Whether propagation (by singles alone with `singles_only`, which reads no cages)
 /// places every cell of `grid`.
 fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
@@ -172,25 +190,52 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     grid: &Grid,
     singles_only: bool,
 ) -> bool {
-    fn with<const N: usize, const BR: usize, const DB: usize, const BANDS: usize, const S: bool>(
-        g: Geometry,
-        grid: &Grid,
-    ) -> bool {
-        let cages = grid
-            .cages()
-            .filter(|_| !S)
-            .map(|c| CageTable::new(g, c, BR * N));
-        let mut s = Search::<_, S>::new(band_tables(g), Ascending, 1, None)
-            .with_cages(cages.as_ref())
-            .with_rater_cage_steps();
-        s.board::<N, BR, DB, BANDS>(grid.cells())
-            .is_some_and(|mut board| s.settles::<N, BR, DB, BANDS>(&mut board))
-    }
     if singles_only {
-        with::<N, BR, DB, BANDS, true>(g, grid)
+        with_rater_steps::<N, BR, DB, BANDS, true, _>(g, grid, |s, b| {
+            s.settles::<N, BR, DB, BANDS>(b)
+        })
     } else {
-        with::<N, BR, DB, BANDS, false>(g, grid)
+        with_rater_steps::<N, BR, DB, BANDS, false, _>(g, grid, |s, b| {
+            s.settles::<N, BR, DB, BANDS>(b)
+        })
     }
+    .unwrap_or(false)
+}
+
+/// The candidates propagation leaves of `grid` (see [`candidates_below`]).
+fn propagated<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    g: Geometry,
+    grid: &Grid,
+) -> Option<Vec<u16>> {
+    with_rater_steps::<N, BR, DB, BANDS, false, _>(g, grid, |s, b| {
+        s.propagated::<N, BR, DB, BANDS>(b)
+    })
+    .flatten()
+}
+
+/// `f` of a search that keeps to the rater's steps (singles alone with `SINGLES`, which
+/// reads no cages) and the board of `grid`; `None` when two clues clash.
+fn with_rater_steps<
+    const N: usize,
+    const BR: usize,
+    const DB: usize,
+    const BANDS: usize,
+    const SINGLES: bool,
+    R,
+>(
+    g: Geometry,
+    grid: &Grid,
+    f: impl FnOnce(&mut Search<'_, Ascending, SINGLES>, &mut search::Board<DB, BANDS>) -> R,
+) -> Option<R> {
+    let cages = grid
+        .cages()
+        .filter(|_| !SINGLES)
+        .map(|c| CageTable::new(g, c, BR * N));
+    let mut s = Search::<_, SINGLES>::new(band_tables(g), Ascending, 1, None)
+        .with_cages(cages.as_ref())
+        .with_rater_cage_steps();
+    let mut board = s.board::<N, BR, DB, BANDS>(grid.cells())?;
+    Some(f(&mut s, &mut board))
 }
 
 /// Counts solutions of `grid` up to `limit`, with no deadline.

@@ -788,6 +788,34 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         true
     }
 
+    /// The candidates of every cell (bit `d` for digit `d + 1`, cells in grid order) once
+    /// propagation has run on `b`; `None` on a contradiction.
+    pub(super) fn propagated<
+        const N: usize,
+        const BR: usize,
+        const DB: usize,
+        const BANDS: usize,
+    >(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+    ) -> Option<Vec<u16>> {
+        if !self.propagate::<N, BR, DB, BANDS>(b) {
+            return None;
+        }
+        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
+        let mut masks = vec![0u16; band_cells * BANDS];
+        for d in 0..N {
+            for k in 0..BANDS {
+                let mut m = b.cand[d * BANDS + k];
+                while m != 0 {
+                    masks[k * band_cells + m.trailing_zeros() as usize] |= 1 << d;
+                    m &= m - 1;
+                }
+            }
+        }
+        Some(masks)
+    }
+
     /// Whether propagation alone places every cell of `b`.
     pub(super) fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
