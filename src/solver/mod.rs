@@ -165,19 +165,20 @@ pub fn solves_below(grid: &Grid, score: f64) -> bool {
     }
 }
 
-/// The candidates of every cell of `grid` (bit `d - 1` for digit `d`; a clue or placed
-/// cell keeps its digit) once the propagation [`solves_below`] runs for `score` has run,
-/// when that propagation goes beyond singles (`score` above pointing and claiming, sizes
-/// up to 9x9); `None` otherwise, or on a contradiction.
+/// The candidates of every cell (bit `d - 1` for digit `d`) of a board of `puzzle` with
+/// the digits `values` placed (0 = open) and the candidates `cands`, once the propagation
+/// [`solves_below`] runs for `score` has run on it, when that propagation goes beyond
+/// singles (`score` above pointing and claiming, sizes up to 9x9); `None` otherwise, or
+/// on a contradiction. A placed cell keeps its digit.
 ///
 /// Every elimination in it is one the rater's singles, pointing, claiming, cage
 /// combinations or 45 rule on one unit would also make, and those only ever find more
 /// with fewer candidates: a test that applies those techniques (and others like them)
-/// until they stop may start from here and stop at the same place.
-pub fn candidates_below(grid: &Grid, score: f64) -> Option<Vec<u16>> {
-    let g = grid.geometry();
+/// until they stop may take this step whenever it likes and stop at the same place.
+pub fn narrowed_below(puzzle: &Grid, values: &[u8], cands: &[u16], score: f64) -> Option<Vec<u16>> {
+    let g = puzzle.geometry();
     if score > LOCKED_SCORE && g.n() <= 9 {
-        by_size!(g, propagated(g, grid))
+        by_size!(g, narrowed(g, puzzle, values, cands))
     } else {
         None
     }
@@ -190,31 +191,44 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     grid: &Grid,
     singles_only: bool,
 ) -> bool {
+    let clues = grid.cells();
     if singles_only {
-        with_rater_steps::<N, BR, DB, BANDS, true, _>(g, grid, |s, b| {
-            s.settles::<N, BR, DB, BANDS>(b)
-        })
+        with_rater_steps::<N, BR, DB, BANDS, true, _>(
+            g,
+            grid,
+            |s| s.board::<N, BR, DB, BANDS>(clues),
+            |s, b| s.settles::<N, BR, DB, BANDS>(b),
+        )
     } else {
-        with_rater_steps::<N, BR, DB, BANDS, false, _>(g, grid, |s, b| {
-            s.settles::<N, BR, DB, BANDS>(b)
-        })
+        with_rater_steps::<N, BR, DB, BANDS, false, _>(
+            g,
+            grid,
+            |s| s.board::<N, BR, DB, BANDS>(clues),
+            |s, b| s.settles::<N, BR, DB, BANDS>(b),
+        )
     }
     .unwrap_or(false)
 }
 
-/// The candidates propagation leaves of `grid` (see [`candidates_below`]).
-fn propagated<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+/// [`narrowed_below`]'s propagation.
+fn narrowed<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     g: Geometry,
-    grid: &Grid,
+    puzzle: &Grid,
+    values: &[u8],
+    cands: &[u16],
 ) -> Option<Vec<u16>> {
-    with_rater_steps::<N, BR, DB, BANDS, false, _>(g, grid, |s, b| {
-        s.propagated::<N, BR, DB, BANDS>(b)
-    })
+    with_rater_steps::<N, BR, DB, BANDS, false, _>(
+        g,
+        puzzle,
+        |s| Some(s.board_from::<N, BR, DB, BANDS>(values, cands)),
+        |s, b| s.propagated::<N, BR, DB, BANDS>(b),
+    )
     .flatten()
 }
 
 /// `f` of a search that keeps to the rater's steps (singles alone with `SINGLES`, which
-/// reads no cages) and the board of `grid`; `None` when two clues clash.
+/// reads no cages) under `grid`'s cages, and the board `start` makes; `None` when it
+/// makes none (two clues clash).
 fn with_rater_steps<
     const N: usize,
     const BR: usize,
@@ -225,6 +239,7 @@ fn with_rater_steps<
 >(
     g: Geometry,
     grid: &Grid,
+    start: impl FnOnce(&mut Search<'_, Ascending, SINGLES>) -> Option<search::Board<DB, BANDS>>,
     f: impl FnOnce(&mut Search<'_, Ascending, SINGLES>, &mut search::Board<DB, BANDS>) -> R,
 ) -> Option<R> {
     let cages = grid
@@ -234,7 +249,7 @@ fn with_rater_steps<
     let mut s = Search::<_, SINGLES>::new(band_tables(g), Ascending, 1, None)
         .with_cages(cages.as_ref())
         .with_rater_cage_steps();
-    let mut board = s.board::<N, BR, DB, BANDS>(grid.cells())?;
+    let mut board = start(&mut s)?;
     Some(f(&mut s, &mut board))
 }
 

@@ -266,6 +266,38 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         Some(b)
     }
 
+    /// The board with the digits `values` placed (0 = open) and the candidates `cands`
+    /// (bit `d` for digit `d + 1`, per cell in grid order): a later state of some board,
+    /// every placed digit already cleared from its peers.
+    pub(super) fn board_from<
+        const N: usize,
+        const BR: usize,
+        const DB: usize,
+        const BANDS: usize,
+    >(
+        &mut self,
+        values: &[u8],
+        cands: &[u16],
+    ) -> Board<DB, BANDS> {
+        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
+        let mut b = Board {
+            cand: [0; DB],
+            open: [0; BANDS],
+        };
+        for (cell, (&value, &mask)) in values.iter().zip(cands).enumerate() {
+            let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
+            b.open[k] |= u64::from(value == 0) * bit;
+            let mut m = mask;
+            while m != 0 {
+                b.cand[m.trailing_zeros() as usize * BANDS + k] |= bit;
+                m &= m - 1;
+            }
+        }
+        self.dirty = if DB == 64 { u64::MAX } else { (1 << DB) - 1 };
+        self.stale = self.dirty;
+        b
+    }
+
     /// Removes digit `digit` from `cell`; `false` when `cell` is a clue of that digit.
     pub(super) fn exclude<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
