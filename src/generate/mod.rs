@@ -147,3 +147,26 @@ pub fn generate_job(
     }
     Err(last)
 }
+
+/// Puzzles of `geometry` dug at random to `clues` clues from grids of `route`, one per
+/// seed `0..seeds` that makes one (default cage sizes on killer grids), for tests.
+#[cfg(test)]
+pub(crate) fn random_digs(
+    geometry: crate::grid::Geometry,
+    route: Route,
+    clues: usize,
+    seeds: u64,
+) -> Vec<crate::grid::Grid> {
+    let spec = Spec {
+        geometry,
+        route,
+        strategy: Strategy::Random,
+        stop: DigStop::Clues(clues),
+        failure_budget: None,
+        cage_sizes: CageSizes::DEFAULT,
+    };
+    (0..seeds)
+        .filter_map(|seed| generate(&spec, seed, None).ok())
+        .map(|made| made.puzzle)
+        .collect()
+}

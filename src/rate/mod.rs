@@ -224,27 +224,13 @@ mod tests {
     /// A fill's rating (no notes) takes the same steps as a person's: only the notes go.
     #[test]
     fn ratings_without_notes_differ_by_the_notes_only() {
-        use crate::generate::{generate, CageSizes, DigStop, Route, Spec, Strategy};
+        use crate::generate::{random_digs, Route};
         use crate::grid::{Geometry, Variant};
-        let spec = Spec {
-            geometry: Geometry::for_size(9).unwrap().with_variant(Variant::Killer),
-            route: Route::Backtrack,
-            strategy: Strategy::Random,
-            stop: DigStop::Clues(0),
-            failure_budget: None,
-            cage_sizes: CageSizes::DEFAULT,
-        };
+        let geometry = Geometry::for_size(9).unwrap().with_variant(Variant::Killer);
         let (mut rated, mut noted) = (0, 0);
-        for seed in 0..12 {
-            let Ok(made) = generate(&spec, seed, None) else {
-                continue;
-            };
-            let full = rate_within(&made.puzzle, f64::INFINITY, None)
-                .unwrap()
-                .unwrap();
-            let quiet = score_within(&made.puzzle, f64::INFINITY, None)
-                .unwrap()
-                .unwrap();
+        for puzzle in random_digs(geometry, Route::Backtrack, 0, 12) {
+            let full = rate_within(&puzzle, f64::INFINITY, None).unwrap().unwrap();
+            let quiet = score_within(&puzzle, f64::INFINITY, None).unwrap().unwrap();
             let unnoted: Vec<Step> = full
                 .steps
                 .iter()
@@ -253,7 +239,7 @@ mod tests {
                     ..s.clone()
                 })
                 .collect();
-            assert_eq!(unnoted, quiet.steps, "{}", made.puzzle);
+            assert_eq!(unnoted, quiet.steps, "{puzzle}");
             assert_eq!((full.score, full.completed), (quiet.score, quiet.completed));
             noted += full.steps.iter().filter(|s| s.note.is_some()).count();
             rated += 1;

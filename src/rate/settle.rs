@@ -150,23 +150,13 @@ fn place_singles(b: &mut Board) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{generate, CageSizes, DigStop, Route, Spec, Strategy};
+    use crate::generate::{random_digs, Route};
     use crate::grid::Geometry;
 
-    /// Random digs of `variant` to `clues` clues, one per seed.
+    /// Random digs of 9x9 `variant` puzzles to `clues` clues.
     fn digs(variant: Variant, clues: usize, seeds: u64) -> Vec<Grid> {
-        let spec = Spec {
-            geometry: Geometry::for_size(9).unwrap().with_variant(variant),
-            route: Route::Backtrack,
-            strategy: Strategy::Random,
-            stop: DigStop::Clues(clues),
-            failure_budget: None,
-            cage_sizes: CageSizes::DEFAULT,
-        };
-        (0..seeds)
-            .filter_map(|seed| generate(&spec, seed, None).ok())
-            .map(|g| g.puzzle)
-            .collect()
+        let geometry = Geometry::for_size(9).unwrap().with_variant(variant);
+        random_digs(geometry, Route::Backtrack, clues, seeds)
     }
 
     /// With the solver's propagation the test settles exactly the puzzles it settles

@@ -34,6 +34,21 @@ pub(super) struct Board<const DB: usize, const BANDS: usize> {
 }
 
 impl<const DB: usize, const BANDS: usize> Board<DB, BANDS> {
+    /// Calls `f(cell, d)` for each candidate, digit `d + 1` at `cell` (grid order).
+    #[inline(always)]
+    fn each_candidate<const N: usize, const BR: usize>(&self, mut f: impl FnMut(usize, usize)) {
+        let band_cells = BR * N;
+        for d in 0..N {
+            for k in 0..BANDS {
+                let mut m = self.cand[d * BANDS + k];
+                while m != 0 {
+                    f(k * band_cells + m.trailing_zeros() as usize, d);
+                    m &= m - 1;
+                }
+            }
+        }
+    }
+
     /// The digits (bit `d` for digit `d + 1`) still possible in cell `bit` of band `k`,
     /// gathered without a branch per digit.
     #[inline(always)]
@@ -834,17 +849,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         if !self.propagate::<N, BR, DB, BANDS>(b) {
             return None;
         }
-        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
-        let mut masks = vec![0u16; band_cells * BANDS];
-        for d in 0..N {
-            for k in 0..BANDS {
-                let mut m = b.cand[d * BANDS + k];
-                while m != 0 {
-                    masks[k * band_cells + m.trailing_zeros() as usize] |= 1 << d;
-                    m &= m - 1;
-                }
-            }
-        }
+        let mut masks = vec![0u16; Shape::<N, BR, DB>::BAND_CELLS * BANDS];
+        b.each_candidate::<N, BR>(|cell, d| masks[cell] |= 1 << d);
         Some(masks)
     }
 
@@ -915,17 +921,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         if self.second.is_some() || !self.keep_first {
             return;
         }
-        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
-        let mut values = vec![0u8; band_cells * BANDS];
-        for d in 0..N {
-            for k in 0..BANDS {
-                let mut m = b.cand[d * BANDS + k];
-                while m != 0 {
-                    values[k * band_cells + m.trailing_zeros() as usize] = d as u8 + 1;
-                    m &= m - 1;
-                }
-            }
-        }
+        let mut values = vec![0u8; Shape::<N, BR, DB>::BAND_CELLS * BANDS];
+        b.each_candidate::<N, BR>(|cell, d| values[cell] = d as u8 + 1);
         if self.first.is_none() {
             self.first = Some(values);
         } else {
