@@ -13,7 +13,7 @@ use super::apply;
 use super::board::{digits, Board};
 use super::techniques::{killer, Technique, REGISTRY};
 use crate::grid::{Grid, Variant};
-use crate::solver::narrowed_below;
+use crate::solver::Narrowing;
 
 /// The techniques the test tries after singles: those of base score up to this, bar
 /// the direct ones (a pattern plus the single it leaves, which the batches find anyway)
@@ -43,7 +43,8 @@ fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
 /// test's work, and pay 11 % more instructions for this test with it before every round.
 fn settle_board(puzzle: &Grid, mut board: Board, score: f64, propagate: bool) -> Option<Board> {
     let classic = board.geometry().variant() == Variant::Classic;
-    let mut propagate_now = propagate;
+    let narrowing = Narrowing::below(puzzle, score).filter(|_| propagate);
+    let mut propagate_now = narrowing.is_some();
     let quick = |t: Technique| {
         let base = t.base_score();
         base < score
@@ -53,8 +54,8 @@ fn settle_board(puzzle: &Grid, mut board: Board, score: f64, propagate: bool) ->
     };
     let below = |t: Technique| t.base_score() < score;
     loop {
-        if propagate_now {
-            let left = narrowed_below(puzzle, board.values(), board.candidates(), score);
+        if let Some(narrowing) = narrowing.as_ref().filter(|_| propagate_now) {
+            let left = narrowing.narrow(board.values(), board.candidates());
             for (cell, keep) in left.into_iter().flatten().enumerate() {
                 for d in digits(board.cand(cell) & !keep) {
                     board.eliminate(cell, d);
@@ -174,8 +175,10 @@ mod tests {
                 let alone = settle_board(p, b.clone(), score, false).is_some();
                 assert_eq!(settle(p, score).is_some(), alone, "{score} {p}");
                 settled += usize::from(alone);
-                let narrows = narrowed_below(p, b.values(), b.candidates(), score);
-                narrowed += usize::from(narrows.is_some());
+                let narrows = Narrowing::below(p, score)
+                    .and_then(|n| n.narrow(b.values(), b.candidates()))
+                    .is_some();
+                narrowed += usize::from(narrows);
             }
         }
         assert!(

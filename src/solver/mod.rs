@@ -144,6 +144,13 @@ const SINGLES_SCORE: f64 = 2.3;
 /// the killer scale, with cage combinations, 2.0, and the 45 rule on one unit, 2.5).
 const LOCKED_SCORE: f64 = 2.8;
 
+/// Whether propagation below `score` on `g` may use pointing and claiming as well as
+/// singles: `score` above them, and bands of at most three rows (up to 9x9, where the
+/// band reduction is exactly pointing and claiming).
+fn locked_below(g: Geometry, score: f64) -> bool {
+    score > LOCKED_SCORE && g.n() <= 9
+}
+
 /// Whether the search's propagation alone solves `grid` by steps that each score below
 /// `score`, so that a rating must come out below it: singles (2.3), or singles with
 /// pointing and claiming (2.8) on sizes up to 9x9, and on killer grids cage combinations
@@ -158,30 +165,52 @@ const LOCKED_SCORE: f64 = 2.8;
 /// pass keeps to the killer rater's steps here ([`Search::with_rater_cage_steps`]).
 pub fn solves_below(grid: &Grid, score: f64) -> bool {
     let g = grid.geometry();
-    if score > LOCKED_SCORE && g.n() <= 9 {
+    if locked_below(g, score) {
         by_size!(g, settles(g, grid, false))
     } else {
         score > SINGLES_SCORE && solves_by_singles(grid)
     }
 }
 
-/// The candidates of every cell (bit `d - 1` for digit `d`) of a board of `puzzle` with
-/// the digits `values` placed (0 = open) and the candidates `cands`, once the propagation
-/// [`solves_below`] runs for `score` has run on it, when that propagation goes beyond
-/// singles (`score` above pointing and claiming, sizes up to 9x9); `None` otherwise, or
-/// on a contradiction. A placed cell keeps its digit.
+/// The propagation [`solves_below`] runs for a score, set up once for one puzzle and run
+/// on later states of its board, when that propagation goes beyond singles (the score
+/// above pointing and claiming, sizes up to 9x9).
 ///
-/// Every elimination in it is one the rater's singles, pointing, claiming, cage
+/// Every elimination it makes is one the rater's singles, pointing, claiming, cage
 /// combinations or 45 rule on one unit would also make, and those only ever find more
 /// with fewer candidates: a test that applies those techniques (and others like them)
-/// until they stop may take this step whenever it likes and stop at the same place.
-pub fn narrowed_below(puzzle: &Grid, values: &[u8], cands: &[u16], score: f64) -> Option<Vec<u16>> {
-    let g = puzzle.geometry();
-    if score > LOCKED_SCORE && g.n() <= 9 {
-        by_size!(g, narrowed(g, puzzle, values, cands))
-    } else {
-        None
+/// until they stop may narrow its board this way whenever it likes and stop at the same
+/// place.
+pub struct Narrowing {
+    geometry: Geometry,
+    /// The puzzle's cages, built once (building them for every round of a killer settle
+    /// test took more time than the propagation itself).
+    cages: Option<CageTable>,
+}
+
+impl Narrowing {
+    /// The propagation for `puzzle` below `score`, or `None` where it would be singles
+    /// alone.
+    pub fn below(puzzle: &Grid, score: f64) -> Option<Narrowing> {
+        let g = puzzle.geometry();
+        locked_below(g, score).then(|| Narrowing {
+            geometry: g,
+            cages: puzzle.cages().map(|c| CageTable::new(g, c, band_cells(g))),
+        })
     }
+
+    /// The candidates of every cell (bit `d - 1` for digit `d`) of the puzzle's board with
+    /// the digits `values` placed (0 = open) and the candidates `cands`, once propagated;
+    /// `None` on a contradiction. A placed cell keeps its digit.
+    pub fn narrow(&self, values: &[u8], cands: &[u16]) -> Option<Vec<u16>> {
+        let g = self.geometry;
+        by_size!(g, narrowed(g, self.cages.as_ref(), values, cands))
+    }
+}
+
+/// Cells in one band of `g`: a band's rows of `n` cells.
+fn band_cells(g: Geometry) -> usize {
+    g.box_rows() * g.n()
 }
 
 /// Whether propagation (by singles alone with `singles_only`, which reads no cages)
@@ -195,14 +224,15 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     if singles_only {
         with_rater_steps::<N, BR, DB, BANDS, true, _>(
             g,
-            grid,
+            None,
             |s| s.board::<N, BR, DB, BANDS>(clues),
             |s, b| s.settles::<N, BR, DB, BANDS>(b),
         )
     } else {
+        let cages = grid.cages().map(|c| CageTable::new(g, c, BR * N));
         with_rater_steps::<N, BR, DB, BANDS, false, _>(
             g,
-            grid,
+            cages.as_ref(),
             |s| s.board::<N, BR, DB, BANDS>(clues),
             |s, b| s.settles::<N, BR, DB, BANDS>(b),
         )
@@ -210,16 +240,16 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     .unwrap_or(false)
 }
 
-/// [`narrowed_below`]'s propagation.
+/// [`Narrowing::narrow`]'s propagation.
 fn narrowed<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     g: Geometry,
-    puzzle: &Grid,
+    cages: Option<&CageTable>,
     values: &[u8],
     cands: &[u16],
 ) -> Option<Vec<u16>> {
     with_rater_steps::<N, BR, DB, BANDS, false, _>(
         g,
-        puzzle,
+        cages,
         |s| Some(s.board_from::<N, BR, DB, BANDS>(values, cands)),
         |s, b| s.propagated::<N, BR, DB, BANDS>(b),
     )
@@ -227,8 +257,8 @@ fn narrowed<const N: usize, const BR: usize, const DB: usize, const BANDS: usize
 }
 
 /// `f` of a search that keeps to the rater's steps (singles alone with `SINGLES`, which
-/// reads no cages) under `grid`'s cages, and the board `start` makes; `None` when it
-/// makes none (two clues clash).
+/// reads no cages) under `cages`, and the board `start` makes; `None` when it makes none
+/// (two clues clash).
 fn with_rater_steps<
     const N: usize,
     const BR: usize,
@@ -238,16 +268,12 @@ fn with_rater_steps<
     R,
 >(
     g: Geometry,
-    grid: &Grid,
+    cages: Option<&CageTable>,
     start: impl FnOnce(&mut Search<'_, Ascending, SINGLES>) -> Option<search::Board<DB, BANDS>>,
     f: impl FnOnce(&mut Search<'_, Ascending, SINGLES>, &mut search::Board<DB, BANDS>) -> R,
 ) -> Option<R> {
-    let cages = grid
-        .cages()
-        .filter(|_| !SINGLES)
-        .map(|c| CageTable::new(g, c, BR * N));
     let mut s = Search::<_, SINGLES>::new(band_tables(g), Ascending, 1, None)
-        .with_cages(cages.as_ref())
+        .with_cages(cages)
         .with_rater_cage_steps();
     let mut board = start(&mut s)?;
     Some(f(&mut s, &mut board))
