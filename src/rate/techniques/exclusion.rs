@@ -248,6 +248,9 @@ fn allowed_values(cand: [u16; 3], sees: [bool; 3], locks: &[u16]) -> Option<[u16
     let mut keep = 0u64;
     for v0 in digits(cand[0]) {
         let bit0 = 1u16 << (v0 - 1);
+        // Once this value and every value of the other two cells are used, its further
+        // combinations can add nothing.
+        let settled = packed([bit0, cand[1], cand[2]]);
         for v1 in digits(cand[1]) {
             if v0 == v1 && sees[0] {
                 continue;
@@ -275,6 +278,9 @@ fn allowed_values(cand: [u16; 3], sees: [bool; 3], locks: &[u16]) -> Option<[u16
                 keep |= packed([bit0, bit1, allowed]);
                 if keep == all {
                     return None;
+                }
+                if keep & settled == settled {
+                    break;
                 }
             }
         }
