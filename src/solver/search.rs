@@ -670,14 +670,13 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             *was = now;
         }
         for cage in &table.cages {
-            if (0..BANDS).all(|k| cage.cells[k] & changed[k] == 0) {
-                continue;
-            }
             // Most cages lie in one band: only its words need reading.
             let settled = match cage.band {
+                Some(k) if cage.cells[k] & changed[k] == 0 => continue,
                 Some(k) => {
                     self.settle_cage::<N, BR, DB, BANDS, 1>(b, table, cage, [(k, cage.cells[k])])
                 }
+                None if (0..BANDS).all(|k| cage.cells[k] & changed[k] == 0) => continue,
                 None => self.settle_cage::<N, BR, DB, BANDS, BANDS>(
                     b,
                     table,
