@@ -56,13 +56,20 @@ impl CageTable {
         let layout = g.layout();
         let n = g.n();
         let unit_sum = (n * (n + 1) / 2) as u32;
+        // Per cage: how many of its cells the unit at hand holds (all of them when the cage
+        // lies within it), counted once per unit rather than cell by cell for each of its
+        // cells: this table is built for every count.
+        let mut held = vec![0usize; cages.count()];
+        let mut rest = Vec::with_capacity(n);
         for u in 0..3 * n {
             let unit = layout.unit(u);
+            for &c in unit {
+                held[cages.cage_of(c as usize)] += 1;
+            }
             let mut whole = 0u32;
-            let mut rest = Vec::new();
             for &c in unit {
                 let k = cages.cage_of(c as usize);
-                if cages.lies_within(k, unit) {
+                if held[k] == cages.cells(k).len() {
                     if cages.cells(k)[0] == c {
                         whole += cages.sum(k);
                     }
@@ -70,9 +77,13 @@ impl CageTable {
                     rest.push(c as usize);
                 }
             }
-            if !rest.is_empty() && rest.len() < n {
-                cages_out.push(words(&mut rest.into_iter(), unit_sum - whole, false));
+            for &c in unit {
+                held[cages.cage_of(c as usize)] = 0;
             }
+            if !rest.is_empty() && rest.len() < n {
+                cages_out.push(words(&mut rest.iter().copied(), unit_sum - whole, false));
+            }
+            rest.clear();
         }
         CageTable {
             cages: cages_out,
