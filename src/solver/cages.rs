@@ -22,11 +22,12 @@ pub(super) struct CageTable {
 }
 
 impl CageTable {
-    /// The table of `cages` on a grid of geometry `g` whose bands hold `band_cells` cells
-    /// each. Besides the cages, each row, column and box gives a virtual cage (the 45
+    /// The table of `cages` on a grid of geometry `g` (a band holds `g`'s box rows of
+    /// cells). Besides the cages, each row, column and box gives a virtual cage (the 45
     /// rule): its cells outside the cages it wholly holds, which have distinct digits
     /// making the rest of the unit's sum. They cut the search to a fraction.
-    pub(super) fn new(g: Geometry, cages: &Cages, band_cells: usize) -> CageTable {
+    pub(super) fn new(g: Geometry, cages: &Cages) -> CageTable {
+        let band_cells = g.box_rows() * g.n();
         let words = |cells: &mut dyn Iterator<Item = usize>, sum: u32, real: bool| {
             let mut words = [0u64; 4];
             for c in cells {

@@ -195,7 +195,7 @@ impl Narrowing {
         let g = puzzle.geometry();
         locked_below(g, score).then(|| Narrowing {
             geometry: g,
-            cages: puzzle.cages().map(|c| CageTable::new(g, c, band_cells(g))),
+            cages: puzzle.cages().map(|c| CageTable::new(g, c)),
         })
     }
 
@@ -206,11 +206,6 @@ impl Narrowing {
         let g = self.geometry;
         by_size!(g, narrowed(g, self.cages.as_ref(), values, cands))
     }
-}
-
-/// Cells in one band of `g`: a band's rows of `n` cells.
-fn band_cells(g: Geometry) -> usize {
-    g.box_rows() * g.n()
 }
 
 /// Whether propagation (by singles alone with `singles_only`, which reads no cages)
@@ -229,7 +224,7 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
             |s, b| s.settles::<N, BR, DB, BANDS>(b),
         )
     } else {
-        let cages = grid.cages().map(|c| CageTable::new(g, c, BR * N));
+        let cages = grid.cages().map(|c| CageTable::new(g, c));
         with_rater_steps::<N, BR, DB, BANDS, false, _>(
             g,
             cages.as_ref(),
@@ -310,7 +305,7 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
         (g.n(), g.box_rows(), g.n() * g.n() / (BR * N)),
         (N, BR, BANDS)
     );
-    let cages = grid.cages().map(|c| CageTable::new(g, c, BR * N));
+    let cages = grid.cages().map(|c| CageTable::new(g, c));
     let mut s =
         Search::<_, false>::new(band_tables(g), order, limit, deadline).with_cages(cages.as_ref());
     let clues = grid.cells();

@@ -1117,7 +1117,7 @@ mod tests {
         for seed in 0..30 {
             let mut rng = Rand::new(seed);
             let cages = grow_cages(&solution, CageSizes::DEFAULT, &mut rng).unwrap();
-            let table = CageTable::new(g, &cages, 27);
+            let table = CageTable::new(g, &cages);
             let clues: Vec<u8> = (0..81)
                 .map(|c| {
                     if rng.below(2) == 0 {
