@@ -27,6 +27,10 @@ pub(super) struct BandTables {
     /// `diagonals[x][k]`: the cells of band `k` on the main (`x = 0`) or anti-diagonal
     /// (`x = 1`); all empty unless the geometry's variant has diagonals.
     pub(super) diagonals: [[u64; 4]; 2],
+    /// `peers[cell][k]`: the cells of band `k` that share a row, column or box with
+    /// `cell` (not `cell` itself), so a board is built from its clues a clue at a time
+    /// with one word operation per band.
+    pub(super) peers: Box<[[u64; 4]]>,
 }
 
 impl BandTables {
@@ -71,7 +75,23 @@ impl BandTables {
                 diagonals[1][k] |= 1 << (row * n + n - 1 - r);
             }
         }
+        let band_cells = br * n;
+        let peers = (0..n * n)
+            .map(|cell| {
+                let (row, col) = (cell / n, cell % n);
+                let mut words = [0u64; 4];
+                for other in (0..n * n).filter(|&o| o != cell) {
+                    let (r, c) = (other / n, other % n);
+                    let same_box = r / br == row / br && c / bc == col / bc;
+                    if r == row || c == col || same_box {
+                        words[other / band_cells] |= 1 << (other % band_cells);
+                    }
+                }
+                words
+            })
+            .collect();
         BandTables {
+            peers,
             diagonals,
             band_box,
             boxes_of_row,
@@ -141,5 +161,11 @@ mod tests {
         // Two rows confined to the same single box: no permutation.
         assert_eq!(t.band_keep[0b111_001_001], 0);
         assert_eq!(t.band_box[1], 0b111_000 | 0b111_000 << 9 | 0b111_000 << 18);
+        // r1c1: the rest of row 1 and box 1 in the first band, column 1 below.
+        let column = 1 | 1 << 9 | 1 << 18;
+        assert_eq!(
+            t.peers[0],
+            [(0x1FF | 0b111 << 9 | 0b111 << 18) & !1, column, column, 0]
+        );
     }
 }

@@ -228,53 +228,34 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         &mut self,
         clues: &[u8],
     ) -> Option<Board<DB, BANDS>> {
-        let (band, row_mask) = (Shape::<N, BR, DB>::BAND, Shape::<N, BR, DB>::ROW);
         let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
-        // Clue cells per digit-band word, then each digit's candidates in one go: the open
-        // cells outside the rows, boxes and columns of its clues. Much cheaper than placing
-        // clue by clue, which matters when digging rebuilds boards constantly.
-        let mut given = [0u64; DB];
+        // Clue cells and the cells their rows, columns and boxes block, per digit-band
+        // word, then each digit's candidates in one go. Much cheaper than placing clue by
+        // clue, which matters when digging rebuilds boards constantly.
+        let t = self.tables;
+        let (mut given, mut blocked) = ([0u64; DB], [0u64; DB]);
         let mut b = Board {
             cand: [0; DB],
-            open: [band; BANDS],
+            open: [Shape::<N, BR, DB>::BAND; BANDS],
         };
         for (cell, &v) in clues.iter().enumerate() {
             if v != 0 {
                 let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
-                given[(v as usize - 1) * BANDS + k] |= bit;
+                let words = (v as usize - 1) * BANDS;
+                if blocked[words + k] & bit != 0 {
+                    return None; // a clue of the same digit in its row, column or box
+                }
+                let peers = &t.peers[cell];
+                for (word, &p) in blocked[words..words + BANDS].iter_mut().zip(peers) {
+                    *word |= p;
+                }
+                given[words + k] |= bit;
                 b.open[k] &= !bit;
             }
         }
-        let t = self.tables;
-        for d in 0..N {
-            let (mut columns, mut twice) = (0u64, 0u64);
-            for k in 0..BANDS {
-                let cols = Shape::<N, BR, DB>::columns(given[d * BANDS + k]);
-                twice |= columns & cols;
-                columns |= cols;
-            }
-            if twice != 0 {
-                return None; // two clues of the digit in one column
-            }
-            for k in 0..BANDS {
-                let g = given[d * BANDS + k];
-                let mut blocked = columns.wrapping_mul(Shape::<N, BR, DB>::SPREAD);
-                for r in 0..BR {
-                    let row = (g >> (r * N)) & row_mask;
-                    blocked |= ((row != 0) as u64 * row_mask) << (r * N);
-                    if row & row.wrapping_sub(1) != 0 {
-                        return None; // two in one row
-                    }
-                }
-                for &cells in t.band_box.iter().take(BR) {
-                    let in_box = g & cells;
-                    blocked |= (in_box != 0) as u64 * cells;
-                    if in_box & in_box.wrapping_sub(1) != 0 {
-                        return None; // two in one box
-                    }
-                }
-                b.cand[d * BANDS + k] = (b.open[k] & !blocked) | g;
-            }
+        for (i, cand) in b.cand.iter_mut().enumerate() {
+            let k = Shape::<N, BR, DB>::BAND_OF[i & 63] as usize;
+            *cand = (b.open[k] & !blocked[i]) | given[i];
         }
         self.dirty = if DB == 64 { u64::MAX } else { (1 << DB) - 1 };
         self.stale = self.dirty;
@@ -1100,6 +1081,71 @@ fn orders_support<const C: usize>(
 mod tests {
     use super::*;
     use crate::rng::Rand;
+
+    /// A board built from clues: `None` exactly when two clues of a digit share a row,
+    /// column or box; otherwise every digit may go in its clue cells and in the open cells
+    /// that see no clue of it. Random clue sets on every size, against the layout's peers.
+    #[test]
+    fn boards_from_clues_block_the_clues_peers() {
+        use crate::grid::Geometry;
+        use crate::solver::band_tables::band_tables;
+        fn check<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+            rng: &mut Rand,
+        ) -> (usize, usize) {
+            let g = Geometry::for_size(N).unwrap();
+            let layout = g.layout();
+            let mut s = Search::<_, false>::new(band_tables(g), Ascending, 1, None);
+            let (mut clashing, mut built) = (0, 0);
+            let solution = crate::generate::pattern_grid(g);
+            for trial in 0..200 {
+                // Half of a solution's cells (never clashing), or random digits in a
+                // quarter of the cells (mostly clashing).
+                let clues: Vec<u8> = (0..N * N)
+                    .map(|c| match (trial % 2, rng.below(4)) {
+                        (0, 0 | 1) => solution.get(c),
+                        (1, 0) => 1 + rng.below(N as u32) as u8,
+                        _ => 0,
+                    })
+                    .collect();
+                let sees =
+                    |cell: usize, d: u8| layout.peers(cell).iter().any(|&p| clues[p as usize] == d);
+                let clash = (0..N * N).any(|c| clues[c] != 0 && sees(c, clues[c]));
+                let board = s.board::<N, BR, DB, BANDS>(&clues);
+                assert_eq!(board.is_none(), clash, "{clues:?}");
+                let Some(b) = board else {
+                    clashing += 1;
+                    continue;
+                };
+                built += 1;
+                let mut expected = vec![0u16; N * N];
+                for (cell, mask) in expected.iter_mut().enumerate() {
+                    *mask = match clues[cell] {
+                        0 => (1..=N as u8)
+                            .filter(|&d| !sees(cell, d))
+                            .fold(0, |m, d| m | 1 << (d - 1)),
+                        d => 1 << (d - 1),
+                    };
+                }
+                let mut masks = vec![0u16; N * N];
+                b.each_candidate::<N, BR>(|cell, d| masks[cell] |= 1 << d);
+                assert_eq!(masks, expected, "{clues:?}");
+            }
+            (clashing, built)
+        }
+        let mut rng = Rand::new(11);
+        for (clashing, built) in [
+            check::<4, 2, 8, 2>(&mut rng),
+            check::<6, 2, 18, 3>(&mut rng),
+            check::<9, 3, 27, 3>(&mut rng),
+            check::<12, 3, 48, 4>(&mut rng),
+            check::<16, 4, 64, 4>(&mut rng),
+        ] {
+            assert!(
+                clashing > 0 && built > 0,
+                "{clashing} clashing, {built} built"
+            );
+        }
+    }
 
     /// The cage pass's reading of a cage: through its one band's word the same as through
     /// every band's, and as the clues say; a digit placed twice in a cage is a clash.
