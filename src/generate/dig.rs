@@ -1,5 +1,6 @@
 //! Digging: removing clues from a solution grid while the puzzle keeps exactly one solution.
 
+use super::forced::{forced, ClueUnits};
 use super::killer::split_at;
 use super::unavoidable::Unavoidable;
 use crate::grid::{orthogonal_neighbours, Cages, Geometry, Grid, Symmetry};
@@ -191,6 +192,8 @@ pub struct Digger<'a> {
     base: &'a BaseGrid,
     /// The cells holding a clue.
     clue_set: CellSet,
+    /// The digits the clues hold in each unit.
+    clue_units: ClueUnits,
     /// Seed of a killer dig's choices (see [`Digger::add_givens`]; 0 otherwise).
     killer_seed: u64,
     /// The effort of a count to two of the puzzle as it stands, when digging made one
@@ -202,9 +205,6 @@ pub struct Digger<'a> {
 /// Built once per grid and shared by every dig of it.
 pub struct BaseGrid {
     grid: Grid,
-    /// `places[d]`: the cells where the solution holds digit `d` (the only cells a clue
-    /// `d` can be in).
-    places: Vec<Vec<usize>>,
     /// Sets of cells that must keep a clue.
     unavoidable: Unavoidable,
     /// The solution class, computed the first time a puzzle of this grid is kept.
@@ -215,7 +215,6 @@ impl BaseGrid {
     /// Takes in a full, valid grid.
     pub fn new(grid: Grid) -> BaseGrid {
         BaseGrid {
-            places: digit_places(&grid),
             unavoidable: Unavoidable::two_digit(&grid),
             grid,
             class: std::cell::OnceCell::new(),
@@ -262,6 +261,7 @@ impl<'a> Digger<'a> {
             counted: None,
             base,
             clue_set: (0..solution.geometry().cells()).collect(),
+            clue_units: ClueUnits::of(solution),
             solver,
             orbits,
             next: 0,
@@ -340,6 +340,7 @@ impl<'a> Digger<'a> {
         }
         self.counted = counted;
         self.clue_set = (0..g.cells()).filter(|&c| puzzle.get(c) != 0).collect();
+        self.clue_units = ClueUnits::of(&puzzle);
         self.clues = puzzle.clue_count();
         self.puzzle = puzzle;
         self.next = self.orbits.len();
@@ -413,17 +414,27 @@ impl<'a> Digger<'a> {
             if self.clues - orbit.len() < target {
                 continue;
             }
+            let layout = self.puzzle.geometry().layout();
             for &cell in orbit {
                 self.puzzle.set(cell, 0);
                 self.clue_set.remove(cell);
+                self.clue_units
+                    .remove(layout, cell, self.base.grid.get(cell));
             }
-            if still_unique(&self.puzzle, &self.clue_set, self.base, orbit, self.solver)? {
+            let dug = Dug {
+                puzzle: &self.puzzle,
+                clue_set: &self.clue_set,
+                clue_units: &self.clue_units,
+            };
+            if still_unique(&dug, self.base, orbit, self.solver)? {
                 self.clues -= orbit.len();
                 self.counted = None;
             } else {
                 for &cell in orbit {
-                    self.puzzle.set(cell, self.base.grid.get(cell));
+                    let digit = self.base.grid.get(cell);
+                    self.puzzle.set(cell, digit);
                     self.clue_set.insert(cell);
+                    self.clue_units.restore(layout, cell, digit);
                 }
                 self.failures += 1;
                 if stop != DigStop::Minimal
@@ -443,80 +454,34 @@ impl<'a> Digger<'a> {
     }
 }
 
-/// Whether `puzzle` (its clues `clue_set`), which was unique before `removed` were
-/// cleared, still is: every other solution would differ from the base grid at one of the
-/// removed cells.
+/// A puzzle being dug, with what is kept of its clues.
+struct Dug<'p> {
+    puzzle: &'p Grid,
+    clue_set: &'p CellSet,
+    clue_units: &'p ClueUnits,
+}
+
+/// Whether `dug`, which was unique before `removed` were cleared, still is: every other
+/// solution would differ from the base grid at one of the removed cells.
 fn still_unique(
-    puzzle: &Grid,
-    clue_set: &CellSet,
+    dug: &Dug,
     base: &BaseGrid,
     removed: &[usize],
     solver: &Solver,
 ) -> Result<bool, Aborted> {
     let solution = &base.grid;
-    if base.unavoidable.emptied_by(clue_set, removed) {
+    if base.unavoidable.emptied_by(dug.clue_set, removed) {
         return Ok(false);
     }
     for &cell in removed {
         let digit = solution.get(cell);
-        if !forced(puzzle, &base.places[digit as usize], cell, digit)
-            && solver.has_solution_avoiding(puzzle, cell, digit)?
+        if !forced(dug.puzzle, dug.clue_units, cell, digit)
+            && solver.has_solution_avoiding(dug.puzzle, cell, digit)?
         {
             return Ok(false);
         }
     }
     Ok(true)
-}
-
-/// Whether the clues alone force `digit` into open `cell`: its peers' clues hold every
-/// other digit (naked single), or no other open cell of one of its units may take `digit`
-/// (hidden single). Then no solution puts another digit there, and no search is needed.
-/// Most removals of a dig's first half are settled this way.
-/// `places` are the cells where the solution holds `digit`: the clues `digit` are among them.
-fn forced(puzzle: &Grid, places: &[usize], cell: usize, digit: u8) -> bool {
-    let g = puzzle.geometry();
-    let t = g.layout();
-    let seen = t
-        .peers(cell)
-        .iter()
-        .fold(0u32, |m, &p| m | 1 << puzzle.get(p as usize));
-    let others = (((1u32 << g.n()) - 1) << 1) & !(1 << digit);
-    if seen & others == others {
-        return true;
-    }
-    // Open cells in a row, column or box holding `digit` cannot take it.
-    let (n, cells) = (g.n(), puzzle.cells());
-    let (mut rows, mut cols, mut boxes) = (0u32, 0u32, 0u32);
-    for &i in places.iter().filter(|&&i| cells[i] == digit) {
-        let (r, c) = (i / n, i % n);
-        rows |= 1 << r;
-        cols |= 1 << c;
-        boxes |= 1 << g.box_of(r, c);
-    }
-    let can_take = |other: usize| {
-        let (r, c) = (other / n, other % n);
-        other != cell
-            && cells[other] == 0
-            && (rows >> r | cols >> c | boxes >> g.box_of(r, c)) & 1 == 0
-    };
-    let mut units = t.cell_units[cell];
-    while units != 0 {
-        let u = units.trailing_zeros() as usize;
-        units &= units - 1;
-        if !t.unit(u).iter().any(|&other| can_take(other as usize)) {
-            return true;
-        }
-    }
-    false
-}
-
-/// For each digit `d`, the cells where `solution` holds it (`[d]`; `[0]` is empty).
-fn digit_places(solution: &Grid) -> Vec<Vec<usize>> {
-    let mut places = vec![Vec::new(); solution.geometry().n() + 1];
-    for (cell, &d) in solution.cells().iter().enumerate() {
-        places[d as usize].push(cell);
-    }
-    places
 }
 
 /// Whether no clue of `puzzle` can be removed (under `strategy`: no whole orbit of clues)
@@ -536,7 +501,12 @@ pub fn is_minimal(puzzle: &Grid, solution: &Grid, strategy: Strategy) -> bool {
             fewer.set(c, 0);
             fewer_set.remove(c);
         }
-        !still_unique(&fewer, &fewer_set, &base, orbit, &solver).expect("no deadline")
+        let dug = Dug {
+            puzzle: &fewer,
+            clue_set: &fewer_set,
+            clue_units: &ClueUnits::of(&fewer),
+        };
+        !still_unique(&dug, &base, orbit, &solver).expect("no deadline")
     })
 }
 

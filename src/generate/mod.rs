@@ -5,6 +5,7 @@
 
 pub mod base;
 pub mod dig;
+pub mod forced;
 pub mod killer;
 pub mod unavoidable;
 
