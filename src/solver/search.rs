@@ -932,14 +932,18 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
     b: &Board<DB, BANDS>,
 ) -> Option<(usize, u64)> {
     let (mut pick, mut pick_open) = (None, 0);
-    for k in 0..BANDS {
-        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+    // Per band, the open cells and those with at least one to four candidates.
+    let mut at_least = [[0u64; 5]; BANDS];
+    for (k, levels) in at_least.iter_mut().enumerate() {
+        let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
         for d in 0..N {
             let m = b.cand[d * BANDS + k] & b.open[k];
+            four |= thrice & m;
             thrice |= twice & m;
             twice |= once & m;
             once |= m;
         }
+        *levels = [b.open[k], once, twice, thrice, four];
         let pairs = twice & !thrice;
         let open = b.open[k].count_ones();
         if pairs != 0 && (pick.is_none() || open > pick_open) {
@@ -950,6 +954,17 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
     if pick.is_some() {
         return pick;
     }
+    // No cell with two: the first with the fewest, read off the levels up to three (after
+    // propagation no open cell has fewer than two, but the order holds for any count).
+    for count in [0, 1, 3] {
+        for (k, levels) in at_least.iter().enumerate() {
+            let exactly = levels[count] & !levels[count + 1];
+            if exactly != 0 {
+                return Some((k, exactly & exactly.wrapping_neg()));
+            }
+        }
+    }
+    // Four or more candidates in every open cell: count them.
     let mut best = None;
     let mut best_count = u32::MAX;
     for k in 0..BANDS {
@@ -1145,6 +1160,56 @@ mod tests {
                 "{clashing} clashing, {built} built"
             );
         }
+    }
+
+    /// The branch cell is the one the rule names, read cell by cell: a two-candidate cell
+    /// of the band with the most open cells (the first such band), else the first cell
+    /// with the fewest candidates. Boards of random clues, unpropagated, so that cells of
+    /// every count occur.
+    #[test]
+    fn branch_cells_follow_the_rule() {
+        use crate::grid::Geometry;
+        use crate::solver::band_tables::band_tables;
+        let g = Geometry::CLASSIC;
+        let solution = crate::generate::pattern_grid(g);
+        let mut s = Search::<_, false>::new(band_tables(g), Ascending, 1, None);
+        let mut rng = Rand::new(5);
+        let mut by_count = [0usize; 10];
+        for trial in 0..2000 {
+            let clues: Vec<u8> = (0..81)
+                .map(|c| match rng.below(100) {
+                    x if x < trial % 60 => solution.get(c),
+                    _ => 0,
+                })
+                .collect();
+            let b = s.board::<9, 3, 27, 3>(&clues).unwrap();
+            let count = |cell: usize| {
+                (0..9)
+                    .filter(|&d| b.cand[d * 3 + cell / 27] >> (cell % 27) & 1 == 1)
+                    .count()
+            };
+            let open: Vec<usize> = (0..81).filter(|&c| clues[c] == 0).collect();
+            let band_open = |k: usize| open.iter().filter(|&&c| c / 27 == k).count();
+            let expected = match (0..3)
+                .filter(|&k| open.iter().any(|&c| c / 27 == k && count(c) == 2))
+                .fold(None, |best: Option<usize>, k| match best {
+                    Some(j) if band_open(j) >= band_open(k) => Some(j),
+                    _ => Some(k),
+                }) {
+                Some(k) => open.iter().copied().find(|&c| c / 27 == k && count(c) == 2),
+                None => open.iter().copied().min_by_key(|&c| count(c)),
+            };
+            if let Some(cell) = expected {
+                by_count[count(cell)] += 1;
+            }
+            let got =
+                branch_cell::<9, 27, 3>(&b).map(|(k, bit)| k * 27 + bit.trailing_zeros() as usize);
+            assert_eq!(got, expected, "{clues:?}");
+        }
+        assert!(
+            by_count[2] > 0 && by_count[3] > 0 && by_count[4..].iter().sum::<usize>() > 0,
+            "{by_count:?}"
+        );
     }
 
     /// The cage pass's reading of a cage: through its one band's word the same as through
