@@ -18,7 +18,7 @@
 //! [`implications`]: super::implications
 
 use super::chaining::{
-    Closures, Links, Potential, PotentialSet, PotentialSlice, Rules, Run, RunStop, Trace, STATIC,
+    Closures, Links, Potential, PotentialSet, PotentialSlice, Rules, Run, RunStop, Trace,
 };
 use super::common::{holding_each_digit, UnitVec};
 use super::Technique;
@@ -68,7 +68,7 @@ fn concluding(
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
 pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
-    let links = Links::new(b, STATIC);
+    let links = Links::shared_static(b);
     let mut imp = Run::new(&links);
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
     // less, so only those are looked for.
@@ -449,13 +449,17 @@ impl Sets {
 /// Cell, region, double and contradiction forcing chains under static or dynamic links.
 fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     let n = b.n();
-    let links = Links::new(
-        b,
-        Rules {
-            dynamic,
-            one_digit: false,
-        },
-    );
+    let links = if dynamic {
+        Links::new(
+            b,
+            Rules {
+                dynamic,
+                one_digit: false,
+            },
+        )
+    } else {
+        Links::shared_static(b)
+    };
     let mut imp = Run::new(&links);
     // A bivalue cell or a digit with two places gives nothing a forcing chain did not
     // find already, unless the links are dynamic.
@@ -548,6 +552,7 @@ fn lowest(imp: &mut Run, sets: &Sets, found: &Conclusions, technique: Technique)
 mod tests {
     use super::*;
     use crate::grid::parse_line;
+    use crate::rate::techniques::chaining::STATIC;
     use crate::rate::techniques::Finder;
     use crate::rate::{apply, rate};
     use crate::solver::count_solutions;

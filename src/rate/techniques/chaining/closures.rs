@@ -1,9 +1,8 @@
 //! Everything each potential implies under static rules, for all potentials at once.
 
-use super::links::Links;
+use super::links::LinkGraph;
 use super::potentials::{ones, Potential, PotentialSet, PotentialSlice};
 use super::NONE;
-use std::rc::Rc;
 
 /// Everything each potential implies under static rules (see [`Implications::closures`]).
 pub struct Closures {
@@ -68,7 +67,7 @@ impl Closures {
     }
 }
 
-impl Links<'_> {
+impl LinkGraph {
     /// Everything each potential implies under static rules, to the end (through any
     /// contradiction), for all potentials at once: each strongly connected component of
     /// the link graph implies its members and whatever its successors imply, and Tarjan's
@@ -180,13 +179,6 @@ impl Links<'_> {
             width,
             candidate: self.candidate.clone(),
         }
-    }
-
-    /// [`Links::closures`] of the static links on every digit, kept on the board for its
-    /// version (see [`super::static_closures`]).
-    pub fn shared_closures(&self) -> Rc<Closures> {
-        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
-        self.board.derived(|| self.closures())
     }
 
     /// The potentials `p` implies directly under static rules that lead on: for an on

@@ -2,10 +2,14 @@
 //! being on turns off (a bit set, so a whole peer group is taken in a few word
 //! operations) and, for static rules, the candidates its being off turns on.
 
+use super::closures::Closures;
 use super::potentials::{Potential, PotentialSet};
-use super::NONE;
+use super::{NONE, STATIC};
 use crate::rate::board::{digits, Board};
 use arrayvec::ArrayVec;
+use std::cell::OnceCell;
+use std::ops::Deref;
+use std::rc::Rc;
 
 /// Which links an assumption is followed along.
 #[derive(Clone, Copy, Debug)]
@@ -17,10 +21,32 @@ pub struct Rules {
     pub one_digit: bool,
 }
 
-/// The links of one board under one set of rules; runs ([`super::Run`]) follow them.
+/// The links of one board under one set of rules; runs ([`super::Run`]) follow them. The
+/// graph itself is shared: the static one of a board as it stands is built once for the
+/// finders of a step that read it ([`Links::shared_static`]).
 #[derive(Clone)]
 pub struct Links<'b> {
     pub(super) board: &'b Board,
+    graph: Rc<LinkGraph>,
+}
+
+impl Deref for Links<'_> {
+    type Target = LinkGraph;
+    fn deref(&self) -> &LinkGraph {
+        &self.graph
+    }
+}
+
+/// The static links of a board as it stands, kept on the board for its version with
+/// their closures once some finder asks for them (see [`super::static_closures`]).
+struct StaticLinks {
+    graph: Rc<LinkGraph>,
+    closures: OnceCell<Rc<Closures>>,
+}
+
+/// What [`Links`] holds apart from the board: the candidates, numbered, and their links.
+#[derive(Clone)]
+pub struct LinkGraph {
     pub(super) rules: Rules,
     pub(super) n: usize,
     /// Words of a candidate bit set.
@@ -125,8 +151,72 @@ fn kills_within<const W: usize>(
 }
 
 impl<'b> Links<'b> {
-    /// The links of `board` under `rules`.
+    /// The links of `board` under `rules`, built afresh.
     pub fn new(board: &'b Board, rules: Rules) -> Links<'b> {
+        Links {
+            board,
+            graph: Rc::new(LinkGraph::new(board, rules)),
+        }
+    }
+
+    /// The links of `board` under [`STATIC`] rules, built once per board version and
+    /// shared by the finders of one step (cycles, forcing chains, multiple forcing
+    /// chains each read them).
+    pub fn shared_static(board: &'b Board) -> Links<'b> {
+        let graph = Rc::clone(&Self::kept_static(board, || LinkGraph::new(board, STATIC)).graph);
+        Links { board, graph }
+    }
+
+    /// The static links kept on `board`, made from `graph` when none are kept yet.
+    fn kept_static(board: &Board, graph: impl FnOnce() -> LinkGraph) -> Rc<StaticLinks> {
+        board.derived(|| StaticLinks {
+            graph: Rc::new(graph()),
+            closures: OnceCell::new(),
+        })
+    }
+
+    /// [`LinkGraph::closures`] of the static links on every digit, kept on the board for
+    /// its version (see [`super::static_closures`]).
+    pub fn shared_closures(&self) -> Rc<Closures> {
+        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
+        let kept = Self::kept_static(self.board, || (*self.graph).clone());
+        Rc::clone(kept.closures.get_or_init(|| Rc::new(kept.graph.closures())))
+    }
+
+    /// The same board's engine under static rules on one digit, derived from this static
+    /// one instead of built again: the same candidates and numbering, without the links
+    /// inside a cell (a cell's candidates are numbered in a row).
+    pub fn one_digit(&self) -> Links<'b> {
+        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
+        let mut derived = (*self.graph).clone();
+        derived.rules.one_digit = true;
+        let words = self.words;
+        derived.strong.clear();
+        derived.strong_at.clear();
+        for (k, &(cell, _)) in self.candidate.iter().enumerate() {
+            let cell_cands = self.board.cand(cell as usize);
+            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
+            let kill = &mut derived.kills[k * words..(k + 1) * words];
+            for j in first as usize..first as usize + cell_cands.count_ones() as usize {
+                kill[j / 64] &= !(1 << (j % 64));
+            }
+            derived.strong_at.push(derived.strong.len() as u32);
+            let others = self.strong(k).iter().copied();
+            derived
+                .strong
+                .extend(others.filter(|&j| self.candidate[j as usize].0 != cell));
+        }
+        derived.strong_at.push(derived.strong.len() as u32);
+        Links {
+            board: self.board,
+            graph: Rc::new(derived),
+        }
+    }
+}
+
+impl LinkGraph {
+    /// The links of `board` under `rules`.
+    fn new(board: &Board, rules: Rules) -> LinkGraph {
         let n = board.n();
         let mut number = vec![NONE; board.cells() * n];
         // Reserved at once (growing these showed in profiles).
@@ -195,8 +285,7 @@ impl<'b> Links<'b> {
                 }
             }
         }
-        Links {
-            board,
+        LinkGraph {
             rules,
             n,
             words,
@@ -216,33 +305,6 @@ impl<'b> Links<'b> {
     pub(super) fn slot_candidates(&self, slot: u16) -> &[u32] {
         let slot = slot as usize;
         &self.slot_candidates[self.slot_start[slot] as usize..self.slot_start[slot + 1] as usize]
-    }
-
-    /// The same board's engine under static rules on one digit, derived from this static
-    /// one instead of built again: the same candidates and numbering, without the links
-    /// inside a cell (a cell's candidates are numbered in a row).
-    pub fn one_digit(&self) -> Links<'b> {
-        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
-        let mut derived = self.clone();
-        derived.rules.one_digit = true;
-        let words = self.words;
-        derived.strong.clear();
-        derived.strong_at.clear();
-        for (k, &(cell, _)) in self.candidate.iter().enumerate() {
-            let cell_cands = self.board.cand(cell as usize);
-            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
-            let kill = &mut derived.kills[k * words..(k + 1) * words];
-            for j in first as usize..first as usize + cell_cands.count_ones() as usize {
-                kill[j / 64] &= !(1 << (j % 64));
-            }
-            derived.strong_at.push(derived.strong.len() as u32);
-            let others = self.strong(k).iter().copied();
-            derived
-                .strong
-                .extend(others.filter(|&j| self.candidate[j as usize].0 != cell));
-        }
-        derived.strong_at.push(derived.strong.len() as u32);
-        derived
     }
 
     /// Number of candidates (potentials are twice as many).

@@ -20,7 +20,7 @@ pub mod potentials;
 pub mod run;
 
 pub use closures::Closures;
-pub use links::{Links, Rules};
+pub use links::{LinkGraph, Links, Rules};
 pub use potentials::{ones, Potential, PotentialSet, PotentialSlice};
 pub use run::{Run, RunStop, Trace};
 
@@ -40,7 +40,7 @@ pub const STATIC: Rules = Rules {
 /// Everything each potential implies under [`STATIC`] rules on `board`, built once per
 /// board version and shared by the finders of one step that read it.
 pub fn static_closures(board: &Board) -> Rc<Closures> {
-    board.derived(|| Links::new(board, STATIC).closures())
+    Links::shared_static(board).shared_closures()
 }
 
 #[cfg(test)]
@@ -131,6 +131,35 @@ mod tests {
                 imp.reached_set(),
                 "potential {p}"
             );
+        }
+    }
+
+    /// The static links and closures kept on a board are those built afresh, shared by
+    /// every finder of a step, and built again once the board changes.
+    #[test]
+    fn static_links_are_kept_until_the_board_changes() {
+        let mut b = board();
+        for round in 0..2 {
+            let (kept, fresh) = (Links::shared_static(&b), links(&b, false));
+            assert_eq!(kept.candidate, fresh.candidate);
+            assert_eq!(kept.kills, fresh.kills);
+            assert_eq!(kept.strong, fresh.strong);
+            assert_eq!(kept.strong_at, fresh.strong_at);
+            let closures = static_closures(&b);
+            assert!(Rc::ptr_eq(&closures, &kept.shared_closures()));
+            assert!(Rc::ptr_eq(&closures, &fresh.shared_closures()));
+            let built = fresh.closures();
+            for p in 0..2 * fresh.candidates() as Potential {
+                assert_eq!(
+                    closures.of(p).to_owned_set(),
+                    built.of(p).to_owned_set(),
+                    "round {round}, potential {p}"
+                );
+            }
+            // A change makes another board version.
+            let cell = (0..81).find(|&c| b.is_open(c)).unwrap();
+            b.eliminate(cell, digits(b.cand(cell)).next().unwrap());
+            assert!(!Rc::ptr_eq(&closures, &static_closures(&b)));
         }
     }
 
