@@ -36,8 +36,8 @@ pub struct Board {
     unit_changes: Vec<u32>,
     /// Per digit, how many times a cell lost it as a candidate.
     digit_changes: Vec<u32>,
-    /// How many times an open cell came down to two candidates.
-    bivalue_births: u32,
+    /// The two candidates of each open cell that came down to two, in order.
+    bivalue_births: Vec<u16>,
     /// Candidates lost so far: the version of the board that derived values are kept for.
     version: u32,
     /// What searches remember of this board (see [`SearchMemo`]).
@@ -77,7 +77,7 @@ impl Board {
             unit_changes: vec![0; units],
 
             digit_changes: vec![0; n],
-            bivalue_births: 0,
+            bivalue_births: Vec::new(),
             version: 0,
             memo: SearchMemo::new(units, n),
             cages: puzzle.cages().cloned(),
@@ -202,7 +202,9 @@ impl Board {
         let bit = 1u16 << (digit - 1);
         if self.value[cell] == 0 && self.cand[cell] & bit != 0 {
             self.cand[cell] &= !bit;
-            self.bivalue_births += u32::from(self.cand[cell].count_ones() == 2);
+            if self.cand[cell].count_ones() == 2 {
+                self.bivalue_births.push(self.cand[cell]);
+            }
             self.unmark(cell, digit);
         }
     }
@@ -297,30 +299,45 @@ impl Board {
             .set_digit_found_nothing(search, key, changes, within);
     }
 
-    /// Whether `search` found nothing in unit `u` and what it reads has not changed since:
-    /// the unit (and for ALS wings, the board's bivalue cells).
+    /// Whether `search` found nothing in unit `u` and the unit has not changed since.
     #[inline]
     pub fn found_nothing_since(&self, search: UnitSearch, u: usize) -> bool {
         self.memo
-            .unit_found_nothing(search, u, self.unit_stamp(search, u))
+            .unit_found_nothing(search, u, self.unit_changes[u])
+            .is_some()
+    }
+
+    /// [`Self::found_nothing_since`] for a search that also reads the bivalue cells
+    /// anywhere (the ALS wings): no cell came down to two candidates since, unless
+    /// `relevant` says its pair cannot matter. Passing over the irrelevant ones, the
+    /// memo moves on past them.
+    pub fn als_found_nothing_since(
+        &self,
+        search: UnitSearch,
+        u: usize,
+        relevant: impl FnOnce(&[u16]) -> bool,
+    ) -> bool {
+        let changes = self.unit_changes[u];
+        let Some(seen) = self.memo.unit_found_nothing(search, u, changes) else {
+            return false;
+        };
+        let born = &self.bivalue_births[seen as usize..];
+        if born.is_empty() {
+            return true;
+        }
+        if relevant(born) {
+            return false;
+        }
+        self.found_nothing(search, u);
+        true
     }
 
     /// Records that `search` found nothing in unit `u` as it is now.
     #[inline]
     pub fn found_nothing(&self, search: UnitSearch, u: usize) {
+        let births = self.bivalue_births.len() as u32;
         self.memo
-            .set_unit_found_nothing(search, u, self.unit_stamp(search, u));
-    }
-
-    /// What a unit search's memo compares: the unit's changes, plus for ALS wings the
-    /// bivalue cells the board gained. Both only grow, so the sum changes whenever either
-    /// does.
-    #[inline]
-    fn unit_stamp(&self, search: UnitSearch, u: usize) -> u32 {
-        match search {
-            UnitSearch::AlsWing(_) => self.unit_changes[u] + self.bivalue_births,
-            _ => self.unit_changes[u],
-        }
+            .set_unit_found_nothing(search, u, self.unit_changes[u], births);
     }
 
     /// The value `build` derives from the puzzle itself (not the candidates), built once

@@ -159,8 +159,9 @@ type Kept = Option<(u32, Rc<dyn Any>)>;
 pub struct SearchMemo {
     units: usize,
     n: usize,
-    /// Per unit search and unit.
-    unit_quiet: Vec<Cell<u32>>,
+    /// Per unit search and unit: its stamp, and the board's count of bivalue births then
+    /// (read by the ALS wings, see `Board::als_found_nothing_since`).
+    unit_quiet: Vec<Cell<(u32, u32)>>,
     /// Per digit search and key: the digit's change count plus one, and how far the search
     /// looked (chain nodes, for chain searches; 0 for the others).
     /// Allocated at the first record: most boards of easy puzzles never get there, and
@@ -185,7 +186,7 @@ impl SearchMemo {
         SearchMemo {
             units,
             n,
-            unit_quiet: vec![Cell::new(0); UnitSearch::COUNT * units],
+            unit_quiet: vec![Cell::new((0, 0)); UnitSearch::COUNT * units],
             digit_quiet: OnceCell::new(),
             derived: RefCell::new(None),
             unit_derived: RefCell::new(vec![None; UnitDerived::COUNT * units]),
@@ -197,7 +198,7 @@ impl SearchMemo {
     /// Forgets everything (for tests that compare with a board that remembers nothing).
     #[cfg(test)]
     pub fn forget(&self) {
-        self.unit_quiet.iter().for_each(|q| q.set(0));
+        self.unit_quiet.iter().for_each(|q| q.set((0, 0)));
         if let Some(quiet) = self.digit_quiet.get() {
             quiet.iter().for_each(|q| q.set((0, 0)));
         }
@@ -288,16 +289,19 @@ impl SearchMemo {
         value
     }
 
-    /// Whether `search` found nothing in unit `u` when it had `changes` changes.
+    /// Whether `search` found nothing in unit `u` when it had `changes` changes: the
+    /// count of bivalue births recorded with it, if so.
     #[inline]
-    pub fn unit_found_nothing(&self, search: UnitSearch, u: usize, changes: u32) -> bool {
-        self.unit_quiet[search.slot() * self.units + u].get() == changes + 1
+    pub fn unit_found_nothing(&self, search: UnitSearch, u: usize, changes: u32) -> Option<u32> {
+        let (stamp, births) = self.unit_quiet[search.slot() * self.units + u].get();
+        (stamp == changes + 1).then_some(births)
     }
 
-    /// Records that `search` found nothing in unit `u` with `changes` changes.
+    /// Records that `search` found nothing in unit `u` with `changes` changes, when the
+    /// board had seen `births` bivalue births.
     #[inline]
-    pub fn set_unit_found_nothing(&self, search: UnitSearch, u: usize, changes: u32) {
-        self.unit_quiet[search.slot() * self.units + u].set(changes + 1);
+    pub fn set_unit_found_nothing(&self, search: UnitSearch, u: usize, changes: u32, births: u32) {
+        self.unit_quiet[search.slot() * self.units + u].set((changes + 1, births));
     }
 
     /// Whether `search` looked at least `within` far for `key` and found nothing, when the

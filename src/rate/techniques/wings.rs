@@ -99,7 +99,8 @@ pub fn xyz_wing(b: &Board) -> Option<Step> {
 /// Scored as Sukaku Explainer does, by the set's largest cell `l`: the base plus a tenth
 /// for each step `l` is from the ends of its range, up to the middle (see
 /// [`als_wing_score`]). The lowest-scoring wing below `below` is returned. A unit whose
-/// sets made none is passed over until it changes or the board gains a bivalue cell.
+/// sets made none is passed over until it changes or the board gains a bivalue cell whose
+/// two digits are among one of its sets'.
 pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     let technique = match k {
         3 => Technique::WxyzWing,
@@ -127,13 +128,24 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     let all = ((1u32 << b.n()) - 1) as u16;
     let mut best: Option<Step> = None;
     let memo = UnitSearch::AlsWing(k);
+    let sets_of = |u: usize| {
+        b.unit_derived(UnitDerived::AlmostLockedSets(k), u, || {
+            almost_locked_sets(b, u, k)
+        })
+    };
     for u in 0..b.unit_count() {
-        if b.found_nothing_since(memo, u) {
+        // A new bivalue cell can end a wing of the unit's sets only when its two digits
+        // are among one set's.
+        let ends_a_set = |pairs: &[u16]| {
+            let sets = sets_of(u);
+            pairs
+                .iter()
+                .any(|&pair| sets.iter().any(|als| pair & !als.union == 0))
+        };
+        if b.als_found_nothing_since(memo, u, ends_a_set) {
             continue;
         }
-        let sets = b.unit_derived(UnitDerived::AlmostLockedSets(k), u, || {
-            almost_locked_sets(b, u, k)
-        });
+        let sets = sets_of(u);
         // Whether every set of the unit was looked at (none passed over for its score)
         // and none made a wing: then the unit shows none until it or the bivalue cells
         // change.
@@ -277,6 +289,30 @@ fn als_wing_eliminations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rate::{apply, calibration_puzzles, next_step};
+
+    /// A unit the ALS wings found nothing in is passed over while the bivalue cells born
+    /// since have no pair among its sets' digits: the search finds what it finds with a
+    /// board that remembers nothing. Checked at every step of rating wing- and chain-level
+    /// calibration puzzles, for both set sizes.
+    #[test]
+    fn als_wings_pass_over_units_no_new_bivalue_cell_can_end() {
+        let (mut steps, mut found) = (0, 0);
+        for p in calibration_puzzles(5.5, 40) {
+            let mut b = Board::new(&p);
+            while let Some(step) = next_step(&b, f64::INFINITY) {
+                for k in [3, 4] {
+                    let remembering = als_wing(&b, k, f64::INFINITY);
+                    let forgetting = als_wing(&b.forgetting_searches(), k, f64::INFINITY);
+                    assert_eq!(format!("{remembering:?}"), format!("{forgetting:?}"), "{p}");
+                    found += usize::from(remembering.is_some());
+                }
+                steps += 1;
+                apply(&mut b, &step);
+            }
+        }
+        assert!(found > 10 && steps > 500, "{found} wings in {steps} steps");
+    }
 
     #[test]
     fn als_wing_scores_follow_the_largest_cell() {
