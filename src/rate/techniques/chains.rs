@@ -8,6 +8,7 @@ use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
 use crate::rate::step::{length_bonus, most_nodes_below, Step};
+use std::cell::Cell;
 
 /// An X-chain of `nodes` nodes (two per strong link) past two links, as Sukaku Explainer
 /// scores its strong-link chains (`StrongLinksHint`: three links 5.4, four 5.8, five 6.2,
@@ -193,9 +194,10 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
     let mut best: Option<Step> = None;
     let mut trail = Trail::new(cells * 2);
     let holding = holding_each_digit(b);
-    // Strong partners of each cell (see `strong_partners`).
-    let mut strong = vec![[0usize; 5]; cells];
-    let mut strong_len = vec![0usize; cells];
+    // Strong partners of each cell (see `strong_partners`), in this thread's spare lists.
+    let (mut strong, mut strong_len) = SPARE.take().unwrap_or_default();
+    strong.resize(cells, [0; 5]);
+    strong_len.resize(cells, 0);
     for d in 1..=n as u8 {
         // The most nodes a chain of this digit may have: a digit that had none within that
         // many and has not changed since is passed over.
@@ -265,7 +267,17 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
             b.digit_found_nothing_up_to(DigitSearch::XChain, key, d, within);
         }
     }
+    SPARE.set(Some((strong, strong_len)));
     best
+}
+
+/// Each cell's strong partners and their count (see [`strong_partners`]).
+type StrongPartners = (Vec<[usize; 5]>, Vec<usize>);
+
+thread_local! {
+    /// The last search's strong-partner lists, for the next one (allocating and zeroing
+    /// them at every search showed in profiles).
+    static SPARE: Cell<Option<StrongPartners>> = const { Cell::new(None) };
 }
 
 #[cfg(test)]

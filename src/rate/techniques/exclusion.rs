@@ -32,12 +32,14 @@ fn bases(b: &Board, degree: u32) -> (Vec<(usize, CellSet)>, bool) {
             _ => {}
         }
     }
-    let bases = open
-        .filter(|&c| b.cand(c).count_ones() >= 2)
-        .filter(|&c| b.peer_set(c).and(single).is_empty())
-        .map(|c| (c, b.peer_set(c).and(small)))
-        .filter(|(_, excluders)| !excluders.is_empty())
-        .collect();
+    // Room for every cell at once (growing the list showed in profiles).
+    let mut bases = Vec::with_capacity(b.cells());
+    bases.extend(
+        open.filter(|&c| b.cand(c).count_ones() >= 2)
+            .filter(|&c| b.peer_set(c).and(single).is_empty())
+            .map(|c| (c, b.peer_set(c).and(small)))
+            .filter(|(_, excluders)| !excluders.is_empty()),
+    );
     (bases, single.is_empty())
 }
 

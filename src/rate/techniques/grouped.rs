@@ -12,6 +12,7 @@ use crate::grid::CellSet;
 use crate::rate::board::Board;
 use crate::rate::memo::{DigitSearch, Trail};
 use crate::rate::step::Step;
+use std::cell::Cell;
 
 /// The longest grouped chain looked for: three strong links, as far as Sukaku Explainer's
 /// grouped strong links matter on the reference ratings (longer ones score 6.1 and up,
@@ -158,7 +159,7 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
         .unwrap_or(0);
     // The best chain and its count of nodes.
     let mut best: Option<(Step, usize)> = None;
-    let mut g = Graph::default();
+    let mut g = SPARE.take().unwrap_or_default();
     for d in 1..=b.n() as u8 {
         // A digit that had no chain within that many nodes and has not changed since is
         // passed over.
@@ -226,5 +227,12 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
             b.digit_found_nothing_up_to(DigitSearch::GroupedXChain, key, d, within);
         }
     }
+    SPARE.set(Some(g));
     best.map(|(step, _)| step)
+}
+
+thread_local! {
+    /// The last search's graph, for the next one: its lists keep their room (growing them
+    /// afresh at every search showed in profiles).
+    static SPARE: Cell<Option<Graph>> = const { Cell::new(None) };
 }

@@ -116,8 +116,9 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     // Per digit: the bivalue cells holding it, and the digits it shares one with (an ALS
     // holding no bivalue cell's pair is passed over at once).
     let ends = bivalue(b);
-    let mut holding = vec![CellSet::default(); b.n() + 1];
-    let mut partners = vec![0u16; b.n() + 1];
+    // Digits 1 to 16 (candidate masks are `u16`), on the stack.
+    let mut holding = [CellSet::default(); 17];
+    let mut partners = [0u16; 17];
     for end in ends.iter() {
         let pair = b.cand(end);
         for d in digits(pair) {
