@@ -261,7 +261,7 @@ impl<'a> Digger<'a> {
             counted: None,
             base,
             clue_set: (0..solution.geometry().cells()).collect(),
-            clue_units: ClueUnits::of(solution),
+            clue_units: ClueUnits::full(solution.geometry()),
             solver,
             orbits,
             next: 0,

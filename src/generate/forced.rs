@@ -3,7 +3,7 @@
 //! settled this way, so the test reads masks kept as clues go and come back rather than
 //! the cells of the grid.
 
-use crate::grid::{Grid, Layout};
+use crate::grid::{Geometry, Grid, Layout};
 
 /// The digits the clues hold in each unit of the layout (diagonals included where the
 /// variant has them), kept up to date by the digger as it removes and restores clues.
@@ -30,6 +30,22 @@ impl ClueUnits {
             }
         }
         clues
+    }
+
+    /// The masks of a full grid of geometry `g`: every unit holds every digit.
+    pub fn full(g: Geometry) -> ClueUnits {
+        let units = g.layout().unit_count();
+        let every_unit = if units == 64 {
+            u64::MAX
+        } else {
+            (1 << units) - 1
+        };
+        let mut all = ClueUnits {
+            digits: vec![((1u32 << g.n()) - 1) << 1; units],
+            units: vec![every_unit; g.n() + 1],
+        };
+        all.units[0] = 0;
+        all
     }
 
     /// Takes out clue `digit` at `cell`: a unit holds a digit once, so its units no
@@ -87,7 +103,7 @@ pub fn forced(puzzle: &Grid, clues: &ClueUnits, cell: usize, digit: u8) -> bool 
 mod tests {
     use super::*;
     use crate::generate::{pattern_grid, solution_grid, Route};
-    use crate::grid::{Geometry, Variant};
+    use crate::grid::Variant;
     use crate::rng::Rand;
     use crate::solver::Solver;
 
@@ -112,6 +128,7 @@ mod tests {
             };
             let mut puzzle = solution.clone();
             let mut clues = ClueUnits::of(&puzzle);
+            assert_eq!(clues, ClueUnits::full(g));
             let mut cells: Vec<usize> = (0..g.cells()).collect();
             rng.shuffle(&mut cells);
             for cell in cells.into_iter().take(g.cells() * 2 / 3) {
