@@ -163,14 +163,17 @@ impl<'b> Links<'b> {
     /// shared by the finders of one step (cycles, forcing chains, multiple forcing
     /// chains each read them).
     pub fn shared_static(board: &'b Board) -> Links<'b> {
-        let graph = Rc::clone(&Self::kept_static(board, || LinkGraph::new(board, STATIC)).graph);
-        Links { board, graph }
+        let kept = Self::kept_static(board, || Rc::new(LinkGraph::new(board, STATIC)));
+        Links {
+            board,
+            graph: Rc::clone(&kept.graph),
+        }
     }
 
-    /// The static links kept on `board`, made from `graph` when none are kept yet.
-    fn kept_static(board: &Board, graph: impl FnOnce() -> LinkGraph) -> Rc<StaticLinks> {
+    /// The static links kept on `board`, `graph` when none are kept yet.
+    fn kept_static(board: &Board, graph: impl FnOnce() -> Rc<LinkGraph>) -> Rc<StaticLinks> {
         board.derived(|| StaticLinks {
-            graph: Rc::new(graph()),
+            graph: graph(),
             closures: OnceCell::new(),
         })
     }
@@ -179,7 +182,7 @@ impl<'b> Links<'b> {
     /// its version (see [`super::static_closures`]).
     pub fn shared_closures(&self) -> Rc<Closures> {
         debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
-        let kept = Self::kept_static(self.board, || (*self.graph).clone());
+        let kept = Self::kept_static(self.board, || Rc::clone(&self.graph));
         Rc::clone(kept.closures.get_or_init(|| Rc::new(kept.graph.closures())))
     }
 
