@@ -51,32 +51,19 @@ impl ClueUnits {
     /// Takes out clue `digit` at `cell`: a unit holds a digit once, so its units no
     /// longer hold it.
     pub fn remove(&mut self, layout: &Layout, cell: usize, digit: u8) {
-        let mine = layout.cell_units[cell];
-        self.units[digit as usize] &= !mine;
-        for u in units(mine) {
+        self.units[digit as usize] &= !layout.cell_units[cell];
+        for u in layout.all_units_of(cell) {
             self.digits[u] &= !(1 << digit);
         }
     }
 
     /// Puts back clue `digit` at `cell`.
     pub fn restore(&mut self, layout: &Layout, cell: usize, digit: u8) {
-        let mine = layout.cell_units[cell];
-        self.units[digit as usize] |= mine;
-        for u in units(mine) {
+        self.units[digit as usize] |= layout.cell_units[cell];
+        for u in layout.all_units_of(cell) {
             self.digits[u] |= 1 << digit;
         }
     }
-}
-
-/// The units of a `cell_units` mask.
-fn units(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let u = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            u
-        })
-    })
 }
 
 /// Whether the clues of `puzzle` (held in `clues`) force `digit` into its open `cell`:
@@ -86,8 +73,9 @@ fn units(mut mask: u64) -> impl Iterator<Item = usize> {
 pub fn forced(puzzle: &Grid, clues: &ClueUnits, cell: usize, digit: u8) -> bool {
     let g = puzzle.geometry();
     let layout = g.layout();
-    let mine = layout.cell_units[cell];
-    let seen = units(mine).fold(0u32, |m, u| m | clues.digits[u]);
+    let seen = layout
+        .all_units_of(cell)
+        .fold(0u32, |m, u| m | clues.digits[u]);
     let others = (((1u32 << g.n()) - 1) << 1) & !(1 << digit);
     if seen & others == others {
         return true;
@@ -96,7 +84,9 @@ pub fn forced(puzzle: &Grid, clues: &ClueUnits, cell: usize, digit: u8) -> bool 
     let can_take = |other: usize| {
         other != cell && puzzle.get(other) == 0 && layout.cell_units[other] & blocked == 0
     };
-    units(mine).any(|u| !layout.unit(u).iter().any(|&o| can_take(o as usize)))
+    layout
+        .all_units_of(cell)
+        .any(|u| !layout.unit(u).iter().any(|&o| can_take(o as usize)))
 }
 
 #[cfg(test)]
