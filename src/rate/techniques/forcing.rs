@@ -18,7 +18,7 @@
 //! [`implications`]: super::implications
 
 use super::chaining::{
-    Closures, Links, Potential, PotentialSet, PotentialSlice, Rules, Run, RunStop, Trace,
+    Closures, Links, Potential, PotentialSet, PotentialSlice, Run, RunStop, Trace,
 };
 use super::common::{holding_each_digit, UnitVec};
 use super::Technique;
@@ -233,13 +233,8 @@ pub fn nishio(b: &Board) -> Option<Step> {
             if !may_contradict(b, cell, places, units) {
                 continue;
             }
-            let imp = runs.get_or_insert_with(|| {
-                let rules = Rules {
-                    dynamic: true,
-                    one_digit: true,
-                };
-                Run::new(links.get_or_init(|| Links::new(b, rules)))
-            });
+            let imp =
+                runs.get_or_insert_with(|| Run::new(links.get_or_init(|| Links::dynamic(b, true))));
             let start = imp.potential(cell, digit, true);
             imp.run(start, RunStop::AtConflict);
             let Some(x) = imp.conflict() else { continue };
@@ -450,13 +445,7 @@ impl Sets {
 fn multiple(b: &Board, dynamic: bool, technique: Technique) -> Option<Step> {
     let n = b.n();
     let links = if dynamic {
-        Links::new(
-            b,
-            Rules {
-                dynamic,
-                one_digit: false,
-            },
-        )
+        Links::dynamic(b, false)
     } else {
         Links::shared_static(b)
     };
@@ -552,7 +541,7 @@ fn lowest(imp: &mut Run, sets: &Sets, found: &Conclusions, technique: Technique)
 mod tests {
     use super::*;
     use crate::grid::parse_line;
-    use crate::rate::techniques::chaining::STATIC;
+    use crate::rate::techniques::chaining::{Rules, STATIC};
     use crate::rate::techniques::Finder;
     use crate::rate::{apply, rate};
     use crate::solver::count_solutions;

@@ -190,6 +190,36 @@ impl<'b> Links<'b> {
     /// one instead of built again: the same candidates and numbering, without the links
     /// inside a cell (a cell's candidates are numbered in a row).
     pub fn one_digit(&self) -> Links<'b> {
+        Links {
+            board: self.board,
+            graph: Rc::new(self.one_digit_graph()),
+        }
+    }
+
+    /// The links of `board` under dynamic rules (on every digit, or on one), derived from
+    /// the board's shared static links rather than built again: the same candidates and
+    /// kills, with the place counts the dynamic rules read instead of the strong links.
+    /// Nishio and dynamic forcing chains take them where the forcing chains of the same
+    /// step have built the static ones already.
+    pub fn dynamic(board: &'b Board, one_digit: bool) -> Links<'b> {
+        let shared = Self::shared_static(board);
+        let mut graph = if one_digit {
+            shared.one_digit_graph()
+        } else {
+            (*shared.graph).clone()
+        };
+        graph.rules.dynamic = true;
+        graph.strong.clear();
+        graph.strong_at.fill(0);
+        graph.count_places(board);
+        Links {
+            board,
+            graph: Rc::new(graph),
+        }
+    }
+
+    /// [`Self::one_digit`]'s graph.
+    fn one_digit_graph(&self) -> LinkGraph {
         debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
         let mut derived = (*self.graph).clone();
         derived.rules.one_digit = true;
@@ -210,10 +240,7 @@ impl<'b> Links<'b> {
                 .extend(others.filter(|&j| self.candidate[j as usize].0 != cell));
         }
         derived.strong_at.push(derived.strong.len() as u32);
-        Links {
-            board: self.board,
-            graph: Rc::new(derived),
-        }
+        derived
     }
 }
 
@@ -262,33 +289,7 @@ impl LinkGraph {
             }
         }
         strong_at.push(strong.len() as u32);
-        let (mut places_at_start, mut place_slots) = (Vec::new(), Vec::new());
-        let (mut slot_start, mut slot_candidates) = (Vec::new(), Vec::new());
-        if rules.dynamic {
-            places_at_start.extend((0..board.unit_count()).flat_map(|u| {
-                (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8)
-            }));
-            place_slots.extend(candidate.iter().map(|&(cell, digit)| {
-                let units = board.layout().all_units_of(cell as usize);
-                units
-                    .map(|u| (u * n + digit as usize - 1) as u16)
-                    .collect::<PlaceSlots>()
-            }));
-            // A slot holds as many candidates as its count at the start.
-            slot_start.push(0);
-            for &count in &places_at_start {
-                slot_start.push(slot_start.last().copied().unwrap_or(0) + u32::from(count));
-            }
-            let mut filled = slot_start.clone();
-            slot_candidates.resize(filled.pop().unwrap_or(0) as usize, 0);
-            for (k, slots) in place_slots.iter().enumerate() {
-                for &slot in slots {
-                    slot_candidates[filled[slot as usize] as usize] = k as u32;
-                    filled[slot as usize] += 1;
-                }
-            }
-        }
-        LinkGraph {
+        let mut graph = LinkGraph {
             rules,
             n,
             words,
@@ -297,10 +298,48 @@ impl LinkGraph {
             kills,
             strong,
             strong_at,
-            places_at_start,
-            place_slots,
-            slot_start,
-            slot_candidates,
+            places_at_start: Vec::new(),
+            place_slots: Vec::new(),
+            slot_start: Vec::new(),
+            slot_candidates: Vec::new(),
+        };
+        if rules.dynamic {
+            graph.count_places(board);
+        }
+        graph
+    }
+
+    /// Dynamic rules: the place counts of `board` and, per candidate, its slots among them
+    /// (see [`LinkGraph::place_slots`]).
+    fn count_places(&mut self, board: &Board) {
+        let n = self.n;
+        self.places_at_start = (0..board.unit_count())
+            .flat_map(|u| (1..=n as u8).map(move |d| board.positions(u, d).count_ones() as u8))
+            .collect();
+        self.place_slots = self
+            .candidate
+            .iter()
+            .map(|&(cell, digit)| {
+                let units = board.layout().all_units_of(cell as usize);
+                units
+                    .map(|u| (u * n + digit as usize - 1) as u16)
+                    .collect::<PlaceSlots>()
+            })
+            .collect();
+        // A slot holds as many candidates as its count at the start.
+        self.slot_start = Vec::with_capacity(self.places_at_start.len() + 1);
+        self.slot_start.push(0);
+        for &count in &self.places_at_start {
+            let last = self.slot_start.last().copied().unwrap_or(0);
+            self.slot_start.push(last + u32::from(count));
+        }
+        let mut filled = self.slot_start.clone();
+        self.slot_candidates = vec![0; filled.pop().unwrap_or(0) as usize];
+        for (k, slots) in self.place_slots.iter().enumerate() {
+            for &slot in slots {
+                self.slot_candidates[filled[slot as usize] as usize] = k as u32;
+                filled[slot as usize] += 1;
+            }
         }
     }
 

@@ -188,6 +188,39 @@ mod tests {
         }
     }
 
+    /// Dynamic links derived from the shared static ones are those built afresh, on every
+    /// digit and on one, and runs over them reach the same potentials.
+    #[test]
+    fn derived_dynamic_links_match_built_ones() {
+        let b = board();
+        for one_digit in [false, true] {
+            let built = Links::new(
+                &b,
+                Rules {
+                    dynamic: true,
+                    one_digit,
+                },
+            );
+            let derived = Links::dynamic(&b, one_digit);
+            assert_eq!(derived.candidate, built.candidate);
+            assert_eq!(derived.kills, built.kills);
+            assert_eq!(derived.strong, built.strong);
+            assert_eq!(derived.strong_at, built.strong_at);
+            assert_eq!(derived.places_at_start, built.places_at_start);
+            assert_eq!(derived.place_slots, built.place_slots);
+            for slot in 0..built.places_at_start.len() as u16 {
+                assert_eq!(derived.slot_candidates(slot), built.slot_candidates(slot));
+            }
+            let (mut a, mut c) = (Run::new(&derived), Run::new(&built));
+            for p in 0..2 * built.candidates() as Potential {
+                a.run(p, RunStop::AtConflict);
+                c.run(p, RunStop::AtConflict);
+                assert_eq!(a.reached_set(), c.reached_set(), "potential {p}");
+                assert_eq!(a.conflict(), c.conflict(), "potential {p}");
+            }
+        }
+    }
+
     /// A run limited to what leads back to the start's opposite finds the same chain to it
     /// as an unlimited run, for every start that reaches its opposite.
     #[test]
