@@ -417,7 +417,7 @@ fn propagation_check_agrees_with_the_rater() {
 /// batches and in any order, solve it below the tier: every such puzzle must rate below,
 /// on calibration puzzles (classic, SE 2.5 to 9+) and on random digs of diagonal (9x9
 /// and 16x16) and killer puzzles, at several scores. It also settles most of what rates
-/// below (71 % here: it stops at techniques of 4.5), or it would save nothing.
+/// below (65 % here: it stops at techniques of 4.2), or it would save nothing.
 #[test]
 fn quick_settle_agrees_with_the_rater() {
     use sudoku_bank::generate::Route;
@@ -460,7 +460,7 @@ fn quick_settle_agrees_with_the_rater() {
         .iter()
         .fold((0, 0), |(s, b), &(ps, pb)| (s + ps, b + pb));
     assert!(
-        below > 500 && settled * 3 > below * 2,
+        below > 500 && settled * 5 > below * 3,
         "settled {settled} of {below} rating below"
     );
 }
