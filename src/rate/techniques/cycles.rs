@@ -23,9 +23,10 @@
 //! every node S of the loop goes with A and against B: read from S assumed on, the loop
 //! turns A on and B off; read from S assumed off, A off and B on. So a walk starts only
 //! from a candidate S for which some cell X, not in S's cell, sees a candidate of d that
-//! goes with S and one that goes against it, and holds a d that implies its own removal
-//! ([`loop_starts`], from the [`static_closures`] the forcing chains of the same step
-//! built already); on most boards there is none, and no loop is looked for.
+//! goes with S and one that goes against it, and holds a d that S either way turns off
+//! and that implies its own removal ([`loop_starts`], from the
+//! [`static_closures`](super::chaining::static_closures) the forcing chains of the same
+//! step built already); on most boards there is none, and no loop is looked for.
 //!
 //! The search finds the reference's loops: from every candidate assumed on, a
 //! breadth-first walk that reaches each on node once (by its shortest path); a loop closes
@@ -33,7 +34,7 @@
 //! every on node that reaches it; here only the start's strong partners are (the other
 //! repeats turn on nothing new).
 
-use super::chaining::{ones, static_closures, Closures, Potential};
+use super::chaining::{ones, Closures, LinkGraph, Links, Potential};
 use super::common::holding_each_digit;
 use super::Technique;
 use crate::grid::CellSet;
@@ -405,7 +406,8 @@ fn loop_eliminations(b: &Board, w: &Walk, last: usize) -> Vec<(usize, u8)> {
 /// The lowest-scoring bidirectional cycle with an elimination (of equal scores, the
 /// first found), scoring below `below`.
 pub fn cycle(b: &Board, below: f64) -> Option<Step> {
-    let starts = loop_starts(b, &static_closures(b))?;
+    let links = Links::shared_static(b);
+    let starts = loop_starts(b, &links, &links.shared_closures())?;
     loops(b, below, |k| starts[k])
 }
 
@@ -417,28 +419,33 @@ pub fn cycle(b: &Board, below: f64) -> Option<Step> {
 /// static links ([`Closures::alike_and_opposite`]). The loop removes d from a cell X that
 /// sees one of its nodes of d of each kind, X is off the loop (not in S's cell), and X
 /// assumed d implies X without d. Then S assumed on and S assumed off both imply X
-/// without d, which is quicker to test and rules out most starts first.
-fn loop_starts(b: &Board, closures: &Closures) -> Option<Vec<bool>> {
+/// without d: so X's d is among the few candidates that S either way turns off and that a
+/// static chain removes, and only those are looked at, each against the candidates of
+/// its digit in the cells that see X (what it kills, of its digit: `links`).
+fn loop_starts(b: &Board, links: &LinkGraph, closures: &Closures) -> Option<Vec<bool>> {
     let (n, count) = (b.n(), closures.candidates());
-    // The candidates a static chain removes: per digit by cell, and as candidate bits.
-    let mut removable = vec![CellSet::default(); n + 1];
-    let mut removable_bits = vec![0u64; count.div_ceil(64)];
+    let words = count.div_ceil(64);
+    // The candidates a static chain removes, as candidate bits.
+    let mut removable = vec![0u64; words];
     for k in (0..count).filter(|&k| closures.on_implies_off(k)) {
-        let (cell, digit) = closures.candidate(k);
-        removable[digit as usize].insert(cell);
-        removable_bits[k / 64] |= 1 << (k % 64);
+        removable[k / 64] |= 1 << (k % 64);
     }
-    if removable_bits.iter().all(|&w| w == 0) {
+    if removable.iter().all(|&w| w == 0) {
         return None;
     }
+    // Each digit's candidates, `words` words a digit.
+    let mut of_digit = vec![0u64; (n + 1) * words];
+    for k in 0..count {
+        let digit = closures.candidate(k).1 as usize;
+        of_digit[digit * words + k / 64] |= 1 << (k % 64);
+    }
     let mut starts = vec![false; b.cells() * n];
-    let mut forced = vec![0u64; removable_bits.len()];
-    // Per digit: the cells seeing a candidate that goes as the start, the other way.
-    let mut seen = vec![[CellSet::default(); 2]; n + 1];
+    let (mut forced, mut alike, mut opposite) =
+        (vec![0u64; words], vec![0u64; words], vec![0u64; words]);
     for k in 0..count {
         let (cell, digit) = closures.candidate(k);
         let on = 2 * k as Potential + 1;
-        let either_way = closures.off_either_way(on).zip(&removable_bits);
+        let either_way = closures.off_either_way(on).zip(&removable);
         for (f, (off, r)) in forced.iter_mut().zip(either_way) {
             *f = off & r;
         }
@@ -450,21 +457,19 @@ fn loop_starts(b: &Board, closures: &Closures) -> Option<Vec<bool>> {
         if forced.iter().all(|&w| w == 0) {
             continue;
         }
-        seen.fill([CellSet::default(); 2]);
-        for (w, (alike, opposite)) in closures.alike_and_opposite(on).enumerate() {
-            for (side, word) in [alike, opposite].into_iter().enumerate() {
-                for bit in ones(word) {
-                    let (c, d) = closures.candidate(w * 64 + bit as usize);
-                    let s = &mut seen[d as usize][side];
-                    *s = s.or(b.peer_set(c));
-                }
-            }
+        for (w, (a, o)) in closures.alike_and_opposite(on).enumerate() {
+            (alike[w], opposite[w]) = (a, o);
         }
-        starts[cell * n + digit as usize - 1] = (1..=n).any(|d| {
-            let [alike, opposite] = seen[d];
-            let mut x = alike.and(opposite).and(removable[d]);
-            x.remove(cell);
-            !x.is_empty()
+        let meets = |side: &[u64], seen: &[u64], digit: &[u64]| {
+            (0..words).any(|w| side[w] & seen[w] & digit[w] != 0)
+        };
+        starts[cell * n + digit as usize - 1] = forced.iter().enumerate().any(|(w, &word)| {
+            ones(word).any(|bit| {
+                let x = w * 64 + bit as usize;
+                let d = closures.candidate(x).1 as usize;
+                let (seen, digit) = (links.kills_of(x), &of_digit[d * words..(d + 1) * words]);
+                meets(&alike, seen, digit) && meets(&opposite, seen, digit)
+            })
         });
     }
     starts.contains(&true).then_some(starts)
@@ -563,7 +568,8 @@ mod tests {
         for p in calibration_puzzles(6.5, 40) {
             let mut b = Board::new(&p);
             while let Some(step) = next_step(&b, f64::INFINITY) {
-                let may_close = loop_starts(&b, &Links::new(&b, STATIC).closures());
+                let links = Links::new(&b, STATIC);
+                let may_close = loop_starts(&b, &links, &links.closures());
                 let unchecked = loops(&b, f64::INFINITY, |_| true);
                 if let Some(found) = &unchecked {
                     loops_found += 1;

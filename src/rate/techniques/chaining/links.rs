@@ -367,6 +367,11 @@ impl LinkGraph {
         (cell as usize, digit, p % 2 == 1)
     }
 
+    /// The candidates turned off when candidate `k` is on, as bit set words.
+    pub fn kills_of(&self, k: usize) -> &[u64] {
+        &self.kills[k * self.words..(k + 1) * self.words]
+    }
+
     /// Static rules: candidates turned on when candidate `k` is off.
     pub(super) fn strong(&self, k: usize) -> &[u32] {
         &self.strong[self.strong_at[k] as usize..self.strong_at[k + 1] as usize]
