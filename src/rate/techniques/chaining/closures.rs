@@ -159,8 +159,7 @@ impl LinkGraph {
                 for &m in &members {
                     set.insert(m);
                     if m % 2 == 1 {
-                        let at = (m as usize / 2) * words;
-                        set.add_offs(&self.kills[at..at + words]);
+                        set.add_offs(self.kills_of(m as usize / 2));
                     }
                     let m = m as usize;
                     for &w in &edges[first[m] as usize..first[m + 1] as usize] {
@@ -186,12 +185,7 @@ impl LinkGraph {
     fn successors(&self, p: Potential, leads_on: &[u64], out: &mut Vec<Potential>) {
         let k = p as usize / 2;
         if p % 2 == 1 {
-            let at = k * self.words;
-            for (w, (&word, &on)) in self.kills[at..at + self.words]
-                .iter()
-                .zip(leads_on)
-                .enumerate()
-            {
+            for (w, (&word, &on)) in self.kills_of(k).iter().zip(leads_on).enumerate() {
                 out.extend(ones(word & on).map(|b| 2 * (w as u32 * 64 + b)));
             }
         } else {

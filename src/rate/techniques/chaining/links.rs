@@ -204,7 +204,7 @@ impl<'b> Links<'b> {
     pub fn dynamic(board: &'b Board, one_digit: bool) -> Links<'b> {
         let shared = Self::shared_static(board);
         let mut graph = if one_digit {
-            shared.one_digit_graph()
+            shared.without_cell_kills()
         } else {
             (*shared.graph).clone()
         };
@@ -218,21 +218,13 @@ impl<'b> Links<'b> {
         }
     }
 
-    /// [`Self::one_digit`]'s graph.
+    /// [`Self::one_digit`]'s graph: without the kills inside a cell, and without the
+    /// strong links inside one.
     fn one_digit_graph(&self) -> LinkGraph {
-        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
-        let mut derived = (*self.graph).clone();
-        derived.rules.one_digit = true;
-        let words = self.words;
+        let mut derived = self.without_cell_kills();
         derived.strong.clear();
         derived.strong_at.clear();
         for (k, &(cell, _)) in self.candidate.iter().enumerate() {
-            let cell_cands = self.board.cand(cell as usize);
-            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
-            let kill = &mut derived.kills[k * words..(k + 1) * words];
-            for j in first as usize..first as usize + cell_cands.count_ones() as usize {
-                kill[j / 64] &= !(1 << (j % 64));
-            }
             derived.strong_at.push(derived.strong.len() as u32);
             let others = self.strong(k).iter().copied();
             derived
@@ -240,6 +232,25 @@ impl<'b> Links<'b> {
                 .extend(others.filter(|&j| self.candidate[j as usize].0 != cell));
         }
         derived.strong_at.push(derived.strong.len() as u32);
+        derived
+    }
+
+    /// This static graph on one digit as far as the kills go: a candidate on turns off
+    /// its digit in the peers only, not the cell's other candidates (numbered in a row).
+    /// The strong links are still this graph's.
+    fn without_cell_kills(&self) -> LinkGraph {
+        debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
+        let mut derived = (*self.graph).clone();
+        derived.rules.one_digit = true;
+        let words = self.words;
+        for (k, &(cell, _)) in self.candidate.iter().enumerate() {
+            let cell_cands = self.board.cand(cell as usize);
+            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
+            let kill = &mut derived.kills[k * words..(k + 1) * words];
+            for j in first as usize..first as usize + cell_cands.count_ones() as usize {
+                kill[j / 64] &= !(1 << (j % 64));
+            }
+        }
         derived
     }
 }

@@ -359,8 +359,8 @@ impl<'l, 'b> Run<'l, 'b> {
 
     /// Candidate `k` is on: every candidate it kills is off.
     fn on_to_off(&mut self, p: Potential, k: usize) {
-        let (words, dynamic) = (self.links.words, self.links.rules.dynamic);
-        let kills = &self.links.kills[k * words..(k + 1) * words];
+        let dynamic = self.links.rules.dynamic;
+        let kills = self.links.kills_of(k);
         for (w, &kill) in kills.iter().enumerate() {
             // Offs new to this run, taken as a whole word: none was reached before.
             let mut fresh = kill & !self.off[w] & self.allowed[w];
