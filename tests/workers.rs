@@ -1,7 +1,7 @@
 //! Many workers on one bank: several `nightly` processes at once, one killed with
-//! `kill -9` early in the fill and started again. Together they add exactly what the quotas lack,
-//! never a puzzle twice, and the bank verifies clean. Runs on both backends; on
-//! PostgreSQL one worker reaches the server over TCP on 127.0.0.1.
+//! `kill -9` early in the fill and started again. Together they add exactly what the
+//! quotas lack, never a puzzle twice, and the bank verifies clean. Runs on both backends;
+//! on PostgreSQL one worker reaches the server over TCP on 127.0.0.1.
 
 mod common;
 
