@@ -5,7 +5,7 @@ use super::notation;
 use crate::bank;
 use crate::grid::{parse_line_in, Variant};
 use crate::picture::html::solving::SolvingPage;
-use crate::rate::{apply, rate, Board, Step, Technique};
+use crate::rate::{apply, rate_on, Board, Path, Step, Technique};
 use crate::solver::count_solutions;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -55,7 +55,7 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
         bail!("the puzzle does not have exactly one solution: nothing to explain");
     }
     let n = puzzle.geometry().n();
-    let rating = rate(&puzzle);
+    let rating = rate_on(&puzzle, Path::Easiest);
     if let Some(path) = &args.html {
         let page = SolvingPage::new(title, &puzzle, &rating, |s| describe(n, s));
         std::fs::write(path, page.render())

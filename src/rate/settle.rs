@@ -11,7 +11,7 @@
 
 use super::apply;
 use super::board::{digits, Board};
-use super::techniques::{killer, Technique, REGISTRY};
+use super::techniques::{killer, Technique, Wanted, REGISTRY};
 use crate::grid::{Grid, Variant};
 use crate::solver::Narrowing;
 
@@ -90,7 +90,7 @@ fn settle_board(puzzle: &Grid, mut board: Board, score: f64, propagate: bool) ->
         let step = REGISTRY
             .iter()
             .filter(|e| quick(e.technique))
-            .find_map(|e| (e.finder)(&board, score).filter(|s| s.score < score));
+            .find_map(|e| (e.finder)(&board, Wanted::below(score)).filter(|s| s.score < score));
         match step {
             Some(step) => apply(&mut board, &step),
             None => return None,

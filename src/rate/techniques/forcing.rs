@@ -21,7 +21,7 @@ use super::chaining::{
     Closures, Links, Potential, PotentialSet, PotentialSlice, Run, RunStop, Trace,
 };
 use super::common::{holding_each_digit, UnitVec};
-use super::Technique;
+use super::{Technique, Wanted};
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::DigitSearch;
@@ -67,7 +67,9 @@ fn concluding(
 
 /// The shortest forcing chain (alternating inference chain) on static links: a candidate
 /// whose being on implies it off (eliminated), or whose being off implies it on (placed).
-pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
+/// The first chain scoring at most `wanted.enough` ends the search.
+pub fn forcing_chain(b: &Board, wanted: Wanted) -> Option<Step> {
+    let below = wanted.below;
     let links = Links::shared_static(b);
     let mut imp = Run::new(&links);
     // Assumptions that imply their opposite. Below 7.0 only chains on one digit can score
@@ -119,6 +121,12 @@ pub fn forcing_chain(b: &Board, below: f64) -> Option<Step> {
         };
         limit(&mut imp, start);
         shortest_chain(&mut imp, start, base, below, &mut best);
+        if best
+            .as_ref()
+            .is_some_and(|f| f.step.score <= wanted.enough + 1e-9)
+        {
+            break;
+        }
     }
     best.map(|f| f.step)
 }
@@ -614,7 +622,7 @@ mod tests {
             let mut b = Board::new(&p);
             while let Some(step) = crate::rate::next_step(&b, f64::INFINITY) {
                 for below in [f64::INFINITY, 7.3, 7.0, 6.8] {
-                    let one = forcing_chain(&b, below).map(|s| format!("{s:?}"));
+                    let one = forcing_chain(&b, Wanted::below(below)).map(|s| format!("{s:?}"));
                     assert_eq!(one, two_passes(&b, below).map(|s| format!("{s:?}")), "{p}");
                     found += usize::from(one.is_some());
                 }
@@ -716,7 +724,7 @@ mod tests {
         for (line, score, find) in cases {
             let (board, solution) = board_before(line, score);
             let step =
-                find(&board, f64::INFINITY).unwrap_or_else(|| panic!("{line}: nothing found"));
+                find(&board, Wanted::LOWEST).unwrap_or_else(|| panic!("{line}: nothing found"));
             assert_sound(&step, &solution);
             assert!(step.score >= step.technique.base_score(), "{step:?}");
         }
@@ -730,7 +738,7 @@ mod tests {
         let mut cells: Vec<char> = line.chars().collect();
         cells[0] = '.';
         let board = Board::new(&parse_line(&cells.iter().collect::<String>()).unwrap());
-        assert!(forcing_chain(&board, f64::INFINITY).is_none());
+        assert!(forcing_chain(&board, Wanted::LOWEST).is_none());
         for find in [nishio, multiple_forcing_chains, dynamic_forcing_chains] {
             assert!(find(&board).is_none());
         }

@@ -23,10 +23,28 @@ use super::step::Step;
 use serde::Serialize;
 
 /// A technique's finder: the first deduction it sees on the board, if any.
-///
-/// The bound says which steps matter: only those scoring below it (chains use it to
-/// search less; the others ignore it).
-pub type Finder = fn(&Board, f64) -> Option<Step>;
+pub type Finder = fn(&Board, Wanted) -> Option<Step>;
+
+/// Which steps the rater wants of a finder. Chains search less with it; the other
+/// finders ignore it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Wanted {
+    /// Only steps scoring below this matter.
+    pub below: f64,
+    /// A step scoring at most this serves as well as the lowest one (the puzzle's score
+    /// is already that high), so the finder may stop at the first such step it sees.
+    pub enough: f64,
+}
+
+impl Wanted {
+    /// The lowest-scoring step, whatever it scores.
+    pub const LOWEST: Wanted = Wanted::below(f64::INFINITY);
+
+    /// The lowest-scoring step below `below`.
+    pub const fn below(below: f64) -> Wanted {
+        Wanted { below, enough: 0.0 }
+    }
+}
 
 /// A technique's row: everything the rater and the outputs know of it.
 pub struct Entry {
@@ -87,7 +105,7 @@ techniques! {
     DirectHiddenTriple => ("direct hidden triple", 2.5, |b, _| direct::hidden(b, 3)),
     /// Killer: the innies or outies of whole rows, columns or boxes make a known sum (2.5
     /// over one unit, 0.5 more per further unit).
-    Innies45 => ("45 rule", 2.5, killer::innies_outies),
+    Innies45 => ("45 rule", 2.5, |b, w| killer::innies_outies(b, w.below)),
     /// A digit confined to one line inside a box (locked candidates type 1).
     Pointing => ("pointing", 2.6, |b, _| intersections::pointing(b)),
     /// Killer: a digit a cage must hold, whose places in the cage share a unit.
@@ -129,21 +147,21 @@ techniques! {
     /// Four digits confined to the same four cells of a unit.
     HiddenQuad => ("hidden quad", 5.4, |b, _| subsets::hidden(b, 4)),
     /// A bivalue cell and an almost locked set of three cells (4 digits).
-    WxyzWing => ("wxyz-wing", 5.5, |b, below| wings::als_wing(b, 3, below)),
+    WxyzWing => ("wxyz-wing", 5.5, |b, w| wings::als_wing(b, 3, w.below)),
     /// Bivalue universal grave plus one cell.
     BugPlusOne => ("bug+1", 5.6, |b, _| uniqueness::bug_plus_one(b)),
     /// A bivalue cell and an almost locked set of four cells (5 digits).
-    VwxyzWing => ("vwxyz-wing", 6.2, |b, below| wings::als_wing(b, 4, below)),
+    VwxyzWing => ("vwxyz-wing", 6.2, |b, w| wings::als_wing(b, 4, w.below)),
     /// An alternating chain on one digit.
-    XChain => ("x-chain", 4.0, chains::x_chain),
+    XChain => ("x-chain", 4.0, |b, w| chains::x_chain(b, w.below)),
     /// Two cells whose pairs of values the bivalue cells seeing both rule out.
     AlignedPairExclusion => ("aligned pair exclusion", 6.2, |b, _| exclusion::aligned_pair_exclusion(b)),
     /// An X-chain with a group node (a digit's places where a box meets a line).
-    GroupedXChain => ("grouped x-chain", 4.3, grouped::grouped_x_chain),
+    GroupedXChain => ("grouped x-chain", 4.3, |b, w| grouped::grouped_x_chain(b, w.below)),
     /// An assumption that implies its own opposite (an alternating inference chain).
     ForcingChain => ("forcing chain", 6.6, forcing::forcing_chain),
     /// A loop of alternating links that holds either way round (X-, Y- or mixed cycle).
-    Cycle => ("bidirectional cycle", 6.5, cycles::cycle),
+    Cycle => ("bidirectional cycle", 6.5, |b, w| cycles::cycle(b, w.below)),
     /// Three cells whose triples of values the cells of two or three candidates seeing
     /// all three rule out.
     AlignedTripleExclusion => ("aligned triple exclusion", 7.5, |b, _| exclusion::aligned_triple_exclusion(b)),
