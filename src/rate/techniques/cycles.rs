@@ -25,7 +25,7 @@
 //! from a candidate S for which some cell X, not in S's cell, sees a candidate of d that
 //! goes with S and one that goes against it, and holds a d that S either way turns off
 //! and that implies its own removal ([`loop_starts`], from the
-//! [`static_closures`](super::chaining::static_closures) the forcing chains of the same
+//! [closures](super::chaining::Links::shared_closures) the forcing chains of the same
 //! step built already); on most boards there is none, and no loop is looked for.
 //!
 //! The search finds the reference's loops: from every candidate assumed on, a

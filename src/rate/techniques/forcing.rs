@@ -497,7 +497,7 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
     let mut imp = Run::new(&links);
     // A bivalue cell or a digit with two places gives nothing a forcing chain did not
     // find already, unless the links are dynamic.
-    let fewest = if dynamic { 2 } else { 3 };
+    let fewest: u32 = if dynamic { 2 } else { 3 };
     let mut sets = if dynamic {
         Sets::unrun(&imp)
     } else {

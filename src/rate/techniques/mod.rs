@@ -1,5 +1,6 @@
 //! The techniques: one row each in [`REGISTRY`] (name, base score, finder), one file per
-//! family. The rater tries them in registry order and takes the lowest-scoring step.
+//! family. The rater tries them in registry order (forcing chains earlier once the bank's
+//! path has set a high score: `rate::Path`) and takes the lowest-scoring step.
 
 pub mod chaining;
 pub mod chains;

@@ -38,7 +38,7 @@ impl Deref for Links<'_> {
 }
 
 /// The static links of a board as it stands, kept on the board for its version with
-/// their closures once some finder asks for them (see [`super::static_closures`]).
+/// their closures once some finder asks for them (see [`Links::shared_closures`]).
 struct StaticLinks {
     graph: Rc<LinkGraph>,
     closures: OnceCell<Rc<Closures>>,
@@ -179,7 +179,7 @@ impl<'b> Links<'b> {
     }
 
     /// [`LinkGraph::closures`] of the static links on every digit, kept on the board for
-    /// its version (see [`super::static_closures`]).
+    /// its version (see [`Links::shared_closures`]).
     pub fn shared_closures(&self) -> Rc<Closures> {
         debug_assert!(!self.rules.dynamic && !self.rules.one_digit);
         let kept = Self::kept_static(self.board, || Rc::clone(&self.graph));

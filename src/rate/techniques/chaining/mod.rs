@@ -24,9 +24,6 @@ pub use links::{LinkGraph, Links, Rules};
 pub use potentials::{ones, Potential, PotentialSet, PotentialSlice};
 pub use run::{Run, RunStop, Trace};
 
-use crate::rate::board::Board;
-use std::rc::Rc;
-
 /// Not a number: no candidate, no component.
 const NONE: u32 = u32::MAX;
 
@@ -37,17 +34,12 @@ pub const STATIC: Rules = Rules {
     one_digit: false,
 };
 
-/// Everything each potential implies under [`STATIC`] rules on `board`, built once per
-/// board version and shared by the finders of one step that read it.
-pub fn static_closures(board: &Board) -> Rc<Closures> {
-    Links::shared_static(board).shared_closures()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::grid::parse_line;
     use crate::rate::board::{digits, Board};
+    use std::rc::Rc;
 
     fn board() -> Board {
         // A puzzle that needs chains (SE 7.0 in the calibration file).
@@ -145,7 +137,7 @@ mod tests {
             assert_eq!(kept.kills, fresh.kills);
             assert_eq!(kept.strong, fresh.strong);
             assert_eq!(kept.strong_at, fresh.strong_at);
-            let closures = static_closures(&b);
+            let closures = Links::shared_static(&b).shared_closures();
             assert!(Rc::ptr_eq(&closures, &kept.shared_closures()));
             assert!(Rc::ptr_eq(&closures, &fresh.shared_closures()));
             let built = fresh.closures();
@@ -159,7 +151,8 @@ mod tests {
             // A change makes another board version.
             let cell = (0..81).find(|&c| b.is_open(c)).unwrap();
             b.eliminate(cell, digits(b.cand(cell)).next().unwrap());
-            assert!(!Rc::ptr_eq(&closures, &static_closures(&b)));
+            let changed = Links::shared_static(&b).shared_closures();
+            assert!(!Rc::ptr_eq(&closures, &changed));
         }
     }
 
