@@ -147,12 +147,13 @@ const MOST_MERGES: u32 = 6;
 /// could go), and if it still asks to go deeper, the result is `None`. A killer dig (its
 /// givens already minimal) goes deeper by merging two cages instead
 /// ([`Digger::merge_cages`], up to [`MOST_MERGES`] times, cages of at most `merge_up_to`
-/// cells). The fill and `reproduce` both dig through here, so they cannot
-/// drift apart.
+/// cells; `solved` spares a merge its count, see [`Digger::merge_cages`]). The fill and
+/// `reproduce` both dig through here, so they cannot drift apart.
 fn dig_levels<T>(
     digger: &mut Digger,
     target: usize,
     merge_up_to: Option<usize>,
+    solved: &dyn Fn(&Grid) -> bool,
     mut judge: impl FnMut(&Grid) -> Result<Level<T>, DigError>,
 ) -> Result<Option<T>, DigError> {
     let mut level = target;
@@ -175,7 +176,7 @@ fn dig_levels<T>(
             (Level::Done(t), _) => return Ok(Some(t)),
             (Level::GiveUp, _) => return Ok(None),
             (Level::Deeper, Some(most)) => {
-                if merges == MOST_MERGES || !digger.merge_cages(most, merges)? {
+                if merges == MOST_MERGES || !digger.merge_cages(most, merges, solved)? {
                     return Ok(None);
                 }
                 merges += 1;
@@ -202,13 +203,20 @@ pub fn dig(
     let mut digger = digger(input, &base, &solver);
     let count = |p: &Grid| p.cages().map(|c| c.count());
     // A level out of reach before `clues` stopped the attempt where it stood, as here.
-    dig_levels(&mut digger, input.target, merge_up_to(input), |p| {
-        Ok(if p.clue_count() <= clues && count(p) <= cages {
-            Level::Done(())
-        } else {
-            Level::Deeper
-        })
-    })?;
+    // Merges are counted: the fill's test would take the same ones (see `merge_cages`).
+    dig_levels(
+        &mut digger,
+        input.target,
+        merge_up_to(input),
+        &|_| false,
+        |p| {
+            Ok(if p.clue_count() <= clues && count(p) <= cages {
+                Level::Done(())
+            } else {
+                Level::Deeper
+            })
+        },
+    )?;
     Ok(digger.puzzle().clone())
 }
 
@@ -243,24 +251,43 @@ fn dig_toward_tier(
 ) -> Result<Option<(Grid, Rating, SearchStats)>, DigError> {
     let solver = Solver::with_deadline(deadline);
     let mut digger = digger(input, base, &solver);
-    let found = dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
-        // Whether propagation alone solves it takes a microsecond or two instead of a
-        // rating, and such a puzzle rates below tiers above singles (or above pointing
-        // and claiming); the rater's easier techniques in batches take a fraction of a
-        // rating, and settle most puzzles that rate below a hard tier.
-        let min = tier.band.min;
-        if solves_below(puzzle, min) || (settles_first(puzzle, min) && solved_below(puzzle, min)) {
-            return Ok(Level::Deeper);
+    let min = tier.band.min;
+    // Whether propagation alone solves it takes a microsecond or two instead of a rating,
+    // and such a puzzle rates below tiers above singles (or above pointing and claiming);
+    // the rater's easier techniques in batches take a fraction of a rating, and settle
+    // most puzzles that rate below a hard tier. The last answer is kept: a cage merge asks
+    // first (a puzzle that settles needs no count), then the judge of the merged puzzle.
+    let last: RefCell<Option<(Grid, bool)>> = RefCell::new(None);
+    let settles_below = |puzzle: &Grid| {
+        if let Some((seen, answer)) = &*last.borrow() {
+            if seen == puzzle {
+                return *answer;
+            }
         }
-        let Some(rating) = score_within(puzzle, tier.band.max, deadline)? else {
-            return Ok(Level::GiveUp); // too hard for the tier
-        };
-        Ok(if tier.accepts(rating.score) {
-            Level::Done((puzzle.clone(), rating))
-        } else {
-            Level::Deeper
-        })
-    })?;
+        let answer =
+            solves_below(puzzle, min) || (settles_first(puzzle, min) && solved_below(puzzle, min));
+        *last.borrow_mut() = Some((puzzle.clone(), answer));
+        answer
+    };
+    let found = dig_levels(
+        &mut digger,
+        input.target,
+        merge_up_to(input),
+        &settles_below,
+        |puzzle| {
+            if settles_below(puzzle) {
+                return Ok(Level::Deeper);
+            }
+            let Some(rating) = score_within(puzzle, tier.band.max, deadline)? else {
+                return Ok(Level::GiveUp); // too hard for the tier
+            };
+            Ok(if tier.accepts(rating.score) {
+                Level::Done((puzzle.clone(), rating))
+            } else {
+                Level::Deeper
+            })
+        },
+    )?;
     match found {
         Some((puzzle, rating)) => Ok(Some((puzzle, rating, digger.search_effort()?))),
         None => Ok(None),

@@ -101,6 +101,27 @@ impl Solver {
         })
     }
 
+    /// [`Self::count`], unless the search needs more than `nodes` nodes: `None` then.
+    /// A count that often ends within a few nodes can try this first.
+    pub fn count_within(
+        &self,
+        grid: &Grid,
+        limit: u64,
+        nodes: u64,
+    ) -> Result<Option<Counted>, Aborted> {
+        let g = grid.geometry();
+        let found = by_size!(
+            g,
+            explore_within(grid, None, limit, self.deadline, Ascending, nodes)
+        )?;
+        Ok(found.map(|s| Counted {
+            count: s.count,
+            first: s.first.map(|cells| solution_of(grid, cells)),
+            second: s.second.map(|cells| solution_of(grid, cells)),
+            stats: s.stats,
+        }))
+    }
+
     /// Whether `grid` has a solution with some digit other than `digit` at open `cell`.
     ///
     /// Digging asks this after removing clue `digit` from `cell`: when the answer is no,
@@ -300,14 +321,29 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     deadline: Option<Instant>,
     order: impl BranchOrder,
 ) -> Result<Found, Aborted> {
+    let found =
+        explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, deadline, order, u64::MAX)?;
+    Ok(found.expect("a search without a node budget runs to its end"))
+}
+
+/// [`explore`] giving up after `nodes` nodes: `Ok(None)` then.
+fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    grid: &Grid,
+    exclude: Option<(usize, u8)>,
+    limit: u64,
+    deadline: Option<Instant>,
+    order: impl BranchOrder,
+    nodes: u64,
+) -> Result<Option<Found>, Aborted> {
     let g = grid.geometry();
     debug_assert_eq!(
         (g.n(), g.box_rows(), g.n() * g.n() / (BR * N)),
         (N, BR, BANDS)
     );
     let cages = grid.cages().map(|c| CageTable::new(g, c));
-    let mut s =
-        Search::<_, false>::new(band_tables(g), order, limit, deadline).with_cages(cages.as_ref());
+    let mut s = Search::<_, false>::new(band_tables(g), order, limit, deadline)
+        .with_cages(cages.as_ref())
+        .within_nodes(nodes);
     let clues = grid.cells();
     // A search with an exclusion only asks whether a solution exists.
     s.keep_first = exclude.is_none();
@@ -355,6 +391,31 @@ mod tests {
             s.to_line(),
             "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
         );
+    }
+
+    /// A count within a node budget is the full count when the search fits in it, and
+    /// gives up otherwise, on puzzles with one and with many solutions.
+    #[test]
+    fn counts_within_a_budget_agree_or_give_up() {
+        let solver = Solver::new();
+        // forum_hardest_1905_11plus.txt, first line: one solution, found by search.
+        let unique = parse_line(
+            "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        )
+        .unwrap();
+        let mut open = unique.clone();
+        open.set(14, 0);
+        for grid in [&unique, &open] {
+            let full = solver.count(grid, 2).unwrap();
+            let nodes = full.stats.nodes;
+            assert!(nodes > 2, "a search of {nodes} nodes tells nothing here");
+            let within = solver.count_within(grid, 2, nodes).unwrap().expect("fits");
+            assert_eq!(
+                (within.count, within.stats, within.second),
+                (full.count, full.stats, full.second)
+            );
+            assert!(solver.count_within(grid, 2, nodes - 1).unwrap().is_none());
+        }
     }
 
     #[test]

@@ -109,6 +109,10 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     second: Option<Vec<u8>>,
     stats: SearchStats,
     aborted: bool,
+    /// The most nodes the search may examine before it gives up undecided.
+    node_budget: u64,
+    /// Whether it gave up so.
+    over_budget: bool,
     /// Digit-band words changed since they were last settled (bit `d * BANDS + b`).
     dirty: u64,
     /// Digit-band words changed since the last pass over the stacks.
@@ -197,6 +201,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             second: None,
             stats: SearchStats::default(),
             aborted: false,
+            node_budget: u64::MAX,
+            over_budget: false,
             dirty: 0,
             stale: 0,
             keep_first: true,
@@ -205,6 +211,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             cage_seen: ([0; 64], [0; 4]),
             rater_cage_steps: false,
         }
+    }
+
+    /// The same search, giving up undecided after `nodes` nodes (see [`Self::found`]).
+    pub(super) fn within_nodes(mut self, nodes: u64) -> Self {
+        self.node_budget = nodes;
+        self
     }
 
     /// The same search under killer cages too.
@@ -854,6 +866,10 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 self.aborted = true;
             }
         }
+        if self.stats.nodes > self.node_budget {
+            self.over_budget = true;
+            self.aborted = true;
+        }
         if self.aborted {
             return;
         }
@@ -910,17 +926,21 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         }
     }
 
-    /// What the search found; `Err(Aborted)` when the deadline cut it short.
-    pub(super) fn found(self) -> Result<Found, Aborted> {
+    /// What the search found; `Err(Aborted)` when the deadline cut it short, `Ok(None)`
+    /// when it ran out of nodes ([`Self::within_nodes`]).
+    pub(super) fn found(self) -> Result<Option<Found>, Aborted> {
+        if self.over_budget {
+            return Ok(None);
+        }
         if self.aborted {
             return Err(Aborted);
         }
-        Ok(Found {
+        Ok(Some(Found {
             count: self.count,
             first: self.first,
             second: self.second,
             stats: self.stats,
-        })
+        }))
     }
 }
 
