@@ -174,12 +174,12 @@ pub fn dig(
 /// Cage splits a killer dig makes before it adds givens instead.
 const MOST_SPLITS: usize = 6;
 
-/// The nodes a cage merge's first count to two may take ([`Digger::merge_cages`]).
-/// Measured on a killer expert fill of 100 (one worker): a merge that loses uniqueness
-/// shows its second solution within 16 nodes in 55 % of tries and within 32 in 68 %,
-/// where the settle test would take 0.5 ms to give up on it; a unique merge's count takes
-/// a median of 214 nodes, 0.35 ms, where the settle test proves 94 % of them unique in
-/// 0.33 ms, a test the fill makes of the merged puzzle next anyway.
+/// The nodes a cage merge's first count to two may take ([`Digger::count_to_two`]).
+/// Measured on cage merges in a killer expert fill of 100 (one worker): a merge that
+/// loses uniqueness shows its second solution within 16 nodes in 55 % of tries and within
+/// 32 in 68 %, where the settle test would take 0.5 ms to give up on it; a unique merge's
+/// count takes a median of 214 nodes, 0.35 ms, where the settle test proves 94 % of them
+/// unique in 0.33 ms, a test the fill makes of the merged puzzle next anyway.
 const QUICK_COUNT_NODES: u64 = 32;
 
 /// Neighbouring cage pairs one hardening merge tries ([`Digger::merge_cages`]).
@@ -207,6 +207,17 @@ pub struct Digger<'a> {
     /// The effort of a count to two of the puzzle as it stands, when digging made one
     /// (a killer dig's last count; see [`Digger::search_effort`]).
     counted: Option<SearchStats>,
+    /// A test that only sound deductions pass, so a puzzle passing it is unique (see
+    /// [`Digger::with_settle_test`]); by default none passes.
+    settles: &'a dyn Fn(&Grid) -> bool,
+}
+
+/// How a cage merge's count to two came out ([`Digger::count_to_two`]).
+enum Decided {
+    /// Counted: one solution, or two.
+    Counted(crate::solver::Counted),
+    /// One solution, proved by the settle test without a count.
+    Settled,
 }
 
 /// A solution grid with what digging knows of it, to settle removals without the solver.
@@ -277,7 +288,31 @@ impl<'a> Digger<'a> {
             clues: solution.geometry().cells(),
             failures: 0,
             failure_budget,
+            settles: &|_| false,
         }
+    }
+
+    /// The same dig, with `settles` (a test that only sound deductions pass, such as the
+    /// fill's settle test) sparing cage merges the full counts it can prove unique (see
+    /// [`Digger::count_to_two`]). It changes no puzzle: a count and the test agree on every
+    /// puzzle the test passes.
+    pub fn with_settle_test(mut self, settles: &'a dyn Fn(&Grid) -> bool) -> Digger<'a> {
+        self.settles = settles;
+        self
+    }
+
+    /// A cage merge's count of `puzzle` to two, the cheapest way that decides it: a count
+    /// within [`QUICK_COUNT_NODES`] nodes, else the settle test, else a full count. A
+    /// count that reaches two within the budget found the same two solutions a full count
+    /// finds first (the same search, cut short).
+    fn count_to_two(&self, puzzle: &Grid) -> Result<Decided, Aborted> {
+        if let Some(found) = self.solver.count_within(puzzle, 2, QUICK_COUNT_NODES)? {
+            return Ok(Decided::Counted(found));
+        }
+        if (self.settles)(puzzle) {
+            return Ok(Decided::Settled);
+        }
+        Ok(Decided::Counted(self.solver.count(puzzle, 2)?))
     }
 
     /// The puzzle so far.
@@ -309,6 +344,9 @@ impl<'a> Digger<'a> {
         puzzle.set_all_empty();
         let mut rng = Rand::new(self.killer_seed);
         let mut splits = 0;
+        // Full counts: most of these puzzles have a second solution, which the split
+        // needs, and the settle test would take long to give up on them (+13 % of a
+        // killer expert fill's instructions with `count_to_two` here).
         let mut counted = loop {
             let found = self.solver.count(&puzzle, 2)?;
             if found.count == 1 {
@@ -362,19 +400,10 @@ impl<'a> Digger<'a> {
     /// stream of its own, so replaying the merges one by one merges the same cages.
     /// `false` when no pair tried keeps the puzzle unique.
     ///
-    /// Each pair's merged puzzle is counted to two within [`QUICK_COUNT_NODES`] nodes
-    /// (most merges that lose uniqueness show it there); past that, `solved`, a test that
-    /// only sound deductions pass (the fill's settle test, or `|_| false`), proves it
-    /// unique without a count when it passes, and a full count decides the rest. A fill
-    /// asks that test of the merged puzzle next anyway (it remembers the answer). A pair
-    /// is taken exactly when its merged puzzle is unique, so the merges are the same with
-    /// any such test (`reproduce` counts them all).
-    pub fn merge_cages(
-        &mut self,
-        most: usize,
-        round: u32,
-        solved: &dyn Fn(&Grid) -> bool,
-    ) -> Result<bool, DigError> {
+    /// Each merged puzzle is counted to two by [`Digger::count_to_two`]: a pair is taken
+    /// exactly when its merged puzzle is unique, so the merges are the same with any
+    /// settle test or none (`reproduce` counts them all).
+    pub fn merge_cages(&mut self, most: usize, round: u32) -> Result<bool, DigError> {
         let solution = &self.base.grid;
         let g = solution.geometry();
         let cages = Arc::clone(self.puzzle.cages().expect("a killer dig"));
@@ -413,14 +442,9 @@ impl<'a> Digger<'a> {
             let merged = Cages::from_labels(g, &labels, sum)
                 .expect("two neighbouring cages of distinct digits make one");
             let candidate = self.puzzle.without_cages().with_cages(Arc::new(merged));
-            let quick = self.solver.count_within(&candidate, 2, QUICK_COUNT_NODES)?;
-            let unique = match quick {
-                Some(found) => (found.count == 1).then_some(Some(found.stats)),
-                None if solved(&candidate) => Some(None),
-                None => {
-                    let found = self.solver.count(&candidate, 2)?;
-                    (found.count == 1).then_some(Some(found.stats))
-                }
+            let unique = match self.count_to_two(&candidate)? {
+                Decided::Settled => Some(None),
+                Decided::Counted(found) => (found.count == 1).then_some(Some(found.stats)),
             };
             if let Some(counted) = unique {
                 self.puzzle = candidate;
@@ -552,22 +576,26 @@ mod tests {
         let sizes = CageSizes::new(2, 4, 9).unwrap();
         let solver = Solver::new();
         let mut merged = 0;
+        let settled = std::cell::Cell::new(0);
         for seed in 0..8 {
             let cages = grow_cages(&solution, sizes, &mut Rand::new(seed)).unwrap();
             let base = BaseGrid::new(solution.clone().with_cages(cages));
-            let dig = || {
-                let mut d =
-                    Digger::new(&base, Strategy::Random, None, &mut Rand::new(seed), &solver);
-                d.dig_to(DigStop::Minimal).unwrap();
-                d
+            // The fill's settle test spares the dig some counts: the same puzzles follow.
+            let settles = |p: &Grid| {
+                let passed = crate::rate::settle::solved_below(p, 9.0);
+                settled.set(settled.get() + usize::from(passed));
+                passed
             };
-            let (mut d, mut again) = (dig(), dig());
-            // The fill's settle test spares merges their count: the same merges follow.
-            let settles = |p: &Grid| crate::rate::settle::solved_below(p, 9.0);
+            let never = |_: &Grid| false;
+            let (mut d, mut again) = (
+                dig_killer(&base, &solver, seed, &never),
+                dig_killer(&base, &solver, seed, &settles),
+            );
+            assert_eq!(d.puzzle(), again.puzzle(), "seed {seed}");
             for round in 0..4 {
                 let before = d.puzzle().cages().unwrap().count();
-                let made = d.merge_cages(4, round, &|_| false).unwrap();
-                assert_eq!(again.merge_cages(4, round, &settles).unwrap(), made);
+                let made = d.merge_cages(4, round).unwrap();
+                assert_eq!(again.merge_cages(4, round).unwrap(), made);
                 assert_eq!(d.puzzle(), again.puzzle(), "seed {seed} round {round}");
                 assert_eq!(d.search_effort().unwrap(), again.search_effort().unwrap());
                 if !made {
@@ -585,6 +613,24 @@ mod tests {
             }
         }
         assert!(merged >= 12, "only {merged} merges kept the puzzles unique");
+        assert!(
+            settled.get() >= 4,
+            "the settle test proved {} puzzles",
+            settled.get()
+        );
+    }
+
+    /// A killer dig of `base` to its fewest givens, with `settles` as its settle test.
+    fn dig_killer<'a>(
+        base: &'a BaseGrid,
+        solver: &'a Solver,
+        seed: u64,
+        settles: &'a dyn Fn(&Grid) -> bool,
+    ) -> Digger<'a> {
+        let mut d = Digger::new(base, Strategy::Random, None, &mut Rand::new(seed), solver)
+            .with_settle_test(settles);
+        d.dig_to(DigStop::Minimal).unwrap();
+        d
     }
 
     /// The effort a dig reports for its puzzle is a fresh count's, whether it comes from
@@ -607,7 +653,7 @@ mod tests {
             for round in 0..3 {
                 remembered += usize::from(d.counted.is_some());
                 assert_eq!(d.search_effort().unwrap(), fresh(d.puzzle()), "seed {seed}");
-                if !d.merge_cages(4, round, &|_| false).unwrap() {
+                if !d.merge_cages(4, round).unwrap() {
                     break;
                 }
             }

@@ -147,13 +147,11 @@ const MOST_MERGES: u32 = 6;
 /// could go), and if it still asks to go deeper, the result is `None`. A killer dig (its
 /// givens already minimal) goes deeper by merging two cages instead
 /// ([`Digger::merge_cages`], up to [`MOST_MERGES`] times, cages of at most `merge_up_to`
-/// cells; `solved` spares a merge its count, see [`Digger::merge_cages`]). The fill and
-/// `reproduce` both dig through here, so they cannot drift apart.
+/// cells). The fill and `reproduce` both dig through here, so they cannot drift apart.
 fn dig_levels<T>(
     digger: &mut Digger,
     target: usize,
     merge_up_to: Option<usize>,
-    solved: &dyn Fn(&Grid) -> bool,
     mut judge: impl FnMut(&Grid) -> Result<Level<T>, DigError>,
 ) -> Result<Option<T>, DigError> {
     let mut level = target;
@@ -176,7 +174,7 @@ fn dig_levels<T>(
             (Level::Done(t), _) => return Ok(Some(t)),
             (Level::GiveUp, _) => return Ok(None),
             (Level::Deeper, Some(most)) => {
-                if merges == MOST_MERGES || !digger.merge_cages(most, merges, solved)? {
+                if merges == MOST_MERGES || !digger.merge_cages(most, merges)? {
                     return Ok(None);
                 }
                 merges += 1;
@@ -203,20 +201,15 @@ pub fn dig(
     let mut digger = digger(input, &base, &solver);
     let count = |p: &Grid| p.cages().map(|c| c.count());
     // A level out of reach before `clues` stopped the attempt where it stood, as here.
-    // Merges are counted: the fill's test would take the same ones (see `merge_cages`).
-    dig_levels(
-        &mut digger,
-        input.target,
-        merge_up_to(input),
-        &|_| false,
-        |p| {
-            Ok(if p.clue_count() <= clues && count(p) <= cages {
-                Level::Done(())
-            } else {
-                Level::Deeper
-            })
-        },
-    )?;
+    // Without the fill's settle test the dig counts where the fill may not, to the same
+    // puzzles (see `Digger::with_settle_test`).
+    dig_levels(&mut digger, input.target, merge_up_to(input), |p| {
+        Ok(if p.clue_count() <= clues && count(p) <= cages {
+            Level::Done(())
+        } else {
+            Level::Deeper
+        })
+    })?;
     Ok(digger.puzzle().clone())
 }
 
@@ -250,13 +243,12 @@ fn dig_toward_tier(
     deadline: Option<Instant>,
 ) -> Result<Option<(Grid, Rating, SearchStats)>, DigError> {
     let solver = Solver::with_deadline(deadline);
-    let mut digger = digger(input, base, &solver);
     let min = tier.band.min;
     // Whether propagation alone solves it takes a microsecond or two instead of a rating,
     // and such a puzzle rates below tiers above singles (or above pointing and claiming);
     // the rater's easier techniques in batches take a fraction of a rating, and settle
     // most puzzles that rate below a hard tier. The last answer is kept: a cage merge asks
-    // first (a puzzle that settles needs no count), then the judge of the merged puzzle.
+    // first (a puzzle that settles needs no full count), then the judge of that puzzle.
     let last: RefCell<Option<(Grid, bool)>> = RefCell::new(None);
     let settles_below = |puzzle: &Grid| {
         if let Some((seen, answer)) = &*last.borrow() {
@@ -269,25 +261,20 @@ fn dig_toward_tier(
         *last.borrow_mut() = Some((puzzle.clone(), answer));
         answer
     };
-    let found = dig_levels(
-        &mut digger,
-        input.target,
-        merge_up_to(input),
-        &settles_below,
-        |puzzle| {
-            if settles_below(puzzle) {
-                return Ok(Level::Deeper);
-            }
-            let Some(rating) = score_within(puzzle, tier.band.max, deadline)? else {
-                return Ok(Level::GiveUp); // too hard for the tier
-            };
-            Ok(if tier.accepts(rating.score) {
-                Level::Done((puzzle.clone(), rating))
-            } else {
-                Level::Deeper
-            })
-        },
-    )?;
+    let mut digger = digger(input, base, &solver).with_settle_test(&settles_below);
+    let found = dig_levels(&mut digger, input.target, merge_up_to(input), |puzzle| {
+        if settles_below(puzzle) {
+            return Ok(Level::Deeper);
+        }
+        let Some(rating) = score_within(puzzle, tier.band.max, deadline)? else {
+            return Ok(Level::GiveUp); // too hard for the tier
+        };
+        Ok(if tier.accepts(rating.score) {
+            Level::Done((puzzle.clone(), rating))
+        } else {
+            Level::Deeper
+        })
+    })?;
     match found {
         Some((puzzle, rating)) => Ok(Some((puzzle, rating, digger.search_effort()?))),
         None => Ok(None),
