@@ -91,14 +91,8 @@ impl Solver {
 
     /// Counts solutions of `grid`, stopping at `limit` (use 2 for a uniqueness check).
     pub fn count(&self, grid: &Grid, limit: u64) -> Result<Counted, Aborted> {
-        let g = grid.geometry();
-        let s = by_size!(g, explore(grid, None, limit, self.deadline, Ascending))?;
-        Ok(Counted {
-            count: s.count,
-            first: s.first.map(|cells| solution_of(grid, cells)),
-            second: s.second.map(|cells| solution_of(grid, cells)),
-            stats: s.stats,
-        })
+        let counted = self.count_within(grid, limit, u64::MAX)?;
+        Ok(counted.expect("a count without a node budget runs to its end"))
     }
 
     /// [`Self::count`], unless the search needs more than `nodes` nodes: `None` then.
