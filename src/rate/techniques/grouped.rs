@@ -279,12 +279,6 @@ fn may_end_usefully(g: &Graph, start: usize, holding: CellSet, limit: usize) -> 
     if removable.is_empty() {
         return false;
     }
-    let ends = g
-        .nodes
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| !t.sees_all.and(removable).is_empty())
-        .fold(0u64, |m, (t, _)| m | 1 << t);
     let others = !(1u64 << start);
     // [grouped][by_weak]: the states reached, and those reached last.
     let mut front = [[0u64; 2]; 2];
@@ -324,9 +318,14 @@ fn may_end_usefully(g: &Graph, start: usize, holding: CellSet, limit: usize) -> 
                 *seen |= *nodes;
             }
         }
-        // A grouped chain ending on a strong link.
-        if next[1][0] & ends != 0 {
-            return true;
+        // A grouped chain ending on a strong link (each node arrives so at most once).
+        let mut ends = next[1][0];
+        while ends != 0 {
+            let t = ends.trailing_zeros() as usize;
+            if !g.nodes[t].sees_all.and(removable).is_empty() {
+                return true;
+            }
+            ends &= ends - 1;
         }
         if next == [[0; 2]; 2] {
             return false;
