@@ -441,11 +441,21 @@ mod tests {
         assert!(r.score <= 2.3, "{}", r.score);
     }
 
+    /// Sudoku Explainer's ceilings of chain length (nodes less two): 4, 6, 8, 12, 16, 24,
+    /// 32, 48, 64, 96, ... Each is the last length of its tenth.
     #[test]
     fn length_bonus_ladder() {
         assert_eq!(step::length_bonus(6), 0.0);
-        assert!((step::length_bonus(7) - 0.1).abs() < 1e-9);
-        assert!((step::length_bonus(9) - 0.2).abs() < 1e-9);
+        let ceilings = [4, 6, 8, 12, 16, 24, 32, 48, 64, 96];
+        for (tenths, &ceil) in ceilings.iter().enumerate() {
+            let at = |length: usize| step::length_bonus(length + 2);
+            assert!(
+                (at(ceil) - 0.1 * tenths as f64).abs() < 1e-9,
+                "length {ceil}"
+            );
+            let past = 0.1 * (tenths + 1) as f64;
+            assert!((at(ceil + 1) - past).abs() < 1e-9, "length {}", ceil + 1);
+        }
     }
 
     /// `most_nodes_below` reads the bonus a ceiling at a time: the same as trying every

@@ -104,7 +104,8 @@ pub fn most_nodes_below(below: f64, base: f64, per_node: usize) -> usize {
 }
 
 /// Sudoku Explainer's length bonus for chains of `nodes` nodes: +0.1 each time the length
-/// passes the next of the ceilings 4, 6, 8, 10, 15, 20, 30, ...
+/// passes the next of the ceilings 4, 6, 8, 12, 16, 24, 32, 48, ... (each half again, then
+/// a third again, in turn)
 pub fn length_bonus(nodes: usize) -> f64 {
     let length = nodes.saturating_sub(2);
     let (mut ceil, mut added, mut odd) = (4usize, 0.0, false);
