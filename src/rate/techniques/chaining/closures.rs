@@ -117,20 +117,22 @@ impl LinkGraph {
             counter += 1;
             stack.push(root as u32);
             calls.push((root, first[root]));
-            while let Some(&mut (v, ref mut next)) = calls.last_mut() {
-                if *next < first[v + 1] {
-                    let w = edges[*next as usize] as usize;
-                    *next += 1;
+            'visit: while let Some(&(v, next)) = calls.last() {
+                // v's edges from `next` on, up to the first that leads somewhere new.
+                for at in next..first[v + 1] {
+                    let w = edges[at as usize] as usize;
                     if index[w] == NONE {
+                        calls.last_mut().expect("v is being visited").1 = at + 1;
                         index[w] = counter;
                         low[w] = counter;
                         counter += 1;
                         stack.push(w as u32);
                         calls.push((w, first[w]));
-                    } else if comp[w] == NONE {
+                        continue 'visit;
+                    }
+                    if comp[w] == NONE {
                         low[v] = low[v].min(index[w]);
                     }
-                    continue;
                 }
                 calls.pop();
                 if let Some(&(u, _)) = calls.last() {
