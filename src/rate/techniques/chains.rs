@@ -127,8 +127,9 @@ fn may_end_usefully(
     most_nodes: usize,
     expand_below: usize,
 ) -> bool {
-    // An end removes something when it sees a place the start sees.
-    let ends = seen_by_any(b, b.peer_set(start).and(links.nodes));
+    // An end removes something when it sees a place the start sees: when the cells seeing
+    // the ends reached include one of those places.
+    let places_seen = b.peer_set(start).and(links.nodes);
     // Cells reached by a weak and by a strong link (the start is never reached again).
     let (mut by_weak, mut by_strong) = (CellSet::default(), CellSet::default());
     by_weak.insert(start);
@@ -146,14 +147,15 @@ fn may_end_usefully(
         if strong_front.is_empty() {
             return false;
         }
-        if length <= most_nodes && !strong_front.and(ends).is_empty() {
+        let seen = seen_by_any(b, strong_front);
+        if length <= most_nodes && !seen.and(places_seen).is_empty() {
             return true;
         }
         if length >= expand_below {
             return false;
         }
         by_strong = by_strong.or(strong_front);
-        weak_front = seen_by_any(b, strong_front).and(links.nodes).minus(by_weak);
+        weak_front = seen.and(links.nodes).minus(by_weak);
         length += 1;
         if weak_front.is_empty() || length >= expand_below {
             return false;
