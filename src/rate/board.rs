@@ -202,7 +202,7 @@ impl Board {
         let bit = 1u16 << (digit - 1);
         if self.value[cell] == 0 && self.cand[cell] & bit != 0 {
             self.cand[cell] &= !bit;
-            if self.cand[cell].count_ones() == 2 {
+            if two_bits(self.cand[cell]) {
                 self.bivalue_births.push(self.cand[cell]);
             }
             self.unmark(cell, digit);
@@ -484,6 +484,16 @@ impl Board {
     }
 }
 
+/// Whether a mask has exactly two bits: a bivalue cell, a digit with two places. Tested
+/// at every candidate while the link graphs and chains are built; the build targets
+/// x86-64 without a population count instruction, where `count_ones() == 2` takes a
+/// dozen instructions and this four.
+#[inline]
+pub fn two_bits(mask: u16) -> bool {
+    let rest = mask & mask.wrapping_sub(1);
+    rest != 0 && rest & (rest - 1) == 0
+}
+
 /// Iterates the digits (1-based) of a mask.
 pub fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -498,6 +508,14 @@ pub fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `two_bits` says what `count_ones() == 2` says, on every mask.
+    #[test]
+    fn two_bits_counts_to_two() {
+        for mask in 0..=u16::MAX {
+            assert_eq!(two_bits(mask), mask.count_ones() == 2, "{mask:#b}");
+        }
+    }
     use crate::grid::parse_line;
 
     /// A search's "nothing here" holds until its unit (or digit) loses a candidate.

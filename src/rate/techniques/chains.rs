@@ -5,7 +5,7 @@
 use super::common::holding_each_digit;
 use super::Technique;
 use crate::grid::CellSet;
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
 use crate::rate::step::{length_bonus, most_nodes_below, Step};
 use std::cell::Cell;
@@ -92,7 +92,7 @@ fn strong_partners(b: &Board, d: u8, strong: &mut [[usize; 5]], strong_len: &mut
     strong_len.fill(0);
     for u in 0..b.unit_count() {
         let places = b.positions(u, d);
-        if places.count_ones() == 2 {
+        if two_bits(places) {
             let mut ends = digits(places).map(|i| b.unit(u)[i as usize - 1] as usize);
             let (x, y) = (ends.next().unwrap(), ends.next().unwrap());
             strong[x][strong_len[x]] = y;

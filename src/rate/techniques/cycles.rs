@@ -38,7 +38,7 @@ use super::chaining::{ones, Closures, LinkGraph, Links, Potential};
 use super::common::holding_each_digit;
 use super::Technique;
 use crate::grid::CellSet;
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::DigitSearch;
 use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
 
@@ -158,14 +158,14 @@ impl Walk {
             if !b.is_open(cell) || cands & (1 << (digit - 1)) == 0 {
                 continue;
             }
-            if cands.count_ones() == 2 {
+            if two_bits(cands) {
                 let other = (cands & !(1 << (digit - 1))).trailing_zeros() as usize;
                 *partner = (cell * n + other) as u32;
             }
             let first = unit_partners.len();
             for u in b.layout().all_units_of(cell) {
                 let places = b.positions(u, digit);
-                if places.count_ones() == 2 {
+                if two_bits(places) {
                     for i in digits(places) {
                         let other = b.unit(u)[i as usize - 1] as usize;
                         let partner = (other * n + digit as usize - 1) as u32;

@@ -1,7 +1,7 @@
 //! Single-digit patterns that are not plain chains: the empty rectangle.
 
 use super::Technique;
-use crate::rate::board::Board;
+use crate::rate::board::{two_bits, Board};
 use crate::rate::memo::DigitSearch;
 use crate::rate::step::Step;
 
@@ -77,7 +77,7 @@ fn linked(
     // A column c2 outside the box whose `d` is only at rows r and r2.
     for c2 in (0..n).filter(|&c2| !(left..left + bc).contains(&c2)) {
         let rows = b.positions(layout.column(c2), d);
-        if rows.count_ones() == 2 && rows & 1 << r != 0 {
+        if two_bits(rows) && rows & 1 << r != 0 {
             let r2 = other(rows, r);
             if !(top..top + br).contains(&r2) && holds(r2, c) {
                 return Some(step([(r, c2), (r2, c2)], (r2, c)));
@@ -87,7 +87,7 @@ fn linked(
     // A row r2 outside the box whose `d` is only at columns c and c3.
     for r2 in (0..n).filter(|&r2| !(top..top + br).contains(&r2)) {
         let cols = b.positions(layout.row(r2), d);
-        if cols.count_ones() == 2 && cols & 1 << c != 0 {
+        if two_bits(cols) && cols & 1 << c != 0 {
             let c3 = other(cols, c);
             if !(left..left + bc).contains(&c3) && holds(r, c3) {
                 return Some(step([(r2, c), (r2, c3)], (r, c3)));

@@ -2,7 +2,7 @@
 
 use super::common::{first_covering, naked_eliminations, UnitVec};
 use super::Technique;
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::step::Step;
 use std::rc::Rc;
 
@@ -25,7 +25,7 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
     let n = b.n();
     let g = b.geometry();
     let bivalue: Vec<usize> = (0..b.cells())
-        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
+        .filter(|&c| b.is_open(c) && two_bits(b.cand(c)))
         .collect();
     // Rectangles as (r1, r2, c1, c2).
     let mut found: Vec<[usize; 4]> = Vec::new();
@@ -84,7 +84,7 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
             }
             // Two corners hold just the pair, so the corners share exactly two digits.
             let pair = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
-            (pair.count_ones() == 2).then_some(Rectangle { corners, pair })
+            two_bits(pair).then_some(Rectangle { corners, pair })
         })
         .collect()
 }
@@ -215,7 +215,7 @@ pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
         let pair: Vec<u8> = digits(r.pair).collect();
         for u in shared_units(b, x, y) {
             for (i, &locked) in pair.iter().enumerate() {
-                if b.positions(u, locked).count_ones() == 2 {
+                if two_bits(b.positions(u, locked)) {
                     let other = pair[1 - i];
                     let elims = vec![(x, other), (y, other)];
                     return step(Technique::UniqueRectangle4, &r.corners, elims);

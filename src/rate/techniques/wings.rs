@@ -4,7 +4,7 @@
 use super::common::{first_covering, UnitVec};
 use super::Technique;
 use crate::grid::CellSet;
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::{UnitDerived, UnitSearch};
 use crate::rate::step::Step;
 
@@ -24,7 +24,7 @@ fn seen_by_all(b: &Board, pattern: &[usize], digit: u8) -> Vec<(usize, u8)> {
 fn bivalue(b: &Board) -> CellSet {
     let mut set = CellSet::default();
     (0..b.cells())
-        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
+        .filter(|&c| b.is_open(c) && two_bits(b.cand(c)))
         .for_each(|c| set.insert(c));
     set
 }

@@ -5,7 +5,7 @@
 use super::closures::Closures;
 use super::potentials::{Potential, PotentialSet};
 use super::{NONE, STATIC};
-use crate::rate::board::{digits, Board};
+use crate::rate::board::{digits, two_bits, Board};
 use arrayvec::ArrayVec;
 use std::cell::OnceCell;
 use std::ops::Deref;
@@ -283,13 +283,13 @@ impl LinkGraph {
             if rules.dynamic {
                 continue;
             }
-            if !rules.one_digit && board.cand(cell).count_ones() == 2 {
+            if !rules.one_digit && two_bits(board.cand(cell)) {
                 let other = (board.cand(cell) & !bit).trailing_zeros() as u8 + 1;
                 strong.push(id(cell, other) as u32);
             }
             for u in board.layout().all_units_of(cell) {
                 let places = board.positions(u, digit);
-                if places.count_ones() == 2 {
+                if two_bits(places) {
                     for i in digits(places) {
                         let other = board.unit(u)[i as usize - 1] as usize;
                         if other != cell {
