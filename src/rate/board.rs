@@ -508,6 +508,7 @@ pub fn digits(mut mask: u16) -> impl Iterator<Item = u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::parse_line;
 
     /// `two_bits` says what `count_ones() == 2` says, on every mask.
     #[test]
@@ -516,7 +517,6 @@ mod tests {
             assert_eq!(two_bits(mask), mask.count_ones() == 2, "{mask:#b}");
         }
     }
-    use crate::grid::parse_line;
 
     /// A search's "nothing here" holds until its unit (or digit) loses a candidate.
     #[test]
