@@ -6,7 +6,7 @@ use super::unavoidable::Unavoidable;
 use crate::grid::{orthogonal_neighbours, Cages, Geometry, Grid, Symmetry};
 use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
 use crate::rng::{derive_seed, Rand};
-use crate::solver::{Aborted, SearchStats, Solver};
+use crate::solver::{Aborted, Counted, SearchStats, Solver};
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -212,12 +212,13 @@ pub struct Digger<'a> {
     settles: &'a dyn Fn(&Grid) -> bool,
 }
 
-/// How a cage merge's count to two came out ([`Digger::count_to_two`]).
-enum Decided {
-    /// Counted: one solution, or two.
-    Counted(crate::solver::Counted),
-    /// One solution, proved by the settle test without a count.
-    Settled,
+/// Whether a cage merge keeps the puzzle unique ([`Digger::count_to_two`]).
+enum Merge {
+    /// One solution, with the effort of the count to two that proved it (`None` when the
+    /// settle test did).
+    Unique(Option<SearchStats>),
+    /// Two solutions or more.
+    Ambiguous,
 }
 
 /// A solution grid with what digging knows of it, to settle removals without the solver.
@@ -305,14 +306,18 @@ impl<'a> Digger<'a> {
     /// within [`QUICK_COUNT_NODES`] nodes, else the settle test, else a full count. A
     /// count that reaches two within the budget found the same two solutions a full count
     /// finds first (the same search, cut short).
-    fn count_to_two(&self, puzzle: &Grid) -> Result<Decided, Aborted> {
+    fn count_to_two(&self, puzzle: &Grid) -> Result<Merge, Aborted> {
+        let merge = |found: Counted| match found.count {
+            1 => Merge::Unique(Some(found.stats)),
+            _ => Merge::Ambiguous,
+        };
         if let Some(found) = self.solver.count_within(puzzle, 2, QUICK_COUNT_NODES)? {
-            return Ok(Decided::Counted(found));
+            return Ok(merge(found));
         }
         if (self.settles)(puzzle) {
-            return Ok(Decided::Settled);
+            return Ok(Merge::Unique(None));
         }
-        Ok(Decided::Counted(self.solver.count(puzzle, 2)?))
+        Ok(merge(self.solver.count(puzzle, 2)?))
     }
 
     /// The puzzle so far.
@@ -443,11 +448,7 @@ impl<'a> Digger<'a> {
             let merged = Cages::from_labels(g, &labels, sum)
                 .expect("two neighbouring cages of distinct digits make one");
             let candidate = self.puzzle.without_cages().with_cages(Arc::new(merged));
-            let unique = match self.count_to_two(&candidate)? {
-                Decided::Settled => Some(None),
-                Decided::Counted(found) => (found.count == 1).then_some(Some(found.stats)),
-            };
-            if let Some(counted) = unique {
+            if let Merge::Unique(counted) = self.count_to_two(&candidate)? {
                 self.puzzle = candidate;
                 self.counted = counted;
                 return Ok(true);

@@ -90,13 +90,12 @@ impl Graph {
         }
         self.weak_to.clear();
         self.groups = 0;
-        for (x, node) in self.nodes.iter().enumerate() {
-            let seen = self.nodes.iter().enumerate();
-            let weak = seen
-                .filter(|(_, y)| y.cells.minus(node.sees_all).is_empty())
-                .fold(0u64, |m, (y, _)| m | 1 << y);
+        for x in 0..count {
+            let weak = (0..count)
+                .filter(|&y| weakly_linked(&self.nodes, x, y))
+                .fold(0u64, |m, y| m | 1 << y);
             self.weak_to.push(weak);
-            self.groups |= u64::from(node.group) << x;
+            self.groups |= u64::from(self.nodes[x].group) << x;
         }
         true
     }
@@ -112,9 +111,9 @@ impl Graph {
                 .filter_map(|&(a, z)| (a == x).then_some(z).or((z == x).then_some(a)));
             self.linked.extend(partners);
             self.at.push(self.linked.len());
-            let sees_all = self.nodes[x].sees_all;
-            let seen = |y: &usize| self.nodes[*y].cells.minus(sees_all).is_empty();
-            self.linked.extend((0..count).filter(seen));
+            let nodes = &self.nodes;
+            let weak = (0..count).filter(|&y| weakly_linked(nodes, x, y));
+            self.linked.extend(weak);
             self.at.push(self.linked.len());
         }
     }
@@ -124,6 +123,12 @@ impl Graph {
         let k = 2 * node + usize::from(!strong);
         &self.linked[self.at[k]..self.at[k + 1]]
     }
+}
+
+/// Whether a weak link joins node `x` to node `y`: every cell of `y` sees every cell of
+/// `x` (so `y` is off once `x` is on).
+fn weakly_linked(nodes: &[Node], x: usize, y: usize) -> bool {
+    nodes[y].cells.minus(nodes[x].sees_all).is_empty()
 }
 
 /// Builds `g` afresh as the nodes and strong links of digit `d`, whose places are
