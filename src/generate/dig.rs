@@ -241,9 +241,25 @@ impl BaseGrid {
         }
     }
 
+    /// A grid that many digs share (the fill keeps its workers' recent grids): the
+    /// unavoidable sets one dig's searches find spare the later digs those searches.
+    pub fn shared(grid: Grid) -> BaseGrid {
+        BaseGrid {
+            unavoidable: Unavoidable::two_digit(&grid).learning(),
+            grid,
+            class: std::cell::OnceCell::new(),
+        }
+    }
+
     /// The solution grid.
     pub fn grid(&self) -> &Grid {
         &self.grid
+    }
+
+    /// What digging knows of the grid's unavoidable sets.
+    #[cfg(test)]
+    pub(super) fn unavoidable(&self) -> &Unavoidable {
+        &self.unavoidable
     }
 
     /// The grid's solution class (the hash of its full-group minlex form), computed once:
@@ -530,9 +546,19 @@ fn still_unique(
     }
     for &cell in removed {
         let digit = solution.get(cell);
-        if !forced(dug.puzzle, dug.clue_units, cell, digit)
-            && solver.has_solution_avoiding(dug.puzzle, cell, digit)?
-        {
+        if forced(dug.puzzle, dug.clue_units, cell, digit) {
+            continue;
+        }
+        let other_solution = if base.unavoidable.learns() {
+            let other = solver.solution_avoiding(dug.puzzle, cell, digit)?;
+            if let Some(other) = &other {
+                base.unavoidable.learn(solution, other);
+            }
+            other.is_some()
+        } else {
+            solver.has_solution_avoiding(dug.puzzle, cell, digit)?
+        };
+        if other_solution {
             return Ok(false);
         }
     }
@@ -675,6 +701,39 @@ mod tests {
             "only {remembered} efforts came from the dig"
         );
         assert!(with_givens >= 1, "no killer dig kept a given");
+    }
+
+    /// The sets a grid learns only spare searches: a dig of a grid that other digs have
+    /// taught gives the same puzzle as a dig of a fresh copy, under every strategy.
+    #[test]
+    fn learned_sets_change_no_dig() {
+        use crate::generate::{solution_grid, Route};
+        use crate::grid::Variant;
+        let solver = Solver::new();
+        let mut learned = 0;
+        for variant in [Variant::Classic, Variant::Diagonal] {
+            let g = Geometry::CLASSIC.with_variant(variant);
+            for seed in 0..3 {
+                let grid =
+                    solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None).unwrap();
+                let taught = BaseGrid::shared(grid.clone());
+                for (i, strategy) in Strategy::ALL.into_iter().cycle().take(12).enumerate() {
+                    let stop = match i % 3 {
+                        0 => DigStop::Minimal,
+                        k => DigStop::Clues(22 + 2 * k),
+                    };
+                    let dig = |base: &BaseGrid| {
+                        let mut rng = Rand::new(i as u64);
+                        let mut d = Digger::new(base, strategy, Some(40), &mut rng, &solver);
+                        d.dig_to(stop).cloned()
+                    };
+                    let fresh = BaseGrid::new(grid.clone());
+                    assert_eq!(dig(&taught), dig(&fresh), "{variant:?} seed {seed} dig {i}");
+                }
+                learned += taught.unavoidable().learned().len();
+            }
+        }
+        assert!(learned >= 20, "only {learned} sets learned");
     }
 
     #[test]

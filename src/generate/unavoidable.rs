@@ -5,17 +5,23 @@
 //! refusal before the solver: removing clues that empty one of the grid's known sets loses
 //! uniqueness, with no search.
 //!
-//! The sets found here are the two-digit ones. Take digits `a` and `b`: every row, column
+//! The sets found up front are the two-digit ones. Take digits `a` and `b`: every row, column
 //! and box holds one cell of each. Swapping `a` and `b` on a set of these cells keeps the
 //! grid valid exactly when, for every unit, the set holds both of the unit's two cells or
 //! neither. The smallest such sets are the connected components of the graph that links the
 //! two cells of every unit; the unavoidable rectangles (four cells, two boxes) are among
 //! them. In the diagonal variant each diagonal is one more unit that joins rows.
+//!
+//! Digging learns more as it goes ([`Unavoidable::learn`]): each second solution its
+//! searches find differs from the grid on an unavoidable set, and the small ones refuse
+//! later removals in the other digs of the same grid.
 
 use crate::grid::CellSet;
 use crate::grid::Grid;
+use std::cell::RefCell;
 
-/// The two-digit unavoidable sets of one solution grid, indexed by cell.
+/// The two-digit unavoidable sets of one solution grid, indexed by cell, and the small
+/// ones its digs found when it learns them.
 pub struct Unavoidable {
     sets: Vec<CellSet>,
     /// Indexes into `sets` of the sets holding each cell, `n - 1` slots per cell (one per
@@ -23,7 +29,27 @@ pub struct Unavoidable {
     through: Vec<u16>,
     /// Slots per cell in `through`.
     slots: usize,
+    /// Sets digging met ([`Unavoidable::learn`]), when the grid learns them.
+    learned: Option<RefCell<Learned>>,
 }
+
+/// The small unavoidable sets digging met, at most 64, with a word per cell naming the
+/// sets that hold it.
+#[derive(Default)]
+struct Learned {
+    sets: Vec<CellSet>,
+    /// Per cell: bit `i` when `sets[i]` holds the cell (empty until a set is learned).
+    through: Vec<u64>,
+}
+
+/// The most cells of a set worth learning. Measured on a classic expert fill of 300
+/// (one worker, 135 grids): of the 4,064 removals learned sets of any size refused, sets
+/// of at most 12 cells refused 3,932, and a check then reads 2.8 sets on average against
+/// 29.6. The second solutions digging finds differ from the grid on 21 cells on average.
+const LEARNED_MOST_CELLS: usize = 12;
+
+/// The most sets learned per grid (one bit each in [`Learned::through`]).
+const LEARNED_MOST_SETS: usize = 64;
 
 /// An empty slot of `through`.
 const NONE: u16 = u16::MAX;
@@ -58,6 +84,7 @@ impl Unavoidable {
             sets: Vec::new(),
             through: vec![NONE; g.cells() * (n - 1)],
             slots: n - 1,
+            learned: None,
         };
         if solution.cages().is_some() {
             // Swapping two digits changes cage sums, so under cages no set is unavoidable.
@@ -111,17 +138,95 @@ impl Unavoidable {
     /// Whether one of the sets through the cells `cleared` has no cell in `clues`: then the
     /// puzzle with those clues has another solution.
     pub fn emptied_by(&self, clues: &CellSet, cleared: &[usize]) -> bool {
+        let learned = self.learned.as_ref().map(RefCell::borrow);
         cleared.iter().any(|&cell| {
-            self.through[cell * self.slots..(cell + 1) * self.slots]
+            let two_digit = self.through[cell * self.slots..(cell + 1) * self.slots]
                 .iter()
-                .any(|&k| k != NONE && self.sets[k as usize].and(*clues).is_empty())
+                .any(|&k| k != NONE && self.sets[k as usize].and(*clues).is_empty());
+            two_digit
+                || learned
+                    .as_ref()
+                    .is_some_and(|l| l.emptied_through(cell, clues))
         })
+    }
+
+    /// The same sets, learning more as digs find them ([`Unavoidable::learn`]): for a
+    /// grid that many digs share, as the fill's are. A grid dug once would only pay for
+    /// the copies of the solutions its searches find (+4.4 % instructions digging 300
+    /// fresh grids).
+    pub fn learning(mut self) -> Unavoidable {
+        self.learned = Some(RefCell::default());
+        self
+    }
+
+    /// Whether [`Unavoidable::learn`] keeps what it is given.
+    pub fn learns(&self) -> bool {
+        self.learned.is_some()
+    }
+
+    /// Takes in `other`, another valid grid of the same rules (a second solution a dig
+    /// found): the cells where it differs from `solution` are an unavoidable set, kept
+    /// when it has at most [`LEARNED_MOST_CELLS`] cells and fewer than
+    /// [`LEARNED_MOST_SETS`] are kept. Nothing is learned of a killer grid (its digs
+    /// change the cages, and with them what is unavoidable), nor unless
+    /// [`Unavoidable::learning`].
+    pub fn learn(&self, solution: &Grid, other: &Grid) {
+        let Some(learned) = &self.learned else {
+            return;
+        };
+        if solution.cages().is_some() {
+            return;
+        }
+        let mut differ = CellSet::default();
+        for (cell, (a, b)) in solution.cells().iter().zip(other.cells()).enumerate() {
+            if a != b {
+                differ.insert(cell);
+            }
+        }
+        let mut learned = learned.borrow_mut();
+        if differ.len() > LEARNED_MOST_CELLS
+            || learned.sets.len() == LEARNED_MOST_SETS
+            || learned.sets.contains(&differ)
+        {
+            return;
+        }
+        if learned.through.is_empty() {
+            learned.through = vec![0; solution.geometry().cells()];
+        }
+        let bit = 1u64 << learned.sets.len();
+        for cell in differ.iter() {
+            learned.through[cell] |= bit;
+        }
+        learned.sets.push(differ);
     }
 
     /// The sets, each as a set of cells.
     #[cfg(test)]
     fn sets(&self) -> &[CellSet] {
         &self.sets
+    }
+
+    /// The sets learned so far.
+    #[cfg(test)]
+    pub(super) fn learned(&self) -> Vec<CellSet> {
+        self.learned
+            .as_ref()
+            .map_or(Vec::new(), |l| l.borrow().sets.clone())
+    }
+}
+
+impl Learned {
+    /// Whether a learned set through `cell` has no cell in `clues`.
+    fn emptied_through(&self, cell: usize, clues: &CellSet) -> bool {
+        let mut through = self.through.get(cell).copied().unwrap_or(0);
+        while through != 0 {
+            let i = through.trailing_zeros() as usize;
+            if self.sets[i].and(*clues).is_empty() {
+                return true;
+            }
+            through &= through - 1;
+        }
+        false
     }
 }
 
@@ -218,6 +323,40 @@ mod tests {
             }
         }
         assert!(rectangles > 0, "the grids held no rectangle to check");
+    }
+
+    /// Digs of classic and diagonal grids teach their grid's sets: each is unavoidable
+    /// (checked by a count), small, learned once, and refuses the removal that empties it.
+    #[test]
+    fn learned_sets_are_small_unavoidable_and_refuse() {
+        use crate::generate::dig::{BaseGrid, DigStop, Digger, Strategy};
+        use crate::solver::Solver;
+        let solver = Solver::new();
+        let mut learned = 0;
+        for variant in [Variant::Classic, Variant::Diagonal] {
+            let g = Geometry::CLASSIC.with_variant(variant);
+            for seed in 0..4 {
+                let grid =
+                    solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None).unwrap();
+                let base = BaseGrid::shared(grid.clone());
+                for dig in 0..6 {
+                    let mut rng = Rand::new(100 + dig);
+                    let mut d = Digger::new(&base, Strategy::Random, None, &mut rng, &solver);
+                    d.dig_to(DigStop::Minimal).unwrap();
+                }
+                let sets = base.unavoidable().learned();
+                for (i, set) in sets.iter().enumerate() {
+                    assert!(set.len() <= LEARNED_MOST_CELLS, "{set:?}");
+                    assert!(!sets[..i].contains(set), "learned twice: {set:?}");
+                    assert_unavoidable(&grid, set);
+                    let cell = set.iter().next().unwrap();
+                    let clues = (0..81).collect::<CellSet>().minus(*set);
+                    assert!(base.unavoidable().emptied_by(&clues, &[cell]));
+                }
+                learned += sets.len();
+            }
+        }
+        assert!(learned >= 20, "only {learned} sets learned");
     }
 
     #[test]

@@ -106,7 +106,7 @@ fn shared_base(input: &AttemptInput, deadline: Option<Instant>) -> Result<Rc<Bas
     }) {
         return Ok(base);
     }
-    let base = Rc::new(BaseGrid::new(base_grid(input, deadline)?));
+    let base = Rc::new(BaseGrid::shared(base_grid(input, deadline)?));
     KEPT.with_borrow_mut(|kept| {
         if kept.len() == KEPT_GRIDS {
             kept.pop_front();

@@ -127,12 +127,32 @@ impl Solver {
         cell: usize,
         digit: u8,
     ) -> Result<bool, Aborted> {
+        let avoid = Avoid {
+            cell,
+            digit,
+            keep: false,
+        };
         let g = grid.geometry();
-        let s = by_size!(
-            g,
-            explore(grid, Some((cell, digit)), 1, self.deadline, Ascending)
-        )?;
+        let s = by_size!(g, explore(grid, Some(avoid), 1, self.deadline, Ascending))?;
         Ok(s.count > 0)
+    }
+
+    /// [`Self::has_solution_avoiding`], with the solution it finds: where that solution
+    /// differs from the puzzle's is a set of cells the puzzle needs a clue in.
+    pub fn solution_avoiding(
+        &self,
+        grid: &Grid,
+        cell: usize,
+        digit: u8,
+    ) -> Result<Option<Grid>, Aborted> {
+        let avoid = Avoid {
+            cell,
+            digit,
+            keep: true,
+        };
+        let g = grid.geometry();
+        let s = by_size!(g, explore(grid, Some(avoid), 1, self.deadline, Ascending))?;
+        Ok(s.first.map(|cells| solution_of(grid, cells)))
     }
 
     /// A full grid found by searching from `start` with candidates tried in random order
@@ -308,9 +328,18 @@ fn solution_of(puzzle: &Grid, cells: Vec<u8>) -> Grid {
     }
 }
 
+/// A digit a search keeps out of an open cell, and whether it keeps the solution it
+/// finds (a search that only asks whether one exists spares the copy).
+#[derive(Clone, Copy)]
+struct Avoid {
+    cell: usize,
+    digit: u8,
+    keep: bool,
+}
+
 fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     grid: &Grid,
-    exclude: Option<(usize, u8)>,
+    exclude: Option<Avoid>,
     limit: u64,
     deadline: Option<Instant>,
     order: impl BranchOrder,
@@ -323,7 +352,7 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
 /// [`explore`] giving up after `nodes` nodes: `Ok(None)` then.
 fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     grid: &Grid,
-    exclude: Option<(usize, u8)>,
+    exclude: Option<Avoid>,
     limit: u64,
     deadline: Option<Instant>,
     order: impl BranchOrder,
@@ -339,11 +368,10 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         .with_cages(cages.as_ref())
         .within_nodes(nodes);
     let clues = grid.cells();
-    // A search with an exclusion only asks whether a solution exists.
-    s.keep_first = exclude.is_none();
+    s.keep_first = exclude.is_none_or(|a| a.keep);
     if let Some(mut board) = s.board::<N, BR, DB, BANDS>(clues) {
         let feasible = match exclude {
-            Some((cell, digit)) => s.exclude::<N, BR, DB, BANDS>(&mut board, cell, digit),
+            Some(a) => s.exclude::<N, BR, DB, BANDS>(&mut board, a.cell, a.digit),
             None => true,
         };
         if feasible {
@@ -521,6 +549,11 @@ mod tests {
         assert!(!solver.has_solution_avoiding(&p, open, s.get(open)).unwrap());
         let other = s.get(open) % 9 + 1;
         assert!(solver.has_solution_avoiding(&p, open, other).unwrap());
+        assert_eq!(
+            solver.solution_avoiding(&p, open, s.get(open)).unwrap(),
+            None
+        );
+        assert_eq!(solver.solution_avoiding(&p, open, other).unwrap(), Some(s));
     }
 
     #[test]
