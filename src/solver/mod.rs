@@ -127,14 +127,7 @@ impl Solver {
         cell: usize,
         digit: u8,
     ) -> Result<bool, Aborted> {
-        let avoid = Avoid {
-            cell,
-            digit,
-            keep: false,
-        };
-        let g = grid.geometry();
-        let s = by_size!(g, explore(grid, Some(avoid), 1, self.deadline, Ascending))?;
-        Ok(s.count > 0)
+        Ok(self.search_avoiding(grid, cell, digit, false)?.count > 0)
     }
 
     /// [`Self::has_solution_avoiding`], with the solution it finds: where that solution
@@ -145,14 +138,22 @@ impl Solver {
         cell: usize,
         digit: u8,
     ) -> Result<Option<Grid>, Aborted> {
-        let avoid = Avoid {
-            cell,
-            digit,
-            keep: true,
-        };
+        let found = self.search_avoiding(grid, cell, digit, true)?;
+        Ok(found.first.map(|cells| solution_of(grid, cells)))
+    }
+
+    /// One search for a solution of `grid` without `digit` at `cell`, keeping the
+    /// solution's values when `keep`.
+    fn search_avoiding(
+        &self,
+        grid: &Grid,
+        cell: usize,
+        digit: u8,
+        keep: bool,
+    ) -> Result<Found, Aborted> {
+        let avoid = Avoid { cell, digit, keep };
         let g = grid.geometry();
-        let s = by_size!(g, explore(grid, Some(avoid), 1, self.deadline, Ascending))?;
-        Ok(s.first.map(|cells| solution_of(grid, cells)))
+        by_size!(g, explore(grid, Some(avoid), 1, self.deadline, Ascending))
     }
 
     /// A full grid found by searching from `start` with candidates tried in random order
