@@ -244,10 +244,15 @@ impl BaseGrid {
     /// A grid that many digs share (the fill keeps its workers' recent grids): the
     /// unavoidable sets one dig's searches find spare the later digs those searches.
     pub fn shared(grid: Grid) -> BaseGrid {
-        BaseGrid {
-            unavoidable: Unavoidable::two_digit(&grid).learning(),
+        let BaseGrid {
             grid,
-            class: std::cell::OnceCell::new(),
+            unavoidable,
+            class,
+        } = BaseGrid::new(grid);
+        BaseGrid {
+            unavoidable: unavoidable.learning(),
+            grid,
+            class,
         }
     }
 
