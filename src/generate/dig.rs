@@ -708,39 +708,6 @@ mod tests {
         assert!(with_givens >= 1, "no killer dig kept a given");
     }
 
-    /// The sets a grid learns only spare searches: a dig of a grid that other digs have
-    /// taught gives the same puzzle as a dig of a fresh copy, under every strategy.
-    #[test]
-    fn learned_sets_change_no_dig() {
-        use crate::generate::{solution_grid, Route};
-        use crate::grid::Variant;
-        let solver = Solver::new();
-        let mut learned = 0;
-        for variant in [Variant::Classic, Variant::Diagonal] {
-            let g = Geometry::CLASSIC.with_variant(variant);
-            for seed in 0..3 {
-                let grid =
-                    solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None).unwrap();
-                let taught = BaseGrid::shared(grid.clone());
-                for (i, strategy) in Strategy::ALL.into_iter().cycle().take(12).enumerate() {
-                    let stop = match i % 3 {
-                        0 => DigStop::Minimal,
-                        k => DigStop::Clues(22 + 2 * k),
-                    };
-                    let dig = |base: &BaseGrid| {
-                        let mut rng = Rand::new(i as u64);
-                        let mut d = Digger::new(base, strategy, Some(40), &mut rng, &solver);
-                        d.dig_to(stop).cloned()
-                    };
-                    let fresh = BaseGrid::new(grid.clone());
-                    assert_eq!(dig(&taught), dig(&fresh), "{variant:?} seed {seed} dig {i}");
-                }
-                learned += taught.unavoidable().learned().len();
-            }
-        }
-        assert!(learned >= 20, "only {learned} sets learned");
-    }
-
     #[test]
     fn orbit_sizes() {
         let g = Geometry::CLASSIC;
