@@ -156,6 +156,50 @@ fn bench_fill_puts_variants_beside_classic() {
     assert!(rows[..4].iter().all(|r| r[6] == "1.00"), "{out}");
 }
 
+/// `bench fill --rounds 2` prints each round's lines, then a `median` line per tier: the
+/// median rate within the round's lowest and highest, and the median ratio to classic.
+#[test]
+fn bench_fill_rounds_end_in_medians() {
+    let out = ok(&[
+        "bench",
+        "fill",
+        "--count",
+        "4",
+        "--variants",
+        "diagonal",
+        "--seed",
+        "4",
+        "--rounds",
+        "2",
+    ]);
+    let lines: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let fills = lines.iter().filter(|l| l[0] == "fill").count();
+    assert_eq!(
+        fills,
+        1 + 2 * 8,
+        "a header and two rounds of 8 tiers: {out}"
+    );
+    let medians: Vec<&Vec<&str>> = lines.iter().filter(|l| l[0] == "median").collect();
+    assert_eq!(medians.len(), 1 + 8, "a header and a line per tier: {out}");
+    assert_eq!(medians[0][7..], ["lowest/s", "highest/s"], "{out}");
+    for (row, variant) in medians[1..]
+        .iter()
+        .zip(["classic"; 4].into_iter().chain(["diagonal"; 4]))
+    {
+        assert_eq!(row.len(), 9, "{out}");
+        assert_eq!(row[1], variant, "{out}");
+        assert_eq!(row[3], "4", "{out}");
+        let [rate, low, high]: [f64; 3] = [5, 7, 8].map(|i| row[i].parse().unwrap());
+        assert!(low <= rate && rate <= high && low > 0.0, "{out}");
+        let ratio: f64 = row[6].parse().unwrap();
+        assert!(ratio > 0.0, "{out}");
+    }
+    assert!(medians[1..5].iter().all(|r| r[6] == "1.00"), "{out}");
+    let o = bank(&["bench", "fill", "--rounds", "0"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--rounds"), "{}", stderr(&o));
+}
+
 /// A row whose variant is changed no longer matches its fingerprint: verify reports it
 /// corrupt (exit 1) and names it.
 #[test]

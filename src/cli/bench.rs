@@ -72,6 +72,11 @@ pub enum BenchWhat {
         /// Worker threads (default from config; 0 there means one per core).
         #[arg(long, value_parser = super::args::threads)]
         threads: Option<usize>,
+        /// Times to fill every tier, each round all variants in turn; with more than one,
+        /// `median` lines follow: the median rate of each tier, the median of its
+        /// per-round ratios to classic, and its lowest and highest rate.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        rounds: u32,
         #[command(flatten)]
         config: super::args::ConfigArgs,
     },
@@ -124,6 +129,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             variants,
             seed,
             threads,
+            rounds,
             config,
         } => {
             let settings = config.settings()?;
@@ -135,7 +141,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 crate::grid::Variant::Killer => *killer_count,
                 _ => *count,
             };
-            bench_fill(&pool, &settings, *size, &variants, counts, *seed)
+            let fills = variants.iter().flat_map(|&variant| {
+                let geometry = size.with_variant(variant);
+                settings.tiers(geometry).iter().map(move |tier| TierFill {
+                    geometry,
+                    tier,
+                    count: counts(variant),
+                })
+            });
+            bench_fill(&pool, &settings, &fills.collect::<Vec<_>>(), *seed, *rounds)
         }
         BenchWhat::Rate { file } => super::calibrate::run(
             file.as_deref()
@@ -236,69 +250,148 @@ fn bench_generate(spec: &Spec, count: u64, seed: u64) -> Result<()> {
     Ok(())
 }
 
-/// Fills each tier of each variant into a throwaway bank and prints its rate, with the
-/// ratio to classic's rate for the tier of the same name, the attempts on `pool`.
+/// One tier of one variant that `bench fill` fills.
+struct TierFill<'a> {
+    geometry: crate::grid::Geometry,
+    tier: &'a crate::config::Tier,
+    count: u64,
+}
+
+/// What one fill of a tier measured.
+struct Measured {
+    accepted: u64,
+    seconds: f64,
+    /// Its rate over classic's for the tier of the same name in the same round (each round
+    /// fills classic first), where classic has that tier.
+    ratio: Option<f64>,
+}
+
+impl Measured {
+    fn rate(&self) -> f64 {
+        self.accepted as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Fills each of `fills` into a throwaway bank, `rounds` times over, and prints a line per
+/// fill with its rate and the ratio to classic's rate for the tier of the same name; after
+/// several rounds, the median of each (a noisy moment moves one round, not the median).
 fn bench_fill(
     pool: &rayon::ThreadPool,
     settings: &crate::config::Settings,
-    size: crate::grid::Geometry,
-    variants: &[crate::grid::Variant],
-    count: impl Fn(crate::grid::Variant) -> u64,
+    fills: &[TierFill],
     seed: u64,
+    rounds: u32,
 ) -> Result<()> {
-    use crate::pipeline::{fill, FillRequest, NoProgress, WallClock};
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut classic: Vec<(String, f64)> = Vec::new();
     println!("fill\tvariant\ttier\tpuzzles\tseconds\tpuzzles/s\tvs classic");
-    for &variant in variants {
-        let geometry = size.with_variant(variant);
-        for tier in settings.tiers(geometry) {
-            let path = std::env::temp_dir().join(format!(
-                "bank-bench-{}-{variant}-{}.sqlite",
-                std::process::id(),
-                tier.name
-            ));
-            let location = crate::bank::Location::Sqlite(path.clone());
-            let request = FillRequest::split(
-                settings,
-                count(variant),
-                std::slice::from_ref(tier),
-                geometry,
-                seed,
-            )?;
-            let bank = crate::bank::open(&location)?;
-            let started = Instant::now();
-            let report = fill(
-                pool,
-                bank,
-                &request,
-                settings,
-                &WallClock(settings.generation.deadline),
-                &NoProgress,
-                &stop,
-            );
-            let elapsed = started.elapsed().as_secs_f64();
-            for suffix in ["", "-wal", "-shm"] {
-                let mut file = path.clone().into_os_string();
-                file.push(suffix);
-                let _ = std::fs::remove_file(file);
-            }
-            let accepted: u64 = report?.items.iter().map(|i| i.accepted).sum();
-            let rate = accepted as f64 / elapsed.max(1e-9);
+    let mut measured: Vec<Vec<Measured>> = (0..fills.len()).map(|_| Vec::new()).collect();
+    for _ in 0..rounds {
+        let mut classic: Vec<(&str, f64)> = Vec::new();
+        for (fill, seen) in fills.iter().zip(&mut measured) {
+            let (accepted, seconds) = fill_tier(pool, settings, fill, seed)?;
+            let mut m = Measured {
+                accepted,
+                seconds,
+                ratio: None,
+            };
+            let variant = fill.geometry.variant();
             if variant == crate::grid::Variant::Classic {
-                classic.push((tier.name.clone(), rate));
+                classic.push((&fill.tier.name, m.rate()));
             }
-            let ratio = classic
+            m.ratio = classic
                 .iter()
-                .find(|(name, _)| *name == tier.name)
-                .map_or("-".to_string(), |(_, c)| format!("{:.2}", rate / c));
+                .find(|(name, _)| *name == fill.tier.name)
+                .map(|(_, c)| m.rate() / c);
             println!(
-                "fill\t{variant}\t{}\t{accepted}\t{elapsed:.2}\t{rate:.1}\t{ratio}",
-                tier.name
+                "fill\t{variant}\t{}\t{accepted}\t{seconds:.2}\t{:.1}\t{}",
+                fill.tier.name,
+                m.rate(),
+                ratio_text(m.ratio)
+            );
+            seen.push(m);
+        }
+    }
+    if rounds > 1 {
+        println!(
+            "median\tvariant\ttier\tpuzzles\tseconds\tpuzzles/s\tvs classic\tlowest/s\thighest/s"
+        );
+        for (fill, seen) in fills.iter().zip(&measured) {
+            let rates: Vec<f64> = seen.iter().map(Measured::rate).collect();
+            let ratios: Option<Vec<f64>> = seen.iter().map(|m| m.ratio).collect();
+            println!(
+                "median\t{}\t{}\t{}\t{:.2}\t{:.1}\t{}\t{:.1}\t{:.1}",
+                fill.geometry.variant(),
+                fill.tier.name,
+                median(seen.iter().map(|m| m.accepted as f64)),
+                median(seen.iter().map(|m| m.seconds)),
+                median(rates.iter().copied()),
+                ratio_text(ratios.map(median)),
+                rates.iter().copied().fold(f64::INFINITY, f64::min),
+                rates.iter().copied().fold(0.0, f64::max),
             );
         }
     }
     Ok(())
+}
+
+/// Fills `tier` into a throwaway bank in the temp directory, removed after: the puzzles
+/// accepted and the seconds taken.
+fn fill_tier(
+    pool: &rayon::ThreadPool,
+    settings: &crate::config::Settings,
+    tier: &TierFill,
+    seed: u64,
+) -> Result<(u64, f64)> {
+    use crate::pipeline::{fill, FillRequest, NoProgress, WallClock};
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let path = std::env::temp_dir().join(format!(
+        "bank-bench-{}-{}-{}.sqlite",
+        std::process::id(),
+        tier.geometry.variant(),
+        tier.tier.name
+    ));
+    let location = crate::bank::Location::Sqlite(path.clone());
+    let request = FillRequest::split(
+        settings,
+        tier.count,
+        std::slice::from_ref(tier.tier),
+        tier.geometry,
+        seed,
+    )?;
+    let bank = crate::bank::open(&location)?;
+    let started = Instant::now();
+    let report = fill(
+        pool,
+        bank,
+        &request,
+        settings,
+        &WallClock(settings.generation.deadline),
+        &NoProgress,
+        &stop,
+    );
+    let seconds = started.elapsed().as_secs_f64();
+    for suffix in ["", "-wal", "-shm"] {
+        let mut file = path.clone().into_os_string();
+        file.push(suffix);
+        let _ = std::fs::remove_file(file);
+    }
+    let accepted: u64 = report?.items.iter().map(|i| i.accepted).sum();
+    Ok((accepted, seconds))
+}
+
+/// A ratio to classic as printed: two decimals, `-` where classic has no such tier.
+fn ratio_text(ratio: Option<f64>) -> String {
+    ratio.map_or("-".to_string(), |r| format!("{r:.2}"))
+}
+
+/// The median of `values` (the mean of the middle two of an even count; 0 of none).
+fn median(values: impl IntoIterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = values.into_iter().collect();
+    v.sort_unstable_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
 }
 
 /// Times `minlex_solution` on `count` random grids of `geometry`.
@@ -327,4 +420,16 @@ fn bench_canon(geometry: crate::grid::Geometry, count: u64) -> Result<()> {
         at(0.9).as_secs_f64() * 1e6
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_even_and_no_values() {
+        assert_eq!(median([3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median([4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median([]), 0.0);
+    }
 }
