@@ -9,6 +9,7 @@ use crate::grid::{cell_name, cell_names, Cages, Combinations, Geometry};
 use crate::rate::board::{digits, Board};
 use crate::rate::step::Step;
 use std::cell::RefCell;
+use std::ops::Range;
 use std::rc::Rc;
 
 /// Score of the 45 rule over one unit; each further unit in the region adds
@@ -67,7 +68,7 @@ impl CageState {
 /// by the board's copies.
 struct PuzzleDerived {
     /// The 45 rule's regions and their sides.
-    regions: Vec<Region>,
+    rule45: Rule45,
     /// Per cage: its cells' candidates (placed cells flagged) when its state was last
     /// built, and that state. A state depends on nothing else, so a cage whose cells are
     /// as they were keeps it.
@@ -83,10 +84,10 @@ type KeptState = (Vec<u16>, Rc<CageState>);
 /// The puzzle's [`PuzzleDerived`].
 fn puzzle_derived(b: &Board, cages: &Cages) -> Rc<PuzzleDerived> {
     b.puzzle_derived(|| {
-        let regions = rule45(b, cages);
-        let sides = regions.iter().map(|r| r.sides.len()).sum();
+        let rule45 = rule45(b, cages);
+        let sides = rule45.sides.len();
         PuzzleDerived {
-            regions,
+            rule45,
             kept: RefCell::new(vec![None; cages.count()]),
             quiet: RefCell::new(vec![None; sides]),
         }
@@ -397,24 +398,57 @@ fn unit_name(b: &Board, u: usize) -> String {
     }
 }
 
+/// The 45 rule over a puzzle's regions, built once per puzzle: every side in one list and
+/// their cells in another (a few allocations instead of several per region).
+struct Rule45 {
+    regions: Vec<Region>,
+    /// Every region's sides, region after region; a side's place here is its place in
+    /// [`PuzzleDerived::quiet`].
+    sides: Vec<Side>,
+    /// The cells of every side.
+    cells: Vec<usize>,
+}
+
+impl Rule45 {
+    /// Adds a side: its `plus` cells are the last ones from that place on, its `minus`
+    /// cells are moved after them.
+    fn push_side(&mut self, name: &'static str, plus: usize, minus: &mut Vec<usize>, sum: i64) {
+        let at = self.cells.len();
+        self.cells.append(minus);
+        self.sides.push(Side {
+            name,
+            plus: plus..at,
+            minus: at..self.cells.len(),
+            sum,
+        });
+    }
+
+    /// The cells of `side` whose digits count, and those whose digits are taken away.
+    fn plus_minus(&self, side: &Side) -> (&[usize], &[usize]) {
+        (
+            &self.cells[side.plus.clone()],
+            &self.cells[side.minus.clone()],
+        )
+    }
+}
+
 /// A region of whole units (each holding every digit once), for the 45 rule, with its
-/// sides: what the cages fix of it, built once per puzzle.
+/// sides: what the cages fix of it.
 struct Region {
     name: Rc<str>,
     units: usize,
-    sides: Vec<Side>,
+    /// Its sides in [`Rule45::sides`].
+    sides: Range<usize>,
 }
 
 /// One side of the 45 rule over a region: the digits of `plus` less those of `minus`
-/// make `sum`.
+/// (ranges of [`Rule45::cells`]) make `sum`.
 struct Side {
     /// `innies`, `outies` or `innies − outies`.
     name: &'static str,
-    plus: Vec<usize>,
-    minus: Vec<usize>,
+    plus: Range<usize>,
+    minus: Range<usize>,
     sum: i64,
-    /// Its place in [`PuzzleDerived::quiet`].
-    key: usize,
 }
 
 /// The regions of the 45 rule, fewest units first: single rows, columns and boxes; then
@@ -493,84 +527,83 @@ fn build_regions(b: &Board) -> Vec<RegionShape> {
 }
 
 /// Every region's sides, from the cages alone.
-fn rule45(b: &Board, cages: &Cages) -> Vec<Region> {
+fn rule45(b: &Board, cages: &Cages) -> Rule45 {
     let n = b.n();
     let unit_sum = (n * (n + 1) / 2) as i64;
+    let shapes = regions(b);
+    let mut out = Rule45 {
+        regions: Vec::with_capacity(shapes.len()),
+        sides: Vec::with_capacity(3 * shapes.len()),
+        cells: Vec::new(),
+    };
     let mut inside = vec![false; b.cells()];
-    let mut key = 0;
-    let mut out = Vec::new();
-    for (name, units, cells) in regions(b).iter() {
+    // Per cage: whether the region met it yet, and how many of its cells lie inside.
+    let (mut seen, mut inside_count) = (vec![false; cages.count()], vec![0; cages.count()]);
+    // Cells of a side's second list while its first goes in.
+    let mut later = Vec::new();
+    for (name, units, cells) in shapes.iter() {
         let units = *units;
         inside.fill(false);
+        seen.fill(false);
+        inside_count.fill(0);
         for &c in cells {
             inside[c] = true;
+            inside_count[cages.cage_of(c)] += 1;
         }
+        let crossing = |k: usize| (1..cages.cells(k).len()).contains(&inside_count[k]);
+        let first_side = out.sides.len();
+        // Innies and outies: the cells in and out of the cages that cross the region's
+        // edge, cage by cage as the region's cells meet them.
         let (mut whole, mut partial) = (0i64, 0i64);
-        let (mut innies, mut outies) = (Vec::new(), Vec::new());
-        let mut seen = vec![false; cages.count()];
+        let innies = out.cells.len();
         for &c in cells {
             let k = cages.cage_of(c);
             if std::mem::replace(&mut seen[k], true) {
                 continue;
             }
-            let members = cages.cells(k);
-            if members.iter().all(|&m| inside[m as usize]) {
+            if !crossing(k) {
                 whole += i64::from(cages.sum(k));
-            } else {
-                partial += i64::from(cages.sum(k));
-                for &m in members {
-                    let m = m as usize;
-                    if inside[m] { &mut innies } else { &mut outies }.push(m);
+                continue;
+            }
+            partial += i64::from(cages.sum(k));
+            for &m in cages.cells(k) {
+                let m = m as usize;
+                if inside[m] {
+                    &mut out.cells
+                } else {
+                    &mut later
                 }
+                .push(m);
             }
         }
         let innie_sum = unit_sum * units as i64 - whole;
-        let outie_sum = partial - innie_sum;
-        // Innies minus outies: the partial cages mostly inside count whole, so their
-        // cells outside are subtracted and the other partial cages' cells inside added.
-        let (mut plus, mut minus, mut mixed_sum) = (Vec::new(), Vec::new(), innie_sum);
-        for k in 0..cages.count() {
-            let members = cages.cells(k);
-            let ins = members.iter().filter(|&&m| inside[m as usize]).count();
-            if ins == 0 || ins == members.len() {
-                continue;
-            }
-            if 2 * ins > members.len() {
+        out.push_side("innies", innies, &mut Vec::new(), innie_sum);
+        let outies = out.cells.len();
+        out.cells.append(&mut later);
+        out.push_side("outies", outies, &mut Vec::new(), partial - innie_sum);
+        // Innies minus outies: the crossing cages mostly inside count whole, so their
+        // cells outside are subtracted and the other crossing cages' cells inside added.
+        let mut mixed_sum = innie_sum;
+        let plus = out.cells.len();
+        for k in (0..cages.count()).filter(|&k| crossing(k)) {
+            let members = cages.cells(k).iter().map(|&m| m as usize);
+            if 2 * inside_count[k] > cages.cells(k).len() {
                 mixed_sum -= i64::from(cages.sum(k));
-                minus.extend(members.iter().map(|&m| m as usize).filter(|&m| !inside[m]));
+                later.extend(members.filter(|&m| !inside[m]));
             } else {
-                plus.extend(members.iter().map(|&m| m as usize).filter(|&m| inside[m]));
+                out.cells.extend(members.filter(|&m| inside[m]));
             }
         }
-        let mixed = (!plus.is_empty() && !minus.is_empty()).then_some((
-            "innies − outies",
-            plus,
-            minus,
-            mixed_sum,
-        ));
-        let sides = [
-            Some(("innies", innies, Vec::new(), innie_sum)),
-            Some(("outies", outies, Vec::new(), outie_sum)),
-            mixed,
-        ];
-        let sides = sides
-            .into_iter()
-            .flatten()
-            .map(|(name, plus, minus, sum)| {
-                key += 1;
-                Side {
-                    name,
-                    plus,
-                    minus,
-                    sum,
-                    key: key - 1,
-                }
-            })
-            .collect();
-        out.push(Region {
+        if out.cells.len() > plus && !later.is_empty() {
+            out.push_side("innies − outies", plus, &mut later, mixed_sum);
+        } else {
+            out.cells.truncate(plus);
+            later.clear();
+        }
+        out.regions.push(Region {
             name: Rc::clone(name),
             units,
-            sides,
+            sides: first_side..out.sides.len(),
         });
     }
     out
@@ -599,20 +632,21 @@ fn rule45_steps(b: &Board, below: f64) -> Option<impl Iterator<Item = Step> + '_
     let mut now = Vec::with_capacity(b.cells());
     // Every region scoring below `below` (fewest units first), then each of its sides.
     let (scored, counted) = (Rc::clone(&derived), Rc::clone(&derived));
-    let sides = (0..derived.regions.len())
-        .take_while(move |&r| region_score(&scored.regions[r]) < below - 1e-9)
-        .flat_map(move |r| (0..counted.regions[r].sides.len()).map(move |i| (r, i)));
+    let sides = (0..derived.rule45.regions.len())
+        .take_while(move |&r| region_score(&scored.rule45.regions[r]) < below - 1e-9)
+        .flat_map(move |r| counted.rule45.regions[r].sides.clone().map(move |i| (r, i)));
     Some(sides.filter_map(move |(r, i)| {
-        let region = &derived.regions[r];
-        let side = &region.sides[i];
+        let rule45 = &derived.rule45;
+        let (region, side) = (&rule45.regions[r], &rule45.sides[i]);
+        let (plus, minus) = rule45.plus_minus(side);
         let mut quiet = derived.quiet.borrow_mut();
-        snapshot(b, side.plus.iter().chain(&side.minus).copied(), &mut now);
-        if quiet[side.key].as_ref() == Some(&now) {
+        snapshot(b, plus.iter().chain(minus).copied(), &mut now);
+        if quiet[i].as_ref() == Some(&now) {
             return None;
         }
-        let Some((mut step, rest)) = restrict(b, &side.plus, &side.minus, side.sum) else {
+        let Some((mut step, rest)) = restrict(b, plus, minus, side.sum) else {
             // The side's last snapshot's room, reused.
-            let kept = quiet[side.key].get_or_insert_with(Vec::new);
+            let kept = quiet[i].get_or_insert_with(Vec::new);
             kept.clear();
             kept.extend_from_slice(&now);
             return None;
@@ -621,10 +655,10 @@ fn rule45_steps(b: &Board, below: f64) -> Option<impl Iterator<Item = Step> + '_
         step.describe(b, || {
             let names =
                 |list: &[usize]| cell_names(n, list.iter().copied().filter(|&c| b.is_open(c)));
-            let expr = if side.minus.iter().any(|&c| b.is_open(c)) {
-                format!("{} − ({})", names(&side.plus), names(&side.minus))
+            let expr = if minus.iter().any(|&c| b.is_open(c)) {
+                format!("{} − ({})", names(plus), names(minus))
             } else {
-                names(&side.plus)
+                names(plus)
             };
             format!("{} of {}: {expr} = {rest}", side.name, region.name)
         });
