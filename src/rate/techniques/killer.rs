@@ -200,6 +200,10 @@ fn taken_in(b: &Board, cells: &[usize], sets: impl Iterator<Item = u16>) -> Vec<
             taken.iter_mut().for_each(|t| *t |= set);
             continue;
         }
+        // A set can add only each cell's options: none new, no matching needed.
+        if options[..k].iter().zip(&taken).all(|(&o, &t)| o & !t == 0) {
+            continue;
+        }
         let Some(owner) = matching(&options[..k]) else {
             continue;
         };
