@@ -424,6 +424,7 @@ impl Rule45 {
             plus: plus..at,
             minus: at..self.cells.len(),
             sum,
+            plus_differ: false,
         });
     }
 
@@ -453,6 +454,9 @@ struct Side {
     plus: Range<usize>,
     minus: Range<usize>,
     sum: i64,
+    /// Whether every two cells of `plus` see each other or share a cage (so their
+    /// digits differ, as those of one unit's innies do).
+    plus_differ: bool,
 }
 
 /// The regions of the 45 rule, fewest units first: single rows, columns and boxes; then
@@ -604,6 +608,13 @@ fn rule45(b: &Board, cages: &Cages) -> Rule45 {
             out.cells.truncate(plus);
             later.clear();
         }
+        for side in &mut out.sides[first_side..] {
+            let plus = &out.cells[side.plus.clone()];
+            side.plus_differ = plus
+                .iter()
+                .enumerate()
+                .all(|(i, &a)| plus[..i].iter().all(|&c| differ(b, cages, a, c)));
+        }
         out.regions.push(Region {
             name: Rc::clone(name),
             units,
@@ -648,7 +659,7 @@ fn rule45_steps(b: &Board, below: f64) -> Option<impl Iterator<Item = Step> + '_
         if quiet[i].as_ref() == Some(&now) {
             return None;
         }
-        let Some((mut step, rest)) = restrict(b, plus, minus, side.sum) else {
+        let Some((mut step, rest)) = restrict(b, plus, minus, side.sum, side.plus_differ) else {
             // The side's last snapshot's room, reused.
             let kept = quiet[i].get_or_insert_with(Vec::new);
             kept.clear();
@@ -681,7 +692,14 @@ fn region_score(region: &Region) -> f64 {
 /// `None` when nothing changes, or no cell is open, or the cells are too many: any number
 /// of cells with distinct digits (the innies of one unit) goes by digit combinations,
 /// others up to [`MOST_CELLS`] by trying every assignment.
-fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Step, i64)> {
+/// `plus_differ`: whether every two cells of `plus` differ (see [`Side::plus_differ`]).
+fn restrict(
+    b: &Board,
+    plus: &[usize],
+    minus: &[usize],
+    sum: i64,
+    plus_differ: bool,
+) -> Option<(Step, i64)> {
     let placed = |list: &[usize]| list.iter().map(|&c| i64::from(b.value(c))).sum::<i64>();
     let target = sum - placed(plus) + placed(minus);
     // The open cells of `plus`, then those of `minus`, in one allocation of the right size
@@ -692,22 +710,23 @@ fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Ste
     open.extend(minus.iter().copied().filter(|&c| b.is_open(c)));
     let open_minus = &open[open_plus..];
     let cages = b.cages()?;
-    let differ = |a: usize, c: usize| b.sees(a, c) || cages.cage_of(a) == cages.cage_of(c);
+    let must_differ = |a: usize, c: usize| differ(b, cages, a, c);
     if open.is_empty() {
         return None;
     }
     let distinct = open_minus.is_empty()
-        && open
-            .iter()
-            .enumerate()
-            .all(|(i, &a)| open[..i].iter().all(|&c| differ(a, c)));
+        && (plus_differ
+            || open
+                .iter()
+                .enumerate()
+                .all(|(i, &a)| open[..i].iter().all(|&c| must_differ(a, c))));
     let allowed: Vec<u16> = if distinct {
         let held = open.iter().fold(0u16, |m, &c| m | b.cand(c));
         let target = u32::try_from(target).ok()?;
         // `taken_in` passes over the sets that do not fit: no need to test them first.
         taken_in(b, &open, within(b, open.len(), target, held))
     } else if open.len() <= MOST_CELLS {
-        Assignments::new(b, &open, open_minus, &differ).allowed(target)
+        Assignments::new(b, &open, open_minus, &must_differ).allowed(target)
     } else {
         return None;
     };
@@ -729,6 +748,12 @@ fn restrict(b: &Board, plus: &[usize], minus: &[usize], sum: i64) -> Option<(Ste
         let step = Step::new(Technique::Innies45, open.clone()).eliminating(eliminations);
         (step, target)
     })
+}
+
+/// Whether cells `a` and `c` must hold different digits: they see each other or share a
+/// cage.
+fn differ(b: &Board, cages: &Cages, a: usize, c: usize) -> bool {
+    b.sees(a, c) || cages.cage_of(a) == cages.cage_of(c)
 }
 
 /// The assignments of digits to at most [`MOST_CELLS`] open cells, each weighed +1 or
