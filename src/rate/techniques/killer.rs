@@ -643,8 +643,10 @@ fn rule45_steps(b: &Board, below: f64) -> Option<impl Iterator<Item = Step> + '_
     let cages = b.cages()?;
     let n = b.n();
     let derived = puzzle_derived(b, cages);
-    // A side's innies and outies are distinct cells: one allocation for every snapshot.
+    // A side's innies and outies are distinct cells: one allocation for every snapshot,
+    // and one for every side's open cells.
     let mut now = Vec::with_capacity(b.cells());
+    let mut open = Vec::with_capacity(b.cells());
     // Every region scoring below `below` (fewest units first), then each of its sides.
     let (scored, counted) = (Rc::clone(&derived), Rc::clone(&derived));
     let sides = (0..derived.rule45.regions.len())
@@ -659,7 +661,9 @@ fn rule45_steps(b: &Board, below: f64) -> Option<impl Iterator<Item = Step> + '_
         if quiet[i].as_ref() == Some(&now) {
             return None;
         }
-        let Some((mut step, rest)) = restrict(b, plus, minus, side.sum, side.plus_differ) else {
+        let Some((mut step, rest)) =
+            restrict(b, plus, minus, side.sum, side.plus_differ, &mut open)
+        else {
             // The side's last snapshot's room, reused.
             let kept = quiet[i].get_or_insert_with(Vec::new);
             kept.clear();
@@ -692,19 +696,21 @@ fn region_score(region: &Region) -> f64 {
 /// `None` when nothing changes, or no cell is open, or the cells are too many: any number
 /// of cells with distinct digits (the innies of one unit) goes by digit combinations,
 /// others up to [`MOST_CELLS`] by trying every assignment.
-/// `plus_differ`: whether every two cells of `plus` differ (see [`Side::plus_differ`]).
+/// `plus_differ`: whether every two cells of `plus` differ (see [`Side::plus_differ`]);
+/// `open`: room for the open cells.
 fn restrict(
     b: &Board,
     plus: &[usize],
     minus: &[usize],
     sum: i64,
     plus_differ: bool,
+    open: &mut Vec<usize>,
 ) -> Option<(Step, i64)> {
     let placed = |list: &[usize]| list.iter().map(|&c| i64::from(b.value(c))).sum::<i64>();
     let target = sum - placed(plus) + placed(minus);
-    // The open cells of `plus`, then those of `minus`, in one allocation of the right size
-    // (this runs for every side that changed, at most steps of a killer rating).
-    let mut open = Vec::with_capacity(plus.len() + minus.len());
+    // The open cells of `plus`, then those of `minus`, in the caller's room (this runs for
+    // every side that changed, at most steps of a killer rating).
+    open.clear();
     open.extend(plus.iter().copied().filter(|&c| b.is_open(c)));
     let open_plus = open.len();
     open.extend(minus.iter().copied().filter(|&c| b.is_open(c)));
@@ -724,9 +730,9 @@ fn restrict(
         let held = open.iter().fold(0u16, |m, &c| m | b.cand(c));
         let target = u32::try_from(target).ok()?;
         // `taken_in` passes over the sets that do not fit: no need to test them first.
-        taken_in(b, &open, within(b, open.len(), target, held))
+        taken_in(b, open, within(b, open.len(), target, held))
     } else if open.len() <= MOST_CELLS {
-        Assignments::new(b, &open, open_minus, &must_differ).allowed(target)
+        Assignments::new(b, open, open_minus, &must_differ).allowed(target)
     } else {
         return None;
     };
