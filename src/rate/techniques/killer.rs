@@ -696,6 +696,7 @@ fn region_score(region: &Region) -> f64 {
 /// `None` when nothing changes, or no cell is open, or the cells are too many: any number
 /// of cells with distinct digits (the innies of one unit) goes by digit combinations,
 /// others up to [`MOST_CELLS`] by trying every assignment.
+///
 /// `plus_differ`: whether every two cells of `plus` differ (see [`Side::plus_differ`]);
 /// `open`: room for the open cells.
 fn restrict(
