@@ -4,6 +4,7 @@ mod common;
 
 use rayon::prelude::*;
 use std::collections::BTreeSet;
+use sudoku_bank::generate::random_digs;
 use sudoku_bank::grid::parse_line;
 use sudoku_bank::rate::calibrate::spearman;
 use sudoku_bank::rate::{rate, rate_on, Path, Technique};
@@ -311,29 +312,6 @@ fn reference_puzzles_pin_each_technique() {
             r.score
         );
     }
-}
-
-/// Random digs of `geometry` to `clues` clues from grids of `route`, one per seed below
-/// `seeds` that reaches the target.
-fn random_digs(
-    geometry: sudoku_bank::grid::Geometry,
-    route: sudoku_bank::generate::Route,
-    clues: usize,
-    seeds: u64,
-) -> Vec<sudoku_bank::grid::Grid> {
-    use sudoku_bank::generate::{generate, CageSizes, DigStop, Spec, Strategy};
-    let spec = Spec {
-        geometry,
-        route,
-        strategy: Strategy::Random,
-        stop: DigStop::Clues(clues),
-        failure_budget: None,
-        cage_sizes: CageSizes::DEFAULT,
-    };
-    (0..seeds)
-        .filter_map(|seed| generate(&spec, seed, None).ok())
-        .map(|g| g.puzzle)
-        .collect()
 }
 
 #[test]

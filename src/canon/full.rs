@@ -479,7 +479,7 @@ mod tests {
     use super::*;
     use crate::canon::brute;
     use crate::generate::{mother_grid, solution_grid, Route};
-    use crate::grid::SUPPORTED_SIZES;
+    use crate::grid::{ORDERS_OF_THREE, SUPPORTED_SIZES};
     use crate::rng::Rand;
 
     #[test]
@@ -548,19 +548,11 @@ mod tests {
     /// The least row 1 of a 9×9 pair by trying all 1,296 column permutations, and the
     /// source columns that start it.
     fn least_row_one(sigma: &[u8; 16]) -> ([u8; 9], u16) {
-        const PERMS: [[usize; 3]; 6] = [
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ];
         let mut least = ([u8::MAX; 9], 0u16);
-        for stacks in PERMS {
-            for a in PERMS {
-                for b in PERMS {
-                    for c in PERMS {
+        for stacks in ORDERS_OF_THREE {
+            for a in ORDERS_OF_THREE {
+                for b in ORDERS_OF_THREE {
+                    for c in ORDERS_OF_THREE {
                         let within = [a, b, c];
                         // pi[result column] = source column.
                         let pi: Vec<usize> = (0..9)

@@ -150,14 +150,9 @@ pub fn generate_job(
 }
 
 /// Puzzles of `geometry` dug at random to `clues` clues from grids of `route`, one per
-/// seed `0..seeds` that makes one (default cage sizes on killer grids), for tests.
-#[cfg(test)]
-pub(crate) fn random_digs(
-    geometry: crate::grid::Geometry,
-    route: Route,
-    clues: usize,
-    seeds: u64,
-) -> Vec<crate::grid::Grid> {
+/// seed `0..seeds` that makes one (default cage sizes on killer grids): a fixed sample for
+/// the unit tests and the integration tests alike.
+pub fn random_digs(geometry: Geometry, route: Route, clues: usize, seeds: u64) -> Vec<Grid> {
     let spec = Spec {
         geometry,
         route,

@@ -455,6 +455,17 @@ impl fmt::Display for Conflict {
     }
 }
 
+/// Every order of three things: `ORDERS_OF_THREE[p][i]` is the one that goes to place `i`
+/// in order `p` (cage matching's digit orders; the canonicalizer's brute-force check).
+pub const ORDERS_OF_THREE: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// The character for a cell value: `.` for 0, `1`–`9`, then `A`… for 10 and up.
 pub fn digit_char(v: u8) -> char {
     match v {

@@ -18,6 +18,7 @@
 use super::band_tables::BandTables;
 use super::cages::{CageTable, CageWords};
 use super::{Aborted, SearchStats};
+use crate::grid::ORDERS_OF_THREE;
 use std::time::Instant;
 
 /// How often (in nodes) the deadline is read.
@@ -1064,17 +1065,9 @@ impl CageScan {
 const MATCHED_CAGE_CELLS: usize = 3;
 const _: () = assert!(MATCHED_CAGE_CELLS <= 3);
 
-/// Every order of two digits: `ORDERS_2[p][i]` is the digit cell `i` takes in order `p`.
+/// Every order of two digits, as [`ORDERS_OF_THREE`] for three: `ORDERS_2[p][i]` is the
+/// digit cell `i` takes in order `p`.
 const ORDERS_2: [[usize; 2]; 2] = [[0, 1], [1, 0]];
-/// Every order of three digits, as [`ORDERS_2`].
-const ORDERS_3: [[usize; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
 
 /// Which digit of `set` each cell of `masks` takes in some assignment of all of `set` to
 /// the cells, one distinct digit each (`masks.len()` = the digits in `set`, two or three);
@@ -1089,7 +1082,7 @@ fn combination_support(masks: &[u16], set: u16, support: &mut [u16; MATCHED_CAGE
     }
     match *masks {
         [a, b] => orders_support(&ORDERS_2, [a, b], &digits, support),
-        [a, b, c] => orders_support(&ORDERS_3, [a, b, c], &digits, support),
+        [a, b, c] => orders_support(&ORDERS_OF_THREE, [a, b, c], &digits, support),
         // `match_cage` calls only with 2..=MATCHED_CAGE_CELLS cells, asserted at compile time.
         _ => unreachable!("a matched cage has two or three open cells"),
     }
