@@ -41,8 +41,14 @@ fn parse_named<T: Copy>(
 
 /// Bumped whenever a change to the engine could change the puzzle made from a seed.
 /// Version 3: the transform route transforms a random mother grid; version 2's transform
-/// is the pattern route, which `reproduce` replays for version 2 rows.
-pub const GENERATOR_VERSION: u32 = 3;
+/// is the pattern route, which `reproduce` replays for version 2 rows. Version 4: killer
+/// searches lock a cage's digits in units ([`CAGE_LOCKING_SINCE`]); `reproduce` replays
+/// older killer rows without.
+pub const GENERATOR_VERSION: u32 = 4;
+
+/// The first generator version whose killer searches lock cages
+/// ([`Solver::with_cage_locking`]).
+pub const CAGE_LOCKING_SINCE: u32 = 4;
 
 /// The oldest generator version whose stored puzzles this binary reproduces.
 pub const OLDEST_REPRODUCIBLE: u32 = 2;

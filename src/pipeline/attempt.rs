@@ -6,7 +6,7 @@ use crate::canon::fingerprint;
 use crate::config::Tier;
 use crate::generate::{
     grow_cages, solution_grid, BaseGrid, CageSizes, DigError, DigStop, Digger, Route, Strategy,
-    GENERATOR_VERSION,
+    CAGE_LOCKING_SINCE,
 };
 use crate::grid::{Geometry, Grid, Variant};
 use crate::rate::settle::solved_below;
@@ -39,6 +39,9 @@ pub struct AttemptInput {
     pub full_fingerprint: bool,
     /// The cage sizes of a killer attempt (`None` for the other variants).
     pub cage_sizes: Option<CageSizes>,
+    /// The generator version whose engine digs: [`crate::generate::GENERATOR_VERSION`] for a fill, the
+    /// stored one for `reproduce`.
+    pub generator_version: u32,
 }
 
 /// What an attempt produced.
@@ -196,7 +199,7 @@ pub fn dig(
     cages: Option<usize>,
     deadline: Option<Instant>,
 ) -> Result<Grid, DigError> {
-    let solver = Solver::with_deadline(deadline);
+    let solver = solver(input, deadline);
     let base = BaseGrid::new(solution.clone());
     let mut digger = digger(input, &base, &solver);
     let count = |p: &Grid| p.cages().map(|c| c.count());
@@ -211,6 +214,11 @@ pub fn dig(
         })
     })?;
     Ok(digger.puzzle().clone())
+}
+
+/// The solver an attempt digs with: the engine of the attempt's generator version.
+fn solver(input: &AttemptInput, deadline: Option<Instant>) -> Solver {
+    Solver::with_deadline(deadline).with_cage_locking(input.generator_version >= CAGE_LOCKING_SINCE)
 }
 
 /// The largest cage a killer attempt's merges may make: its cage sizes' largest.
@@ -242,7 +250,7 @@ fn dig_toward_tier(
     tier: &Tier,
     deadline: Option<Instant>,
 ) -> Result<Option<(Grid, Rating, SearchStats)>, DigError> {
-    let solver = Solver::with_deadline(deadline);
+    let solver = solver(input, deadline);
     let min = tier.band.min;
     // Whether propagation alone solves it takes a microsecond or two instead of a rating,
     // and such a puzzle rates below tiers above singles (or above pointing and claiming);
@@ -341,7 +349,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         seed: Some(input.dig_seed),
         dig_strategy: Some(input.strategy),
         target_clues: Some(input.target),
-        generator_version: GENERATOR_VERSION,
+        generator_version: input.generator_version,
         fingerprint: fingerprint(&puzzle),
         generation_us: started.elapsed().as_micros() as u64,
         solution_class: Some(class),

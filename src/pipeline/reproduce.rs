@@ -62,6 +62,7 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
         strategy,
         target,
         dig_seed,
+        generator_version: stored.generator_version,
     };
     let base_grid = attempt::base_grid(&input, None).expect("no deadline");
     // The base grid is stored as cells only, also for a killer puzzle.

@@ -7,7 +7,7 @@ use super::plan::PlanItem;
 use super::seen::{Admission, Seen};
 use crate::bank::{AlarmRecord, Batch, RunCounts};
 use crate::config::{Dedup, Settings};
-use crate::generate::Route;
+use crate::generate::{Route, GENERATOR_VERSION};
 use crate::rng::derive_seed;
 
 /// Attempts of one job on the same base grid before it moves to another.
@@ -320,6 +320,7 @@ impl JobPlan<'_> {
             full_fingerprint: generation.dedup == Dedup::Full,
             cage_sizes: (self.item.geometry.variant().has_cages())
                 .then(|| self.item.tier.cage_sizes.unwrap_or(generation.cage_sizes)),
+            generator_version: GENERATOR_VERSION,
         }
     }
 

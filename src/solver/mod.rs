@@ -58,9 +58,18 @@ impl Counted {
 
 /// A solver, optionally bounded by a wall-clock deadline. A deadline can abort a search,
 /// never change its result.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Solver {
     deadline: Option<Instant>,
+    /// Whether a killer search locks a digit a cage must hold in the units its places
+    /// there share (see [`Solver::with_cage_locking`]).
+    cage_locking: bool,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
 }
 
 /// Calls `$f::<N, BR, DB, BANDS>(args)` for the grid side of geometry `$g`: `N` digits,
@@ -81,12 +90,26 @@ macro_rules! by_size {
 impl Solver {
     /// A solver with no deadline.
     pub fn new() -> Solver {
-        Solver { deadline: None }
+        Solver::with_deadline(None)
     }
 
     /// A solver that gives up at `deadline`.
     pub fn with_deadline(deadline: Option<Instant>) -> Solver {
-        Solver { deadline }
+        Solver {
+            deadline,
+            cage_locking: true,
+        }
+    }
+
+    /// The same solver with cage locking on (the default) or off. Killer searches lock a
+    /// digit every combination of a cage holds in the row, column or box its places in
+    /// the cage share; generator versions before
+    /// [`crate::generate::CAGE_LOCKING_SINCE`] did not. Counts agree either way, but the
+    /// second solution a count finds, and so what a killer dig makes, need not: `reproduce`
+    /// turns it off for puzzles of those versions.
+    pub fn with_cage_locking(mut self, on: bool) -> Solver {
+        self.cage_locking = on;
+        self
     }
 
     /// Counts solutions of `grid`, stopping at `limit` (use 2 for a uniqueness check).
@@ -106,7 +129,7 @@ impl Solver {
         let g = grid.geometry();
         let found = by_size!(
             g,
-            explore_within(grid, None, limit, self.deadline, Ascending, nodes)
+            explore_within(grid, None, limit, *self, Ascending, nodes)
         )?;
         Ok(found.map(|s| Counted {
             count: s.count,
@@ -153,14 +176,14 @@ impl Solver {
     ) -> Result<Found, Aborted> {
         let avoid = Avoid { cell, digit, keep };
         let g = grid.geometry();
-        by_size!(g, explore(grid, Some(avoid), 1, self.deadline, Ascending))
+        by_size!(g, explore(grid, Some(avoid), 1, *self, Ascending))
     }
 
     /// A full grid found by searching from `start` with candidates tried in random order
     /// (the solver-enumeration route). `None` when `start` has no solution.
     pub fn random_solution(&self, start: &Grid, rng: &mut Rand) -> Result<Option<Grid>, Aborted> {
         let g = start.geometry();
-        let s = by_size!(g, explore(start, None, 1, self.deadline, RandomOrder(rng)))?;
+        let s = by_size!(g, explore(start, None, 1, *self, RandomOrder(rng)))?;
         Ok(s.first.map(|cells| solution_of(start, cells)))
     }
 }
@@ -342,11 +365,10 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     grid: &Grid,
     exclude: Option<Avoid>,
     limit: u64,
-    deadline: Option<Instant>,
+    solver: Solver,
     order: impl BranchOrder,
 ) -> Result<Found, Aborted> {
-    let found =
-        explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, deadline, order, u64::MAX)?;
+    let found = explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, solver, order, u64::MAX)?;
     Ok(found.expect("a search without a node budget runs to its end"))
 }
 
@@ -355,7 +377,7 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
     grid: &Grid,
     exclude: Option<Avoid>,
     limit: u64,
-    deadline: Option<Instant>,
+    solver: Solver,
     order: impl BranchOrder,
     nodes: u64,
 ) -> Result<Option<Found>, Aborted> {
@@ -365,8 +387,9 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         (N, BR, BANDS)
     );
     let cages = grid.cages().map(|c| CageTable::new(g, c));
-    let mut s = Search::<_, false>::new(band_tables(g), order, limit, deadline)
+    let mut s = Search::<_, false>::new(band_tables(g), order, limit, solver.deadline)
         .with_cages(cages.as_ref())
+        .with_cage_locking(solver.cage_locking)
         .within_nodes(nodes);
     let clues = grid.cells();
     s.keep_first = exclude.is_none_or(|a| a.keep);
@@ -509,12 +532,54 @@ mod tests {
                 .count() as u64;
             let counted = count_solutions(&puzzle, 1000);
             assert_eq!(counted.count, expected, "seed {seed}");
+            let unlocked = Solver::new().with_cage_locking(false).count(&puzzle, 1000);
+            assert_eq!(
+                unlocked.unwrap().count,
+                expected,
+                "seed {seed}, no cage locking"
+            );
             assert!(expected >= 1);
             unique += (expected == 1) as u32;
             let first = counted.first.unwrap();
             assert!(first.find_conflict().is_none() && first.cages().is_some());
         }
         assert!(unique > 2, "{unique} unique");
+    }
+
+    /// Cage locking removes no solution on 9×9 either: counts of zero-given killers (up to
+    /// 200) with and without it agree, and a unique one's solution is the grid it grew on.
+    #[test]
+    fn cage_locking_keeps_every_killer_solution() {
+        use crate::generate::{grow_cages, solution_grid, CageSizes, Route};
+        let g = Geometry::for_size(9).unwrap();
+        let (mut unique, mut several) = (0, 0);
+        for seed in 0..40 {
+            let mut rng = Rand::new(seed);
+            let solution = solution_grid(g, Route::Backtrack, &mut rng, None, None).unwrap();
+            let sizes = CageSizes::new(2, 3 + seed as usize % 3, 5).unwrap();
+            let cages = grow_cages(&solution, sizes, &mut rng).unwrap();
+            let puzzle = Grid::empty(g).with_cages(cages);
+            let locked = Solver::new().count(&puzzle, 200).unwrap();
+            let unlocked = Solver::new()
+                .with_cage_locking(false)
+                .count(&puzzle, 200)
+                .unwrap();
+            assert_eq!(locked.count, unlocked.count, "seed {seed}");
+            if locked.count == 1 {
+                assert_eq!(
+                    locked.first.unwrap().cells(),
+                    solution.cells(),
+                    "seed {seed}"
+                );
+                unique += 1;
+            } else {
+                several += 1;
+            }
+        }
+        assert!(
+            unique > 0 && several > 0,
+            "{unique} unique, {several} several"
+        );
     }
 
     /// Every solution of `grid`, by trying each digit in each empty cell in turn.
