@@ -39,8 +39,8 @@ pub struct AttemptInput {
     pub full_fingerprint: bool,
     /// The cage sizes of a killer attempt (`None` for the other variants).
     pub cage_sizes: Option<CageSizes>,
-    /// The generator version whose engine digs: [`crate::generate::GENERATOR_VERSION`] for a fill, the
-    /// stored one for `reproduce`.
+    /// The generator version whose engine digs: today's
+    /// ([`crate::generate::GENERATOR_VERSION`]) for a fill, the stored one for `reproduce`.
     pub generator_version: u32,
 }
 
