@@ -797,11 +797,15 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         d: usize,
         places: [(usize, u64); W],
     ) {
-        let (mut in_band, mut columns, mut bands) = ([0u64; BANDS], 0u64, 0u32);
+        // Per band its places, their columns, and the bands holding one (the last of them).
+        let (mut in_band, mut columns, mut bands, mut last) = ([0u64; BANDS], 0u64, 0u32, (0, 0));
         for &(k, m) in &places {
             in_band[k] |= m;
             columns |= Shape::<N, BR, DB>::columns(m);
-            bands += u32::from(m != 0);
+            if m != 0 {
+                bands += 1;
+                last = (k, m);
+            }
         }
         if columns.is_power_of_two() {
             let column = columns.wrapping_mul(Shape::<N, BR, DB>::SPREAD);
@@ -812,9 +816,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         if bands != 1 {
             return; // rows and boxes lie within a band
         }
-        let Some(&(k, mine)) = places.iter().find(|(_, m)| *m != 0) else {
-            return;
-        };
+        let (k, mine) = last;
         let t = self.tables;
         for r in 0..BR {
             let row = Shape::<N, BR, DB>::ROW << (r * N);
@@ -1129,7 +1131,6 @@ impl CageScan {
 /// (docs/benchmarks.md). At most three: [`combination_support`] lists the orders of two
 /// and three digits.
 const MATCHED_CAGE_CELLS: usize = 3;
-
 const _: () = assert!(MATCHED_CAGE_CELLS <= 3);
 
 /// Every order of two digits, as [`ORDERS_OF_THREE`] for three: `ORDERS_2[p][i]` is the
