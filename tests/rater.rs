@@ -5,7 +5,7 @@ mod common;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use sudoku_bank::generate::random_digs;
-use sudoku_bank::grid::parse_line;
+use sudoku_bank::grid::{parse_line, parse_line_with, Geometry, Variant};
 use sudoku_bank::rate::calibrate::spearman;
 use sudoku_bank::rate::{rate, rate_on, Path, Technique};
 use sudoku_bank::solver::count_solutions;
@@ -108,7 +108,12 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // comes with it); its finder is checked beside the code. The killer techniques are
     // checked on killer puzzles (tests/killer.rs).
     let missing: Vec<_> = Technique::all()
-        .filter(|t| !used.contains(t) && *t != Technique::DirectClaiming && !t.needs_cages())
+        .filter(|t| {
+            !used.contains(t)
+                && *t != Technique::DirectClaiming
+                && !t.needs_cages()
+                && t.applies_under(Variant::Classic.rules())
+        })
         .collect();
     assert!(missing.is_empty(), "never used: {missing:?}");
     let share = |f: &dyn Fn(&Rated) -> bool| {
@@ -128,6 +133,102 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     assert!(completed >= 0.99, "completed {completed}");
     let apart = rated.iter().filter(|r| r.apart).count();
     assert!(apart <= 30, "{apart} scored otherwise on the easiest path");
+}
+
+/// Agreement with the reference on puzzles of the bank's own fills, rated by Sukaku
+/// Explainer (`serate --format="%g %r %R"`, `--isX=1` for the diagonal file) and kept in
+/// `tests/data/`: each line the puzzle, the reference's rating and its hardest technique.
+struct FillAgreement {
+    exact: f64,
+    within: f64,
+    tiers: f64,
+    used: BTreeSet<Technique>,
+}
+
+/// Rates a reference-rated file of `variant` puzzles, checking every step against the
+/// solution, and measures the agreement (tiers: the default bands).
+fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
+    let geometry = Geometry::CLASSIC.with_variant(variant);
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let set: Vec<(sudoku_bank::grid::Grid, f64)> = text
+        .lines()
+        .map(|l| {
+            let mut f = l.split_whitespace();
+            let p = parse_line_with(f.next().unwrap(), geometry).unwrap();
+            (p, f.next().unwrap().parse().unwrap())
+        })
+        .collect();
+    assert_eq!(set.len(), 400, "{file}");
+    let band = |s: f64| {
+        [2.3, 3.4, 5.9, f64::MAX]
+            .iter()
+            .position(|&t| s <= t + 1e-9)
+    };
+    let rated: Vec<(f64, f64, BTreeSet<Technique>)> = set
+        .par_iter()
+        .map(|(p, se)| {
+            let solution = count_solutions(p, 2).unique().cloned().expect("unique");
+            let r = rate(p);
+            for s in &r.steps {
+                assert!(
+                    s.technique.applies_under(variant.rules()),
+                    "{p}: {:?}",
+                    s.technique
+                );
+                for &(c, d) in &s.placements {
+                    assert_eq!(solution.get(c), d, "{p}: {:?} placed wrongly", s.technique);
+                }
+                for &(c, d) in &s.eliminations {
+                    assert_ne!(
+                        solution.get(c),
+                        d,
+                        "{p}: {:?} removed the solution",
+                        s.technique
+                    );
+                }
+            }
+            (r.score, *se, r.steps.iter().map(|s| s.technique).collect())
+        })
+        .collect();
+    let share = |f: &dyn Fn(f64, f64) -> bool| {
+        rated.iter().filter(|r| f(r.0, r.1)).count() as f64 / rated.len() as f64
+    };
+    FillAgreement {
+        exact: share(&|a, b| (a - b).abs() < 1e-9),
+        within: share(&|a, b| (a - b).abs() <= 0.2 + 1e-9),
+        tiers: share(&|a, b| band(a) == band(b)),
+        used: rated.iter().flat_map(|r| r.2.iter().copied()).collect(),
+    }
+}
+
+/// Diagonal puzzles of a default fill are rated as the reference rates them with its
+/// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
+/// 0.3 dearer, X-loops): measured 86.0 % exact, 93.0 % within 0.2, 97.5 % same tier.
+#[test]
+fn diagonal_fill_ratings_follow_the_reference() {
+    let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
+    assert!(a.exact >= 0.85, "exact {}", a.exact);
+    assert!(a.within >= 0.93, "within 0.2 {}", a.within);
+    assert!(a.tiers >= 0.95, "tiers {}", a.tiers);
+    for t in [
+        Technique::GeneralizedIntersection,
+        Technique::GeneralizedNakedPair,
+        Technique::XChain,
+    ] {
+        assert!(a.used.contains(&t), "{t:?} never used");
+    }
+}
+
+/// Classic puzzles of a default fill keep their agreement with the reference: measured
+/// 96.2 % exact, 98.8 % within 0.2, every tier the same.
+#[test]
+fn classic_fill_ratings_follow_the_reference() {
+    let a = fill_agreement("classic_fill_se.txt", Variant::Classic);
+    assert!(a.exact >= 0.95, "exact {}", a.exact);
+    assert!(a.within >= 0.98, "within 0.2 {}", a.within);
+    assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
+    assert!(!a.used.contains(&Technique::GeneralizedIntersection));
 }
 
 #[test]
@@ -355,7 +456,6 @@ fn singles_check_agrees_with_the_rater() {
 #[test]
 fn propagation_check_agrees_with_the_rater() {
     use sudoku_bank::generate::Route;
-    use sudoku_bank::grid::{Geometry, Variant};
     use sudoku_bank::solver::{solves_below, solves_by_singles};
     let (mut locked, mut beyond_singles, mut total) = (0, 0, 0);
     let (mut killer_below, mut killer_total) = (0, 0);
@@ -370,9 +470,16 @@ fn propagation_check_agrees_with_the_rater() {
                 let geometry = Geometry::for_size(size).unwrap().with_variant(variant);
                 for puzzle in random_digs(geometry, Route::Backtrack, clues, 40) {
                     let rating = rate(&puzzle);
-                    let below = solves_below(&puzzle, 2.9);
+                    // Locked candidates score 2.8 at most, or 2.9 as the generalized
+                    // intersections of a grid rated the generalized way.
+                    let top = if variant.rules().generalized_rating {
+                        2.9
+                    } else {
+                        2.8
+                    };
+                    let below = solves_below(&puzzle, top + 0.1);
                     assert!(
-                        !below || (rating.completed && rating.score <= 2.8),
+                        !below || (rating.completed && rating.score <= top + 1e-9),
                         "{variant} {}: {}",
                         rating.score,
                         puzzle
@@ -421,7 +528,6 @@ fn propagation_check_agrees_with_the_rater() {
 #[test]
 fn quick_settle_agrees_with_the_rater() {
     use sudoku_bank::generate::Route;
-    use sudoku_bank::grid::{Geometry, Variant};
     use sudoku_bank::rate::settle::solved_below;
     let mut puzzles: Vec<_> = calibration()
         .into_iter()
@@ -502,7 +608,6 @@ fn explain_shows_forcing_chains_link_by_link() {
 #[test]
 fn diagonal_steps_are_true_and_skip_uniqueness() {
     use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
-    use sudoku_bank::grid::{Geometry, Variant};
     let (mut rated, mut techniques) = (0, BTreeSet::new());
     for (size, levels) in [
         (9, &[17usize, 20, 24, 28][..]),
@@ -530,7 +635,8 @@ fn diagonal_steps_are_true_and_skip_uniqueness() {
                 assert!(g.solution.find_conflict().is_none());
                 let r = rate(&g.puzzle);
                 for s in &r.steps {
-                    assert!(!s.technique.assumes_classic_uniqueness(), "{}", g.puzzle);
+                    let rules = Variant::Diagonal.rules();
+                    assert!(s.technique.applies_under(rules), "{}", g.puzzle);
                     for &(c, d) in &s.placements {
                         assert_eq!(g.solution.get(c), d, "{}: {:?}", g.puzzle, s.technique);
                     }

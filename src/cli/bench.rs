@@ -34,10 +34,15 @@ pub enum BenchWhat {
         #[arg(long, default_value = "classic", value_parser = super::args::variant)]
         variant: crate::grid::Variant,
     },
-    /// Rater agreement with reference SE ratings (`<cells> <rating>` lines) and its speed.
+    /// Rater agreement with reference SE ratings (`<cells> <rating>` lines, anything after
+    /// the rating ignored) and its speed.
     Rate {
         /// Reference file (default: ../shared/data/rating/se_calibration.txt).
         file: Option<String>,
+        /// The rules the file's puzzles follow: classic or diagonal (the variants the
+        /// reference rater knows).
+        #[arg(long, default_value = "classic", value_parser = super::args::variant)]
+        variant: crate::grid::Variant,
     },
     /// Time per full-group canonical form of random solution grids (the solution class),
     /// one thread: median, mean and 90th percentile.
@@ -151,9 +156,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             });
             bench_fill(&pool, &settings, &fills.collect::<Vec<_>>(), *seed, *rounds)
         }
-        BenchWhat::Rate { file } => super::calibrate::run(
+        BenchWhat::Rate { file, variant } => super::calibrate::run(
             file.as_deref()
                 .unwrap_or("../shared/data/rating/se_calibration.txt"),
+            *variant,
         ),
     }
 }

@@ -1,6 +1,7 @@
 //! `bank bench rate`: how well the rater matches Sudoku Explainer, and how fast it is.
 
 use super::input;
+use crate::grid::{Geometry, Variant};
 use crate::rate::calibrate::{bucket_errors, exact_share, spearman};
 use crate::rate::rate;
 use anyhow::{bail, Result};
@@ -24,7 +25,11 @@ fn band(score: f64) -> usize {
 
 /// Prints Spearman, the exact and within-±0.2 shares, a band confusion table with each
 /// band's recall, the error per whole reference rating, completion and timing.
-pub fn run(file: &str) -> Result<()> {
+pub fn run(file: &str, variant: Variant) -> Result<()> {
+    if variant.has_cages() {
+        bail!("bench rate: the reference rates no {variant} puzzles; use classic or diagonal");
+    }
+    let geometry = Geometry::CLASSIC.with_variant(variant);
     let (name, reader) = input::open(Some(file))?;
     let mut items = Vec::new();
     let text: Vec<String> = std::io::BufRead::lines(reader).collect::<Result<_, _>>()?;
@@ -36,7 +41,7 @@ pub fn run(file: &str) -> Result<()> {
         let Ok(se) = se.parse::<f64>() else {
             bail!("{name}: line {}: rating '{se}' is not a number", i + 1)
         };
-        match crate::grid::parse_line(cells) {
+        match crate::grid::parse_line_with(cells, geometry) {
             Ok(p) => items.push((p, se)),
             Err(e) => bail!("{name}: line {}: {e}", i + 1),
         }

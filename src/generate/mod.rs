@@ -43,8 +43,10 @@ fn parse_named<T: Copy>(
 /// Version 3: the transform route transforms a random mother grid; version 2's transform
 /// is the pattern route, which `reproduce` replays for version 2 rows. Version 4: killer
 /// searches lock a cage's digits in units ([`CAGE_LOCKING_SINCE`]); `reproduce` replays
-/// older killer rows without.
-pub const GENERATOR_VERSION: u32 = 4;
+/// older killer rows without. Version 5: diagonal grids are rated by the reference's
+/// variant rules (generalized intersections and naked sets), so a diagonal fill digs a
+/// seed's attempt to other levels; `reproduce` digs to the stored clue count as before.
+pub const GENERATOR_VERSION: u32 = 5;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).

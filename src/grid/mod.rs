@@ -18,7 +18,7 @@ pub use cages::{
 pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
 pub use parse::{parse_line, parse_line_in, parse_line_with, ParseError};
 pub use symmetry::Symmetry;
-pub use variant::{UnknownVariant, Variant};
+pub use variant::{RuleSet, UnknownVariant, Variant};
 
 use std::fmt;
 use std::sync::Arc;
@@ -343,6 +343,26 @@ impl Grid {
 
     /// A readable multi-line grid with box borders.
     pub fn to_pretty(&self) -> String {
+        self.boxed(|cell| digit_char(self.cells[cell]))
+    }
+
+    /// A killer grid's cages in the boxed form of [`Grid::to_pretty`]: each cell shows
+    /// its cage's symbol (as in the one-line cage map), then a line of each cage's sum
+    /// (`A=21 B=16 …`); `None` for a grid without cages.
+    pub fn cages_pretty(&self) -> Option<String> {
+        let cages = self.cages.as_deref()?;
+        let symbol = |k: usize| cages::CAGE_SYMBOLS[k] as char;
+        let mut out = self.boxed(|cell| symbol(cages.cage_of(cell)));
+        let sums: Vec<String> = (0..cages.count())
+            .map(|k| format!("{}={}", symbol(k), cages.sum(k)))
+            .collect();
+        out.push_str(&sums.join(" "));
+        out.push('\n');
+        Some(out)
+    }
+
+    /// The grid in rows with box borders, each cell drawn by `cell_char`.
+    fn boxed(&self, cell_char: impl Fn(usize) -> char) -> String {
         let g = self.geometry;
         let n = g.n();
         let mut sep = String::from("+");
@@ -360,7 +380,7 @@ impl Grid {
                 if c % g.box_cols() == 0 {
                     out.push_str("| ");
                 }
-                out.push(digit_char(self.cells[r * n + c]));
+                out.push(cell_char(r * n + c));
                 out.push(' ');
             }
             out.push_str("|\n");

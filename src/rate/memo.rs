@@ -50,11 +50,13 @@ pub enum DigitSearch {
     Nishio,
     /// Empty rectangles; key: digit.
     EmptyRectangle,
+    /// Generalized intersections, over every unit; key: digit.
+    Intersection,
 }
 
 impl DigitSearch {
     /// Every search, one slot each.
-    const ALL: [DigitSearch; 11] = [
+    const ALL: [DigitSearch; 12] = [
         DigitSearch::Fish(2),
         DigitSearch::Fish(3),
         DigitSearch::Fish(4),
@@ -66,6 +68,7 @@ impl DigitSearch {
         DigitSearch::GroupedXChain,
         DigitSearch::Nishio,
         DigitSearch::EmptyRectangle,
+        DigitSearch::Intersection,
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -80,6 +83,7 @@ impl DigitSearch {
             DigitSearch::GroupedXChain => 8,
             DigitSearch::Nishio => 9,
             DigitSearch::EmptyRectangle => 10,
+            DigitSearch::Intersection => 11,
         }
     }
 }

@@ -23,7 +23,7 @@ pub use board::Board;
 pub use step::{Link, Step};
 pub use techniques::{Technique, Wanted};
 
-use crate::grid::{Grid, Variant};
+use crate::grid::Grid;
 use crate::solver::{Aborted, SearchStats, Solver};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -231,10 +231,10 @@ fn tried_in_order(chains_early: bool) -> impl Iterator<Item = &'static technique
 /// before the costlier techniques of lower base score.
 fn step_within(board: &Board, cap: f64, enough: f64) -> Option<Step> {
     let mut found: Option<Step> = None;
-    let classic = board.geometry().variant() == Variant::Classic;
+    let rules = board.geometry().variant().rules();
     for entry in tried_in_order(enough >= CHAINS_EARLY_FROM - 1e-9) {
         let base = entry.base_score;
-        if base > cap || (!classic && entry.technique.assumes_classic_uniqueness()) {
+        if base > cap || !entry.technique.applies_under(rules) {
             continue;
         }
         if found.as_ref().is_some_and(|f| base >= f.score - 1e-9) {

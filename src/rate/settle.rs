@@ -12,7 +12,7 @@
 use super::apply;
 use super::board::{digits, Board};
 use super::techniques::{killer, Technique, Wanted, REGISTRY};
-use crate::grid::{Grid, Variant};
+use crate::grid::Grid;
 use crate::solver::Narrowing;
 
 /// The techniques the test tries after singles: those of base score up to this, bar
@@ -45,15 +45,12 @@ fn settle(puzzle: &Grid, score: f64) -> Option<Board> {
 /// fills are the same with it before the first round, where it does little of this
 /// test's work, and pay 11 % more instructions for this test with it before every round.
 fn settle_board(puzzle: &Grid, mut board: Board, score: f64, propagate: bool) -> Option<Board> {
-    let classic = board.geometry().variant() == Variant::Classic;
+    let rules = board.geometry().variant().rules();
     let narrowing = Narrowing::below(puzzle, score).filter(|_| propagate);
     let mut propagate_now = narrowing.is_some();
     let quick = |t: Technique| {
         let base = t.base_score();
-        base < score
-            && base <= QUICK_TECHNIQUES
-            && !in_batches(t)
-            && (classic || !t.assumes_classic_uniqueness())
+        base < score && base <= QUICK_TECHNIQUES && !in_batches(t) && t.applies_under(rules)
     };
     let below = |t: Technique| t.base_score() < score;
     loop {
@@ -155,7 +152,7 @@ fn place_singles(b: &mut Board) -> bool {
 mod tests {
     use super::*;
     use crate::generate::{random_digs, Route};
-    use crate::grid::Geometry;
+    use crate::grid::{Geometry, Variant};
 
     /// Random digs of 9x9 `variant` puzzles to `clues` clues.
     fn digs(variant: Variant, clues: usize, seeds: u64) -> Vec<Grid> {

@@ -203,11 +203,22 @@ const SINGLES_SCORE: f64 = 2.3;
 /// the killer scale, with cage combinations, 2.0, and the 45 rule on one unit, 2.5).
 const LOCKED_SCORE: f64 = 2.8;
 
+/// The score of a generalized intersection, which takes the place of pointing and
+/// claiming on grids rated the generalized way.
+const GENERALIZED_LOCKED_SCORE: f64 = 2.9;
+
 /// Whether propagation below `score` on `g` may use pointing and claiming as well as
 /// singles: `score` above them, and bands of at most three rows (up to 9x9, where the
 /// band reduction is exactly pointing and claiming).
 fn locked_below(g: Geometry, score: f64) -> bool {
-    score > LOCKED_SCORE && g.n() <= 9
+    // A grid rated the generalized way prices locked candidates as generalized
+    // intersections.
+    let locked = if g.variant().rules().generalized_rating {
+        GENERALIZED_LOCKED_SCORE
+    } else {
+        LOCKED_SCORE
+    };
+    score > locked && g.n() <= 9
 }
 
 /// Whether the search's propagation alone solves `grid` by steps that each score below

@@ -27,8 +27,23 @@ pub(super) fn long_x_chain_score(nodes: usize) -> f64 {
 /// Four-cell X-chains (two strong links) are rated by shape as Sukaku Explainer's strong
 /// links are: skyscraper (two parallel strong lines) 4.0, any other (a row and a column,
 /// or a box link: two-string kite, turbot fish) 4.1; longer chains by
-/// [`long_x_chain_score`].
-fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
+/// [`long_x_chain_score`]. Under a rule set rated the generalized way, a chain with a
+/// strong link that only an extra unit (a diagonal) gives scores 0.3 over the plainest
+/// shape of its length, whatever its shape, as the reference scores a strong link in a
+/// variant region.
+fn x_chain_score(b: &Board, chain: &[usize], digit: u8) -> f64 {
+    if b.geometry().variant().rules().generalized_rating
+        && chain
+            .chunks(2)
+            .any(|link| !classic_strong_link(b, link[0], link[1], digit))
+    {
+        let plainest = if chain.len() == 4 {
+            SKYSCRAPER
+        } else {
+            long_x_chain_score(chain.len())
+        };
+        return plainest + EXTRA_UNIT_LINK;
+    }
     if chain.len() != 4 {
         return long_x_chain_score(chain.len());
     }
@@ -46,6 +61,18 @@ fn x_chain_score(b: &Board, chain: &[usize]) -> f64 {
         (Some(x), Some(y)) if x == y => SKYSCRAPER,
         _ => 4.1,
     }
+}
+
+/// What a strong link in a unit beyond rows, columns and boxes adds to a chain's score
+/// (Sukaku Explainer's `StrongLinksHint`: 0.3 over the plain shapes).
+const EXTRA_UNIT_LINK: f64 = 0.3;
+
+/// Whether `a` and `z` are the only places of `digit` in a row, column or box they share.
+fn classic_strong_link(b: &Board, a: usize, z: usize, digit: u8) -> bool {
+    let (ua, uz) = (b.units_of(a), b.units_of(z));
+    ua.iter()
+        .zip(uz)
+        .any(|(&u, v)| u == v && b.positions(u, digit).count_ones() == 2)
 }
 
 /// The lowest score a chain can have (a skyscraper).
@@ -78,6 +105,23 @@ fn seen_by_any(b: &Board, cells: CellSet) -> CellSet {
     cells
         .iter()
         .fold(CellSet::default(), |seen, c| seen.or(b.peer_set(c)))
+}
+
+/// The most nodes of an X-loop the chain search closes: Sukaku Explainer's strong-link
+/// chains (two to four links, `StrongLinks`) close into loops; longer loops are cycles.
+const MOST_LOOP_NODES: usize = 8;
+
+/// What an X-chain whose ends see each other removes besides what sees both ends: the
+/// chain is then a loop, each of its weak links is strong too, and the digit leaves the
+/// cells of `holding` that see both cells of a weak link.
+fn loop_links_seen(b: &Board, chain: &[usize], holding: CellSet) -> CellSet {
+    let on_chain: CellSet = chain.iter().copied().collect();
+    chain[1..chain.len() - 1]
+        .chunks(2)
+        .fold(CellSet::default(), |seen, weak| {
+            seen.or(seen_by_both(b, weak[0], weak[1], holding))
+        })
+        .minus(on_chain)
 }
 
 /// `digit` out of `cells`, as eliminations.
@@ -148,7 +192,9 @@ fn may_end_usefully(
             return false;
         }
         let seen = seen_by_any(b, strong_front);
-        if length <= most_nodes && !seen.and(places_seen).is_empty() {
+        // An end seeing the start closes a loop, which removes along its weak links.
+        let closes = length <= MOST_LOOP_NODES && !strong_front.and(places_seen).is_empty();
+        if length <= most_nodes && (closes || !seen.and(places_seen).is_empty()) {
             return true;
         }
         if length >= expand_below {
@@ -246,11 +292,15 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                         if trail.length(t) > most_useful_nodes(&best) {
                             continue;
                         }
-                        let seen = seen_by_both(b, start, t / 2, nodes);
+                        let mut seen = seen_by_both(b, start, t / 2, nodes);
+                        let closes = trail.length(t) <= MOST_LOOP_NODES && b.sees(start, t / 2);
+                        if closes {
+                            seen = seen.or(loop_links_seen(b, &trail.path(t, 2), nodes));
+                        }
                         if !seen.is_empty() {
                             found_any = true;
                             let chain = trail.path(t, 2);
-                            let score = x_chain_score(b, &chain);
+                            let score = x_chain_score(b, &chain, d);
                             if replaces(&best, chain.len(), score) {
                                 let mut step = Step::new(Technique::XChain, chain);
                                 step.score = score;

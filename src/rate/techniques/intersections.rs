@@ -1,7 +1,9 @@
-//! Locked candidates: pointing (box → line) and claiming (line → box).
+//! Locked candidates: pointing (box → line) and claiming (line → box), and on grids with
+//! more units their generalization: a digit's places in any unit all see a cell.
 
 use super::common::{cells_at, locked_into};
 use super::Technique;
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::DigitSearch;
 use crate::rate::step::Step;
@@ -57,4 +59,45 @@ pub fn pointing(b: &Board) -> Option<Step> {
 /// A digit whose places in a line all lie in one box: it leaves the rest of that box.
 pub fn claiming(b: &Board) -> Option<Step> {
     first_lock(b, Technique::Claiming, b.layout().lines())
+}
+
+/// Generalized intersection (Sukaku Explainer's "generalized intersections", 2.9): a
+/// digit with two to six places in a unit leaves every other cell that sees all of them.
+/// It takes the place of pointing and claiming on grids with units beyond rows, columns
+/// and boxes, where a diagonal's places can all see a cell of no shared line or box.
+/// Units are tried boxes first, then lines, then the extra units, as the reference does.
+pub fn generalized(b: &Board) -> Option<Step> {
+    let layout = b.layout();
+    let open =
+        !b.digits_found_nothing_since(DigitSearch::Intersection) & (((1u32 << b.n()) - 1) as u16);
+    let units = layout
+        .boxes()
+        .chain(layout.lines())
+        .chain(layout.diagonals());
+    for u in units {
+        for d in digits(!b.placed_in(u) & open) {
+            let places = b.positions(u, d);
+            if !(2..=6).contains(&places.count_ones()) {
+                continue;
+            }
+            // The peers of every place (no place is its own peer, so none of them).
+            let seen = cells_at(b, u, places)
+                .map(|c| b.peer_set(c))
+                .reduce(CellSet::and)
+                .unwrap_or_default();
+            let elims: Vec<(usize, u8)> = seen
+                .iter()
+                .filter(|&c| b.cand(c) & 1 << (d - 1) != 0)
+                .map(|c| (c, d))
+                .collect();
+            if !elims.is_empty() {
+                let cells = cells_at(b, u, places).collect();
+                return Some(
+                    Step::new(Technique::GeneralizedIntersection, cells).eliminating(elims),
+                );
+            }
+        }
+    }
+    b.digits_found_nothing(DigitSearch::Intersection, open);
+    None
 }

@@ -21,6 +21,7 @@ pub mod wings;
 
 use super::board::Board;
 use super::step::Step;
+use crate::grid::RuleSet;
 use serde::Serialize;
 
 /// A technique's finder: the first deduction it sees on the board, if any.
@@ -113,8 +114,14 @@ techniques! {
     CageLocked => ("cage in unit", 2.7, |b, _| killer::cage_locked(b)),
     /// A digit confined to one box inside a line (locked candidates type 2).
     Claiming => ("claiming", 2.8, |b, _| intersections::claiming(b)),
+    /// On grids with extra units: a digit's two to six places in a unit all see a cell
+    /// (pointing and claiming generalized).
+    GeneralizedIntersection => ("generalized intersection", 2.9, |b, _| intersections::generalized(b)),
     /// Two cells of a unit holding the same two candidates.
     NakedPair => ("naked pair", 3.0, |b, _| subsets::naked(b, 2)),
+    /// On grids with extra units: a naked pair whose digits leave every cell seeing the
+    /// pair's cells that hold them.
+    GeneralizedNakedPair => ("generalized naked pair", 3.0, |b, _| subsets::generalized_naked(b, 2)),
     /// Killer: the cages wholly inside a unit and its other cells hold disjoint digits.
     CageClash => ("cage clash", 3.0, |b, _| killer::cage_clash(b)),
     /// A two-line fish.
@@ -123,6 +130,8 @@ techniques! {
     HiddenPair => ("hidden pair", 3.4, |b, _| subsets::hidden(b, 2)),
     /// Three cells of a unit holding three candidates between them.
     NakedTriple => ("naked triple", 3.6, |b, _| subsets::naked(b, 3)),
+    /// On grids with extra units: a naked triple eliminating as a generalized naked pair.
+    GeneralizedNakedTriple => ("generalized naked triple", 3.6, |b, _| subsets::generalized_naked(b, 3)),
     /// A three-line fish.
     Swordfish => ("swordfish", 3.8, |b, _| fish::fish(b, 3)),
     /// Three digits confined to the same three cells of a unit.
@@ -143,6 +152,8 @@ techniques! {
     UniqueRectangle4 => ("unique rectangle type 4", 4.6, |b, _| uniqueness::unique_rectangle_4(b)),
     /// Four cells of a unit holding four candidates between them.
     NakedQuad => ("naked quad", 5.0, |b, _| subsets::naked(b, 4)),
+    /// On grids with extra units: a naked quad eliminating as a generalized naked pair.
+    GeneralizedNakedQuad => ("generalized naked quad", 5.0, |b, _| subsets::generalized_naked(b, 4)),
     /// A four-line fish.
     Jellyfish => ("jellyfish", 5.2, |b, _| fish::fish(b, 4)),
     /// Four digits confined to the same four cells of a unit.
@@ -207,18 +218,22 @@ impl Technique {
         )
     }
 
-    /// Whether the technique reasons from the puzzle having one solution under the classic
-    /// rules alone (a deadly pattern is only deadly when no other unit breaks it): the
-    /// rater skips it for the variants, where a diagonal can break the pattern.
-    pub fn assumes_classic_uniqueness(self) -> bool {
-        matches!(
-            self,
-            Technique::UniqueRectangle1
-                | Technique::UniqueRectangle2
-                | Technique::UniqueRectangle3
-                | Technique::UniqueRectangle4
-                | Technique::BugPlusOne
-        )
+    /// Whether the rater uses the technique on a grid under `rules`. Grids with units
+    /// beyond rows, columns and boxes are rated as the reference rates them: generalized
+    /// intersections and naked sets in place of locked candidates and naked sets; and the
+    /// uniqueness techniques only where the rule set says deadly patterns hold.
+    pub fn applies_under(self, rules: &RuleSet) -> bool {
+        use Technique::*;
+        match self {
+            Pointing | Claiming | NakedPair | NakedTriple | NakedQuad => !rules.generalized_rating,
+            GeneralizedIntersection
+            | GeneralizedNakedPair
+            | GeneralizedNakedTriple
+            | GeneralizedNakedQuad => rules.generalized_rating,
+            UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
+            | BugPlusOne => rules.uniqueness_techniques,
+            _ => true,
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::common::{first_covering, first_hidden_set, naked_eliminations, UnitVec};
 use super::Technique;
+use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
 use crate::rate::step::Step;
@@ -14,6 +15,14 @@ fn naked_technique(k: usize) -> Technique {
     }
 }
 
+fn generalized_technique(k: usize) -> Technique {
+    match k {
+        2 => Technique::GeneralizedNakedPair,
+        3 => Technique::GeneralizedNakedTriple,
+        _ => Technique::GeneralizedNakedQuad,
+    }
+}
+
 fn hidden_technique(k: usize) -> Technique {
     match k {
         2 => Technique::HiddenPair,
@@ -22,8 +31,23 @@ fn hidden_technique(k: usize) -> Technique {
     }
 }
 
-/// `k` open cells of a unit whose candidates number `k` in all.
+/// `k` open cells of a unit whose candidates number `k` in all: those digits leave the
+/// unit's other cells.
 pub fn naked(b: &Board, k: usize) -> Option<Step> {
+    naked_sets(b, k, false)
+}
+
+/// Generalized naked set (Sukaku Explainer's, on grids with units beyond rows, columns
+/// and boxes): `k` open cells of a unit whose candidates number `k` in all; each digit
+/// leaves every cell that sees all the set's cells holding it, in any unit. The reference
+/// looks only in units with at least `2k` open cells.
+pub fn generalized_naked(b: &Board, k: usize) -> Option<Step> {
+    naked_sets(b, k, true)
+}
+
+/// Naked sets of `k` cells, eliminating within the unit or, `generalized`, from every
+/// cell seeing the set's places of a digit.
+fn naked_sets(b: &Board, k: usize, generalized: bool) -> Option<Step> {
     for u in 0..b.unit_count() {
         if b.found_nothing_since(UnitSearch::Naked(k), u) {
             continue;
@@ -34,7 +58,7 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
             .map(|&c| c as usize)
             .filter(|&c| b.is_open(c))
             .collect();
-        if open.len() <= k {
+        if open.len() <= k || (generalized && open.len() < 2 * k) {
             continue;
         }
         let small: UnitVec<(usize, u16)> = open
@@ -43,9 +67,15 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
             .filter(|&(_, m)| (m.count_ones() as usize) <= k)
             .collect();
         let found = first_covering(&small, k, 0, k as u32, &mut |cells: &[usize], union| {
-            let elims = naked_eliminations(b, &open, cells, union);
-            (!elims.is_empty())
-                .then(|| Step::new(naked_technique(k), cells.to_vec()).eliminating(elims))
+            let (technique, elims) = if generalized {
+                (generalized_technique(k), seen_eliminations(b, cells, union))
+            } else {
+                (
+                    naked_technique(k),
+                    naked_eliminations(b, &open, cells, union),
+                )
+            };
+            (!elims.is_empty()).then(|| Step::new(technique, cells.to_vec()).eliminating(elims))
         });
         if found.is_some() {
             return found;
@@ -53,6 +83,28 @@ pub fn naked(b: &Board, k: usize) -> Option<Step> {
         b.found_nothing(UnitSearch::Naked(k), u);
     }
     None
+}
+
+/// What a generalized naked set on `cells` (digits `union`) removes: each digit from the
+/// cells that see every cell of the set holding it (no such cell is its own peer, so the
+/// set's cells holding it are not among them). (Other cells only lose candidates
+/// later, so a unit that found nothing finds nothing until it changes.)
+fn seen_eliminations(b: &Board, cells: &[usize], union: u16) -> Vec<(usize, u8)> {
+    let mut elims = Vec::new();
+    for d in digits(union) {
+        let seen = cells
+            .iter()
+            .filter(|&&c| b.cand(c) & 1 << (d - 1) != 0)
+            .map(|&c| b.peer_set(c))
+            .reduce(CellSet::and)
+            .unwrap_or_default();
+        elims.extend(
+            seen.iter()
+                .filter(|&c| b.cand(c) & 1 << (d - 1) != 0)
+                .map(|c| (c, d)),
+        );
+    }
+    elims
 }
 
 /// `k` digits of a unit whose places number `k` in all: other digits leave those cells.
