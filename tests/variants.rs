@@ -475,3 +475,87 @@ fn a_size_with_tiers_of_its_own_from_the_config() {
         stderr(&o)
     );
 }
+
+/// The variant is never lost on the way out: `show` names it (text and `--json`) and
+/// draws a killer's cages; `export --format sdk` refuses killer puzzles with exit 2 and
+/// writes nothing; a diagonal sdk export imports back (found by `auto`) under
+/// `--variant diagonal` as the same puzzles.
+#[test]
+fn the_variant_survives_show_and_sdk() {
+    let (_dir, db) = temp_db();
+    for variant in ["diagonal", "killer"] {
+        ok(&[
+            "fill",
+            "--variant",
+            variant,
+            "--count",
+            "4",
+            "--tier",
+            "easy",
+            "--seed",
+            "2",
+            "--db",
+            &db,
+        ]);
+    }
+    let ids = |variant: &str| {
+        texts(
+            &db,
+            &format!(
+                "SELECT CAST(id AS TEXT) FROM puzzles WHERE variant = '{variant}' ORDER BY id"
+            ),
+        )
+    };
+    let killer = ids("killer");
+    let shown = ok(&["show", &killer[0], "--db", &db]);
+    assert!(shown.contains("(killer 9x9 · 0 givens"), "{shown}");
+    assert!(shown.contains("variant           killer"), "{shown}");
+    let cage_rows = shown.split("cages\n").nth(1).expect("a cage picture");
+    let sums = cage_rows.lines().nth(13).expect("a line of sums");
+    assert!(
+        sums.starts_with("A=") && sums.split(' ').count() >= 9,
+        "{shown}"
+    );
+    let json = ok(&["show", &killer[0], "--db", &db, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["variant"], "killer");
+    let shown = ok(&["show", &ids("diagonal")[0], "--db", &db]);
+    assert!(
+        shown.contains("(diagonal 9x9 · ") && !shown.contains("cages"),
+        "{shown}"
+    );
+
+    let sdk = bank(&["export", "--format", "sdk", "--db", &db], None);
+    assert_eq!(sdk.status.code(), Some(2), "{}", stderr(&sdk));
+    assert!(
+        stderr(&sdk).contains("cannot carry the cages of killer puzzles"),
+        "{}",
+        stderr(&sdk)
+    );
+    assert!(sdk.stdout.is_empty(), "nothing written before the refusal");
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("diagonal.sdk");
+    let file = file.to_str().unwrap();
+    ok(&[
+        "export",
+        "--format",
+        "sdk",
+        "--variant",
+        "diagonal",
+        "--out",
+        file,
+        "--db",
+        &db,
+    ]);
+    let (_dir2, other) = temp_db();
+    ok(&["import", file, "--variant", "diagonal", "--db", &other]);
+    let puzzles = |db: &str| {
+        texts(
+            db,
+            "SELECT puzzle FROM puzzles WHERE variant = 'diagonal' ORDER BY puzzle",
+        )
+    };
+    assert_eq!(puzzles(&other), puzzles(&db));
+    assert_eq!(puzzles(&other).len(), 4);
+}

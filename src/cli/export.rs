@@ -3,7 +3,8 @@
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use super::exchange;
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
-use anyhow::{Context, Result};
+use crate::grid::Variant;
+use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,7 +16,8 @@ pub enum Format {
     Jsonl,
     /// CSV with a header row and the same fields.
     Csv,
-    /// The .sdk text form: N lines of N cells with '.', grids separated by a blank line.
+    /// The .sdk text form: N lines of N cells with '.', grids separated by a blank line
+    /// (cells only: refused for killer puzzles, whose cages it cannot hold).
     Sdk,
     /// One puzzle a line.
     Txt,
@@ -49,6 +51,14 @@ pub struct ExportArgs {
 pub fn run(args: &ExportArgs) -> Result<u8> {
     args.select.check(&args.config.settings()?)?;
     let bank = bank::open_existing(&args.common.db)?;
+    let filter = PuzzleFilter {
+        limit: args.limit,
+        unserved: args.unserved,
+        ..args.select.filter()
+    };
+    if matches!(args.format, Format::Sdk) {
+        refuse_what_sdk_cannot_carry(&bank, &filter)?;
+    }
     let sink: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(
             std::fs::File::create(path)
@@ -60,11 +70,6 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
     if matches!(args.format, Format::Csv) {
         writeln!(out, "{}", exchange::csv_header())?;
     }
-    let filter = PuzzleFilter {
-        limit: args.limit,
-        unserved: args.unserved,
-        ..args.select.filter()
-    };
     let mut n = 0u64;
     bank.scan(&filter, &mut |p| {
         n += 1;
@@ -73,6 +78,34 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
     out.flush()?;
     note!("exported {n} puzzles");
     Ok(super::EXIT_OK)
+}
+
+/// The .sdk form holds cells only: a selection with a puzzle whose rules add more than
+/// its cells can show (a killer's cages) is refused before anything is written. (A
+/// diagonal puzzle's cells are all it has; `import --variant diagonal` reads them back.)
+fn refuse_what_sdk_cannot_carry(bank: &bank::Bank, filter: &PuzzleFilter) -> Result<()> {
+    for variant in Variant::ALL.into_iter().filter(|v| v.has_cages()) {
+        if filter.variant.is_some_and(|v| v != variant) {
+            continue;
+        }
+        let probe = PuzzleFilter {
+            variant: Some(variant),
+            limit: Some(1),
+            ..filter.clone()
+        };
+        let mut found = None;
+        bank.scan(&probe, &mut |p| {
+            found = Some(p.id);
+            Ok(())
+        })?;
+        if let Some(id) = found {
+            bail!(
+                "--format sdk cannot carry the cages of {variant} puzzles (puzzle {id} is one): \
+                 export them as jsonl, csv or txt, or leave them out with --variant"
+            );
+        }
+    }
+    Ok(())
 }
 
 fn write_one(out: &mut impl Write, p: &StoredPuzzle, format: Format) -> Result<()> {

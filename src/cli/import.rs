@@ -30,6 +30,10 @@ pub enum ImportFormat {
     Jsonl,
     /// `bank export --format csv` (or any CSV with a header naming a `puzzle` column).
     Csv,
+    /// `bank export --format sdk`: N rows of N cells per grid (blank lines between grids
+    /// are optional). Found by `auto` when the first line is a row of a 4x4 to 12x12 grid;
+    /// a 16x16 .sdk file needs `--format sdk` (its rows are as long as a 4x4 line).
+    Sdk,
 }
 
 /// Import puzzles: plain lines, or the project's own jsonl/csv exports with their
@@ -71,11 +75,21 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     let mut batch = Vec::with_capacity(BATCH);
     let mut format = args.format;
     let mut header: Option<Vec<String>> = None;
+    let mut sdk = SdkRows::default();
     let read = (|| -> Result<()> {
-        for line in input::lines(reader) {
-            let line = line?;
+        let mut lines = input::lines(reader).peekable();
+        while let Some(line) = lines.next() {
+            let mut line = line?;
             if format == ImportFormat::Auto {
                 format = detect(&line.text);
+            }
+            if format == ImportFormat::Sdk {
+                match sdk.push(line) {
+                    Some(grid) => line = grid,
+                    None if lines.peek().is_some() => continue,
+                    // The file ends within a grid: what was read is one (short) line.
+                    None => line = sdk.take(),
+                }
             }
             if format == ImportFormat::Csv && header.is_none() {
                 header = Some(
@@ -107,6 +121,17 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
             if batch.len() == BATCH {
                 store(&mut bank, run_id, &mut batch, &mut counts)?;
             }
+        }
+        if sdk.rows > 0 {
+            // A grid cut short by a row of another width, at the end of the file.
+            let rows = sdk.rows;
+            let line = sdk.take();
+            note!(
+                "{name}: line {}: the file ends after {rows} rows of an .sdk grid",
+                line.number
+            );
+            bad += 1;
+            counts.rejected += 1;
         }
         store(&mut bank, run_id, &mut batch, &mut counts)
     })();
@@ -215,12 +240,67 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
 
 /// The format of a file whose first content line is `first`.
 fn detect(first: &str) -> ImportFormat {
-    if first.starts_with('{') {
+    let sdk_row = [4, 6, 9, 12].contains(&first.chars().count());
+    if sdk_row {
+        ImportFormat::Sdk
+    } else if first.starts_with('{') {
         ImportFormat::Jsonl
     } else if first.contains(',') && first.split(',').any(|c| c.trim_matches('"') == "puzzle") {
         ImportFormat::Csv
     } else {
         ImportFormat::Txt
+    }
+}
+
+/// The rows of the .sdk grid being read: as many rows as its first row has cells make one
+/// puzzle line, numbered by its first row.
+#[derive(Default)]
+struct SdkRows {
+    first: usize,
+    text: String,
+    rows: usize,
+    width: usize,
+}
+
+impl SdkRows {
+    /// Adds a row; the grid as one line once it has all its rows. A row of another width
+    /// ends the grid early, so that the line is refused as too short, naming its first row.
+    fn push(&mut self, row: RawLine) -> Option<RawLine> {
+        let width = row.text.chars().count();
+        if row.not_utf8.is_some() {
+            return Some(row);
+        }
+        if self.rows > 0 && width != self.width {
+            let grid = self.take();
+            *self = SdkRows::started(row, width);
+            return Some(grid);
+        }
+        if self.rows == 0 {
+            *self = SdkRows::started(row, width);
+        } else {
+            self.text.push_str(&row.text);
+            self.rows += 1;
+        }
+        (self.rows == self.width).then(|| self.take())
+    }
+
+    fn started(row: RawLine, width: usize) -> SdkRows {
+        SdkRows {
+            first: row.number,
+            text: row.text,
+            rows: 1,
+            width,
+        }
+    }
+
+    /// The rows read so far as one line.
+    fn take(&mut self) -> RawLine {
+        let taken = std::mem::take(self);
+        RawLine {
+            number: taken.first,
+            text: taken.text,
+            not_utf8: None,
+        }
     }
 }
 

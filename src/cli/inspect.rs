@@ -52,20 +52,31 @@ fn pretty(line: &str) -> String {
 pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
     let p = load(args)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&p)?);
+        // The geometry serializes as its stored columns; the variant is a column of its own.
+        let mut value = serde_json::to_value(&p)?;
+        value["variant"] = p.geometry.variant().name().into();
+        println!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(super::EXIT_OK);
     }
     println!(
-        "puzzle {} ({}x{}, {} clues, tier {})",
+        "puzzle {} ({} · {} givens, tier {})",
         p.id,
-        p.geometry.n(),
-        p.geometry.n(),
+        p.geometry.short_label(),
         p.clues,
         p.tier
     );
-    print!("{}", pretty(&p.puzzle));
+    let grid = p.puzzle_grid();
+    match &grid {
+        Ok(g) => print!("{}", g.to_pretty()),
+        Err(_) => print!("{}", pretty(&p.puzzle)),
+    }
+    if let Some(cages) = grid.as_ref().ok().and_then(|g| g.cages_pretty()) {
+        println!("cages");
+        print!("{cages}");
+    }
     println!("solution");
     print!("{}", pretty(&p.solution));
+    println!("variant           {}", p.geometry.variant());
     println!("puzzle            {}", p.puzzle);
     println!("solution          {}", p.solution);
     println!("tier              {}", p.tier);
