@@ -107,8 +107,9 @@ fn seen_by_any(b: &Board, cells: CellSet) -> CellSet {
         .fold(CellSet::default(), |seen, c| seen.or(b.peer_set(c)))
 }
 
-/// The most nodes of an X-loop the chain search closes: Sukaku Explainer's strong-link
-/// chains (two to four links, `StrongLinks`) close into loops; longer loops are cycles.
+/// The most nodes of an X-loop the chain search closes (the fewest are four: two strong
+/// links): Sukaku Explainer's strong-link chains (two to four links, `StrongLinks`) close
+/// into loops; longer loops are cycles.
 const MOST_LOOP_NODES: usize = 8;
 
 /// What an X-chain whose ends see each other removes besides what sees both ends: the
@@ -193,7 +194,8 @@ fn may_end_usefully(
         }
         let seen = seen_by_any(b, strong_front);
         // An end seeing the start closes a loop, which removes along its weak links.
-        let closes = length <= MOST_LOOP_NODES && !strong_front.and(places_seen).is_empty();
+        let closes =
+            (4..=MOST_LOOP_NODES).contains(&length) && !strong_front.and(places_seen).is_empty();
         if length <= most_nodes && (closes || !seen.and(places_seen).is_empty()) {
             return true;
         }
@@ -293,7 +295,8 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                             continue;
                         }
                         let mut seen = seen_by_both(b, start, t / 2, nodes);
-                        let closes = trail.length(t) <= MOST_LOOP_NODES && b.sees(start, t / 2);
+                        let closes = (4..=MOST_LOOP_NODES).contains(&trail.length(t))
+                            && b.sees(start, t / 2);
                         if closes {
                             seen = seen.or(loop_links_seen(b, &trail.path(t, 2), nodes));
                         }
@@ -355,7 +358,7 @@ mod tests {
     }
 
     /// Whether the search from `start` reaches, by a strong link, an end whose chain
-    /// removes something, followed one state at a time as the search does (state: cell,
+    /// removes something or closes a loop, followed one state at a time as the search does (state: cell,
     /// and whether it was reached by a weak link), within the same bounds.
     fn reaches_useful_end(
         b: &Board,
@@ -389,7 +392,10 @@ mod tests {
                 if here + 1 > most_nodes {
                     continue;
                 }
-                if !seen_by_both(b, start, t, links.nodes).is_empty() {
+                // An end seeing the start may close a loop that removes along its weak
+                // links.
+                let closes = (4..=MOST_LOOP_NODES).contains(&(here + 1)) && b.sees(start, t);
+                if closes || !seen_by_both(b, start, t, links.nodes).is_empty() {
                     return true;
                 }
                 if here + 1 < expand_below {
