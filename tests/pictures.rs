@@ -1102,3 +1102,44 @@ fn report_defaults_to_the_newest_run_and_explain_html_refuses_what_it_cannot_sol
         assert!(!html.exists());
     }
 }
+
+/// A sheet names each puzzle's variant in its caption and states the rules of every kind
+/// of puzzle on its page; the diagonal variant's cells are shaded (17 on a 9×9 grid), not
+/// struck through by lines over the givens.
+#[test]
+fn print_names_the_variant_shades_diagonals_and_states_the_rules() {
+    let (dir, db) = temp_db();
+    for variant in ["diagonal", "killer"] {
+        ok(&[
+            "fill",
+            "--variant",
+            variant,
+            "--count",
+            "2",
+            "--tier",
+            "easy",
+            "--seed",
+            "6",
+            "--db",
+            &db,
+        ]);
+    }
+    let svg = dir.path().join("variants.svg");
+    let out = svg.to_str().unwrap();
+    ok(&["print", "--db", &db, "--per-page", "4", "--out", out]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // The shade's grey (0.86 of white), apart from the page's white background.
+    let shaded = text
+        .lines()
+        .filter(|l| l.starts_with("<rect") && l.contains(r#"fill="rgb(219,219,219)""#))
+        .count();
+    assert_eq!(shaded, 2 * 17, "two diagonal grids' diagonal cells shaded");
+    for words in [
+        ">Puzzle 1 - diagonal 9x9 - ",
+        ">Puzzle 3 - killer 9x9 - 0 givens - easy - ",
+        ">diagonal 9x9: place 1-9 once in every row, column and box, and in each of the two shaded main diagonals.<",
+        ">killer 9x9: place 1-9 once in every row, column and box; the digits of each dashed cage do not repeat and add up to its sum.<",
+    ] {
+        assert!(text.contains(words), "{words} missing from the sheet");
+    }
+}

@@ -144,7 +144,13 @@ fn entry(p: &StoredPuzzle) -> Result<Entry> {
         .map_or_else(|| "unrated".to_string(), |r| format!("{:.1}", r.score));
     Ok(Entry {
         label: p.id.to_string(),
-        details: format!("{} - {} - {} clues", p.tier, score, p.clues),
+        details: format!(
+            "{} - {} givens - {} - {}",
+            p.geometry.short_label(),
+            p.clues,
+            p.tier,
+            score
+        ),
         puzzle: p.puzzle_grid().with_context(malformed)?,
         solution: p.solution_grid().with_context(malformed)?,
     })

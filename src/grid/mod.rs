@@ -144,6 +144,23 @@ impl Geometry {
         )
     }
 
+    /// The rules a printed page states for its puzzles of this geometry, e.g.
+    /// `diagonal 9x9: place 1-9 once in every row, column and box, and in each of the two
+    /// shaded main diagonals.`
+    pub fn rules_line(self) -> String {
+        let n = self.n();
+        let digits = if n <= 9 {
+            format!("1-{n}")
+        } else {
+            format!("1-9 and A-{}", digit_char(n as u8))
+        };
+        format!(
+            "{}: place {digits} once in every row, column and box{}.",
+            self.short_label(),
+            self.variant.rules().rule
+        )
+    }
+
     /// The box shape as `RxC`, e.g. `3x3`.
     pub fn box_shape(self) -> String {
         format!("{}x{}", self.box_rows, self.box_cols)

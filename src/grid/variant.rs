@@ -35,6 +35,9 @@ pub struct RuleSet {
     /// Whether the uniqueness techniques (unique rectangles, BUG+1) hold: a deadly pattern
     /// is only deadly when no rule beyond rows, columns and boxes can break it.
     pub uniqueness_techniques: bool,
+    /// What the variant adds to the classic rule, as the end of a printed rules line
+    /// (after "once in every row, column and box").
+    pub rule: &'static str,
 }
 
 /// Every variant's rule set, at its index.
@@ -45,6 +48,7 @@ const RULES: [RuleSet; 3] = [
         cages: false,
         generalized_rating: false,
         uniqueness_techniques: true,
+        rule: "",
     },
     RuleSet {
         name: "diagonal",
@@ -52,6 +56,7 @@ const RULES: [RuleSet; 3] = [
         cages: false,
         generalized_rating: true,
         uniqueness_techniques: false,
+        rule: ", and in each of the two shaded main diagonals",
     },
     RuleSet {
         name: "killer",
@@ -59,6 +64,7 @@ const RULES: [RuleSet; 3] = [
         cages: true,
         generalized_rating: false,
         uniqueness_techniques: false,
+        rule: "; the digits of each dashed cage do not repeat and add up to its sum",
     },
 ];
 

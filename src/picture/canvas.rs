@@ -41,6 +41,8 @@ pub trait Canvas {
     fn line(&mut self, from: (f32, f32), to: (f32, f32), pen: Pen);
     /// A rectangle's outline.
     fn rect(&mut self, x: f32, y: f32, width: f32, height: f32, pen: Pen);
+    /// A filled rectangle without outline, grey 0 black to 1 white (a shaded region).
+    fn shade(&mut self, x: f32, y: f32, width: f32, height: f32, grey: f32);
     /// One line of text in Helvetica at `size` points, its baseline at `at.1`.
     fn text(&mut self, at: (f32, f32), size: f32, text: &str, anchor: Anchor);
     /// The finished document.

@@ -89,6 +89,15 @@ impl Canvas for PdfCanvas {
         content.stroke();
     }
 
+    fn shade(&mut self, x: f32, y: f32, width: f32, height: f32, grey: f32) {
+        let (h, content) = self.page();
+        content.set_fill_gray(grey);
+        content.rect(x, h - y - height, width, height);
+        content.fill_nonzero();
+        // Text fills in black.
+        content.set_fill_gray(0.0);
+    }
+
     fn text(&mut self, at: (f32, f32), size: f32, text: &str, anchor: Anchor) {
         let new_size = self.font_size != Some(size);
         self.font_size = Some(size);

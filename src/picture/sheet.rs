@@ -5,7 +5,7 @@
 
 use super::cage_outline::{self, CageOutline};
 use super::canvas::{Anchor, Canvas, Pen};
-use crate::grid::{digit_char, Cages, Grid};
+use crate::grid::{digit_char, Cages, Geometry, Grid};
 
 /// Paper sizes, in points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -58,7 +58,7 @@ impl PerPage {
 pub struct Entry {
     /// What names it on the sheet and in the solutions: `12` for bank puzzle 12.
     pub label: String,
-    /// The rest of its caption: tier, score, clues.
+    /// The rest of its caption: variant and size, givens, tier, score.
     pub details: String,
     /// The givens.
     pub puzzle: Grid,
@@ -90,6 +90,10 @@ const CELL_LINE: Pen = Pen {
     grey: 0.35,
     dash: 0.0,
 };
+/// The grey of the cells of an extra unit (the diagonals): light enough for the givens.
+const EXTRA_UNIT_SHADE: f32 = 0.86;
+/// The size of a sheet's rules lines, points.
+const RULES_SIZE: f32 = 7.5;
 /// Killer cages: dashed, a shade lighter than the givens, the dash scaled to the cell.
 fn cage_pen(cell: f32) -> Pen {
     Pen {
@@ -131,6 +135,7 @@ impl Book {
                 let caption = format!("Puzzle {} - {}", entry.label, entry.details);
                 draw_grid(canvas, &slot, &caption, &entry.puzzle, 1.0);
             }
+            self.rules(canvas, chunk);
         }
         if !self.solutions {
             return;
@@ -159,6 +164,22 @@ impl Book {
             &format!("page {page} of {pages}"),
             Anchor::Middle,
         );
+    }
+
+    /// The rules of the page's puzzles, a line for each kind (variant and size) among
+    /// them, in the footer above the page number.
+    fn rules(&self, canvas: &mut dyn Canvas, entries: &[Entry]) {
+        let (_, height) = self.paper.size();
+        let mut kinds: Vec<Geometry> = Vec::new();
+        for e in entries {
+            if !kinds.contains(&e.puzzle.geometry()) {
+                kinds.push(e.puzzle.geometry());
+            }
+        }
+        for (i, g) in kinds.iter().enumerate() {
+            let y = height - MARGIN - FOOTER + (i as f32 + 1.0) * (RULES_SIZE + 1.5);
+            canvas.text((MARGIN, y), RULES_SIZE, &g.rules_line(), Anchor::Start);
+        }
     }
 
     /// The slots of a `cols` × `rows` page, in reading order, below `top` extra points.
@@ -192,8 +213,8 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
 }
 
 /// One grid, centred in its slot under its caption: thick outline and box lines, thin
-/// cell lines (and both diagonals for the diagonal variant, the cages with their sums for
-/// killer), digits centred in their cells. `scale` shrinks solution grids.
+/// cell lines (the diagonals' cells shaded for the diagonal variant, the cages with their
+/// sums for killer), digits centred in their cells. `scale` shrinks solution grids.
 fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
     let geometry = grid.geometry();
     let n = geometry.n();
@@ -209,6 +230,22 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         Anchor::Start,
     );
     let cell = side / n as f32;
+    if geometry.variant().has_diagonals() {
+        // The diagonal variant's two extra units, shaded as printed X-sudoku marks them
+        // (a line through the cells would strike the givens).
+        for i in 0..n {
+            // The centre of an odd grid is on both, shaded once.
+            let cols = if 2 * i + 1 == n {
+                &[i][..]
+            } else {
+                &[i, n - 1 - i][..]
+            };
+            for &c in cols {
+                let (x, y) = (x0 + c as f32 * cell, y0 + i as f32 * cell);
+                canvas.shade(x, y, cell, cell, EXTRA_UNIT_SHADE);
+            }
+        }
+    }
     for k in 1..n {
         let at = k as f32 * cell;
         let (row_pen, col_pen) = (
@@ -227,12 +264,6 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         canvas.line((x0 + at, y0), (x0 + at, y0 + side), col_pen);
     }
     canvas.rect(x0, y0, side, side, OUTLINE);
-    if geometry.variant().has_diagonals() {
-        // The diagonal variant's two extra units, corner to corner, as printed X-sudoku
-        // marks them.
-        canvas.line((x0, y0), (x0 + side, y0 + side), CELL_LINE);
-        canvas.line((x0 + side, y0), (x0, y0 + side), CELL_LINE);
-    }
     if let Some(cages) = grid.cages() {
         draw_cages(canvas, (x0, y0), cell, cages);
     }

@@ -93,6 +93,15 @@ impl Canvas for SvgCanvas {
         );
     }
 
+    fn shade(&mut self, x: f32, y: f32, width: f32, height: f32, grey: f32) {
+        let grey = (grey.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let _ = writeln!(
+            self.body,
+            r#"<rect x="{x}" y="{}" width="{width}" height="{height}" fill="rgb({grey},{grey},{grey})"/>"#,
+            self.top + y
+        );
+    }
+
     fn text(&mut self, at: (f32, f32), size: f32, text: &str, anchor: Anchor) {
         let anchor = match anchor {
             Anchor::Start => "start",
