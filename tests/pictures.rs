@@ -1109,21 +1109,7 @@ fn report_defaults_to_the_newest_run_and_explain_html_refuses_what_it_cannot_sol
 #[test]
 fn print_names_the_variant_shades_diagonals_and_states_the_rules() {
     let (dir, db) = temp_db();
-    for variant in ["diagonal", "killer"] {
-        ok(&[
-            "fill",
-            "--variant",
-            variant,
-            "--count",
-            "2",
-            "--tier",
-            "easy",
-            "--seed",
-            "6",
-            "--db",
-            &db,
-        ]);
-    }
+    common::fill_easy(&db, &["diagonal", "killer"], "2", "6");
     let svg = dir.path().join("variants.svg");
     let out = svg.to_str().unwrap();
     ok(&["print", "--db", &db, "--per-page", "4", "--out", out]);

@@ -483,21 +483,7 @@ fn a_size_with_tiers_of_its_own_from_the_config() {
 #[test]
 fn the_variant_survives_show_and_sdk() {
     let (_dir, db) = temp_db();
-    for variant in ["diagonal", "killer"] {
-        ok(&[
-            "fill",
-            "--variant",
-            variant,
-            "--count",
-            "4",
-            "--tier",
-            "easy",
-            "--seed",
-            "2",
-            "--db",
-            &db,
-        ]);
-    }
+    common::fill_easy(&db, &["diagonal", "killer"], "4", "2");
     let ids = |variant: &str| {
         texts(
             &db,

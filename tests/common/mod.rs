@@ -207,3 +207,22 @@ pub fn temp_db() -> (tempfile::TempDir, String) {
     let db = dir.path().join("b.sqlite").to_str().unwrap().to_string();
     (dir, db)
 }
+
+/// Fills `count` easy puzzles of each of `variants` into `db`, seed `seed`.
+pub fn fill_easy(db: &str, variants: &[&str], count: &str, seed: &str) {
+    for variant in variants {
+        ok(&[
+            "fill",
+            "--variant",
+            variant,
+            "--count",
+            count,
+            "--tier",
+            "easy",
+            "--seed",
+            seed,
+            "--db",
+            db,
+        ]);
+    }
+}
