@@ -5,12 +5,12 @@ mod common;
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use sudoku_bank::generate::random_digs;
-use sudoku_bank::grid::{parse_line, parse_line_with, Geometry, Variant};
+use sudoku_bank::grid::{parse_line, parse_line_with, Geometry, Grid, Variant};
 use sudoku_bank::rate::calibrate::spearman;
-use sudoku_bank::rate::{rate, rate_on, Path, Technique};
+use sudoku_bank::rate::{rate, rate_on, Path, Rating, Technique};
 use sudoku_bank::solver::count_solutions;
 
-fn calibration() -> Vec<(sudoku_bank::grid::Grid, f64)> {
+fn calibration() -> Vec<(Grid, f64)> {
     let text = std::fs::read_to_string(common::data("rating/se_calibration.txt")).unwrap();
     text.lines()
         .map(|l| {
@@ -18,6 +18,34 @@ fn calibration() -> Vec<(sudoku_bank::grid::Grid, f64)> {
             (parse_line(cells).unwrap(), se.trim().parse().unwrap())
         })
         .collect()
+}
+
+/// Asserts that every step of `rating` of puzzle `p` uses a technique of `variant`'s rule
+/// set and places or removes only what the true `solution` allows.
+fn assert_steps_true(p: &Grid, solution: &Grid, rating: &Rating, variant: Variant) {
+    for s in &rating.steps {
+        assert!(
+            s.technique.applies_under(variant.rules()),
+            "{p}: {:?}",
+            s.technique
+        );
+        for &(c, d) in &s.placements {
+            assert_eq!(
+                solution.get(c),
+                d,
+                "{p}: {:?} placed a wrong digit",
+                s.technique
+            );
+        }
+        for &(c, d) in &s.eliminations {
+            assert_ne!(
+                solution.get(c),
+                d,
+                "{p}: {:?} removed the solution",
+                s.technique
+            );
+        }
+    }
 }
 
 /// One calibration puzzle's rating beside its SE rating.
@@ -56,24 +84,7 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
                 .cloned()
                 .expect("reference puzzles are unique");
             let r = rate(p);
-            for s in &r.steps {
-                for &(c, d) in &s.placements {
-                    assert_eq!(
-                        solution.get(c),
-                        d,
-                        "{p}: {:?} placed a wrong digit",
-                        s.technique
-                    );
-                }
-                for &(c, d) in &s.eliminations {
-                    assert_ne!(
-                        solution.get(c),
-                        d,
-                        "{p}: {:?} removed the solution",
-                        s.technique
-                    );
-                }
-            }
+            assert_steps_true(p, &solution, &r, Variant::Classic);
             if r.completed {
                 assert!(r.steps.iter().all(|s| s.score <= r.score));
             } else {
@@ -151,7 +162,7 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
     let geometry = Geometry::CLASSIC.with_variant(variant);
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let set: Vec<(sudoku_bank::grid::Grid, f64)> = text
+    let set: Vec<(Grid, f64)> = text
         .lines()
         .map(|l| {
             let mut f = l.split_whitespace();
@@ -170,24 +181,7 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
         .map(|(p, se)| {
             let solution = count_solutions(p, 2).unique().cloned().expect("unique");
             let r = rate(p);
-            for s in &r.steps {
-                assert!(
-                    s.technique.applies_under(variant.rules()),
-                    "{p}: {:?}",
-                    s.technique
-                );
-                for &(c, d) in &s.placements {
-                    assert_eq!(solution.get(c), d, "{p}: {:?} placed wrongly", s.technique);
-                }
-                for &(c, d) in &s.eliminations {
-                    assert_ne!(
-                        solution.get(c),
-                        d,
-                        "{p}: {:?} removed the solution",
-                        s.technique
-                    );
-                }
-            }
+            assert_steps_true(p, &solution, &r, variant);
             (r.score, *se, r.steps.iter().map(|s| s.technique).collect())
         })
         .collect();
@@ -634,17 +628,8 @@ fn diagonal_steps_are_true_and_skip_uniqueness() {
                 };
                 assert!(g.solution.find_conflict().is_none());
                 let r = rate(&g.puzzle);
-                for s in &r.steps {
-                    let rules = Variant::Diagonal.rules();
-                    assert!(s.technique.applies_under(rules), "{}", g.puzzle);
-                    for &(c, d) in &s.placements {
-                        assert_eq!(g.solution.get(c), d, "{}: {:?}", g.puzzle, s.technique);
-                    }
-                    for &(c, d) in &s.eliminations {
-                        assert_ne!(g.solution.get(c), d, "{}: {:?}", g.puzzle, s.technique);
-                    }
-                    techniques.insert(s.technique);
-                }
+                assert_steps_true(&g.puzzle, &g.solution, &r, Variant::Diagonal);
+                techniques.extend(r.steps.iter().map(|s| s.technique));
                 rated += 1;
             }
         }

@@ -17,8 +17,10 @@ pub enum Variant {
     Killer,
 }
 
-/// What a variant adds to the grid and what follows from it, declared once: the solver,
-/// rater, digger and pictures ask these answers and never match on the variant itself.
+/// What a variant adds to the grid and what follows from it, declared once. The rater,
+/// the solver's "solved below" bound and the print sheets' rules line ask this row; the
+/// layout, canonicalizer, digger and store still ask `has_diagonals`/`has_cages` (issue 53
+/// moves them here).
 #[derive(Clone, Copy, Debug)]
 pub struct RuleSet {
     /// The name used on the command line, in config and in the bank.

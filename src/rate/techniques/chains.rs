@@ -297,12 +297,14 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                         let mut seen = seen_by_both(b, start, t / 2, nodes);
                         let closes = (4..=MOST_LOOP_NODES).contains(&trail.length(t))
                             && b.sees(start, t / 2);
-                        if closes {
-                            seen = seen.or(loop_links_seen(b, &trail.path(t, 2), nodes));
+                        // A loop's path is read once, for its weak links and the step.
+                        let path = closes.then(|| trail.path(t, 2));
+                        if let Some(path) = &path {
+                            seen = seen.or(loop_links_seen(b, path, nodes));
                         }
                         if !seen.is_empty() {
                             found_any = true;
-                            let chain = trail.path(t, 2);
+                            let chain = path.unwrap_or_else(|| trail.path(t, 2));
                             let score = x_chain_score(b, &chain, d);
                             if replaces(&best, chain.len(), score) {
                                 let mut step = Step::new(Technique::XChain, chain);
@@ -358,8 +360,9 @@ mod tests {
     }
 
     /// Whether the search from `start` reaches, by a strong link, an end whose chain
-    /// removes something or closes a loop, followed one state at a time as the search does (state: cell,
-    /// and whether it was reached by a weak link), within the same bounds.
+    /// removes something or closes a loop, followed one state at a time as the search
+    /// does (state: cell, and whether it was reached by a weak link), within the same
+    /// bounds.
     fn reaches_useful_end(
         b: &Board,
         start: usize,
