@@ -2,7 +2,7 @@
 # Runs each fuzz target for SECONDS (default 60) from the committed seeds, on nightly
 # Rust with cargo-fuzz (`cargo install cargo-fuzz`). New corpus entries go to a scratch
 # folder; a crash is saved under fuzz/artifacts/TARGET: copy it into
-# fuzz/regressions/TARGET (committed) once fixed, and tests/fuzz_corpus.rs replays it.
+# fuzz/regressions/TARGET (committed) once fixed, and tests/it/fuzz_corpus.rs replays it.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-60}

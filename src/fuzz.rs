@@ -1,6 +1,6 @@
 //! Entry points for fuzzing the parts that read outside input: puzzle lines, config files
 //! and the import line reader. The cargo-fuzz targets in `fuzz/` call these with raw
-//! bytes, and `tests/fuzz_corpus.rs` replays every saved input through them, so a case
+//! bytes, and `tests/it/fuzz_corpus.rs` replays every saved input through them, so a case
 //! the fuzzer once found stays a test. Each checks invariants and panics when one breaks.
 
 use crate::canon::fingerprint;

@@ -13,6 +13,7 @@ mod args;
 mod bench;
 mod calibrate;
 mod canon;
+mod config;
 pub mod exchange;
 mod explain;
 mod export;
@@ -107,6 +108,9 @@ enum Command {
     Print(print::PrintArgs),
     /// An HTML report on a run or a period: pace, timeouts, alarms, tier mix, histograms.
     Report(report::ReportArgs),
+    /// Check a config (a partial file is laid over the embedded default); `--print` shows
+    /// the resolved settings.
+    Config(config::ConfigCommandArgs),
 }
 
 /// Runs the command line and returns the process exit status.
@@ -149,6 +153,7 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Prune(args) => stock::run_prune(args),
         Command::Print(args) => print::run(args),
         Command::Report(args) => report::run(args),
+        Command::Config(args) => config::run(args).map(|()| EXIT_OK),
     }
 }
 

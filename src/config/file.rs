@@ -1,8 +1,35 @@
-//! The TOML file as written: field names and shapes only. Nothing reads these values but
+//! The TOML file as written: field names and shapes only, and how a partial file is laid
+//! over the embedded default ([`ConfigFile::layered`]). Nothing reads these values but
 //! [`super::Settings::resolve`], which checks them and turns them into types.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use toml::{Table, Value};
+
+impl ConfigFile {
+    /// `text` laid over `default`, section by section: a section the text gives
+    /// (`[generation]`, `[alarm]`, `[writer]`, `[killer]`, `[diagonal]`) keeps the default's
+    /// keys it does not name, so a file with only `[alarm] threshold = 0.4` changes one
+    /// value. A key's value replaces the default's whole: a list of tiers (`[[tier]]`,
+    /// `[[killer.tier]]`) or a weight table (`routes`, `strategies`) is the file's own.
+    /// `[quota]` replaces whole too: a quota file says what to stock, and sizes it leaves
+    /// out are not stocked. Unknown keys are refused after the merge.
+    pub fn layered(default: &str, text: &str) -> Result<ConfigFile, toml::de::Error> {
+        let mut merged: Table = default.parse()?;
+        let over: Table = text.parse()?;
+        for (key, value) in over {
+            match (merged.get_mut(&key), value) {
+                (Some(Value::Table(section)), Value::Table(keys)) if key != "quota" => {
+                    section.extend(keys)
+                }
+                (_, value) => {
+                    merged.insert(key, value);
+                }
+            }
+        }
+        ConfigFile::deserialize(merged)
+    }
+}
 
 /// The whole file.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]

@@ -301,10 +301,11 @@ impl Settings {
         Settings::parse(&text, &path.display().to_string())
     }
 
-    /// Parses and resolves config text; `origin` names it in errors.
+    /// Parses config text, lays it over the embedded default ([`ConfigFile::layered`]) and
+    /// resolves the result; `origin` names the text in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Settings> {
-        let file: ConfigFile =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("config {origin}: {e}"))?;
+        let file = ConfigFile::layered(DEFAULT_CONFIG, text)
+            .map_err(|e| anyhow::anyhow!("config {origin}: {e}"))?;
         Settings::resolve(file).map_err(|e| anyhow::anyhow!("config {origin}: {e:#}"))
     }
 
@@ -1043,8 +1044,61 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 33);
-        for text in ["", "[generation]", "tier = 3", "\u{0}"] {
+        for text in [
+            "tier = 3",
+            "\u{0}",
+            "[generation]\nthreads = \"all\"",
+            "[colour]",
+        ] {
             assert!(Settings::parse(text, "t.toml").is_err());
         }
+    }
+
+    #[test]
+    fn a_partial_file_is_laid_over_the_default() {
+        let embedded = Settings::embedded();
+        assert_eq!(Settings::parse("", "t").unwrap().file(), embedded.file());
+
+        let quotas = Settings::parse("[quota.9]\nhard = 7\n", "t").unwrap();
+        let wanted: Vec<_> = quotas
+            .quotas()
+            .iter()
+            .map(|q| (q.geometry.n(), q.tier.name.as_str(), q.count))
+            .collect();
+        assert_eq!(
+            wanted,
+            [(9, "hard", 7)],
+            "a quota file replaces the quotas whole"
+        );
+        assert_eq!(quotas.file().tiers, embedded.file().tiers);
+        assert_eq!(quotas.generation.deadline, embedded.generation.deadline);
+
+        let one_value = Settings::parse("[alarm]\nthreshold = 0.4\n", "t").unwrap();
+        assert_eq!(one_value.alarm.threshold, 0.4);
+        assert_eq!(one_value.alarm.window, embedded.alarm.window);
+        assert_eq!(one_value.quotas().len(), embedded.quotas().len());
+
+        let routes = Settings::parse("[generation]\nroutes = { pattern = 1 }\n", "t").unwrap();
+        let g = &routes.file().generation;
+        assert_eq!(g.routes.len(), 1, "a weight table replaces the default's");
+        assert_eq!(g.max_attempts, embedded.file().generation.max_attempts);
+
+        let tiers = "[[tier]]\nname = \"any\"\nclues = [22, 40]\nscore = [1.0, 20.0]\n";
+        let err = Settings::parse(tiers, "t").unwrap_err();
+        assert!(
+            format!("{err:#}").contains("quota.16.easy: no [[tier]] named 'easy'"),
+            "{err:#}"
+        );
+        let tiers = format!("{tiers}[quota.9]\nany = 10\n");
+        let one_tier = Settings::parse(&tiers, "t").unwrap();
+        assert_eq!(
+            one_tier.file().tiers.len(),
+            1,
+            "a list of tables replaces the default's"
+        );
+        assert_eq!(one_tier.file().killer, embedded.file().killer);
+
+        let err = Settings::parse("[alarm]\nthreshhold = 0.4\n", "t.toml").unwrap_err();
+        assert!(format!("{err:#}").contains("threshhold"), "{err:#}");
     }
 }

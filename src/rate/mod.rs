@@ -84,7 +84,7 @@ pub enum Path {
     /// first reached, so a later step can raise the score on one path and not on the
     /// other. On the 11,791 calibration puzzles both paths give every puzzle the same
     /// hardest technique, and the same score except on 12 rated by dynamic forcing
-    /// chains (8.9–9.2), where the two differ by 0.1 or 0.2 (`tests/rater.rs` checks
+    /// chains (8.9–9.2), where the two differ by 0.1 or 0.2 (`tests/it/rater.rs` checks
     /// all of them).
     Scoring,
 }
@@ -349,7 +349,7 @@ mod tests {
     /// The bank's path gives the hardest technique and completion of the easiest path,
     /// and its score (within 0.2 where dynamic forcing chains set it), on chain-level
     /// calibration puzzles and random diagonal and killer digs, while taking other steps
-    /// after the score is set on many of them (tests/rater.rs checks the whole
+    /// after the score is set on many of them (tests/it/rater.rs checks the whole
     /// calibration file).
     #[test]
     fn the_scoring_path_scores_as_the_easiest() {

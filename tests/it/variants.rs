@@ -1,9 +1,7 @@
 //! The diagonal variant end to end, on each backend: fill, the independent counter,
 //! reproduce, verify, take, export/import, stats, and the same bank on any thread count.
 
-mod common;
-
-use common::{bank, banks, brute_count, ok, stderr, temp_db, texts};
+use crate::common::{bank, banks, brute_count, ok, stderr, temp_db, texts};
 use sudoku_bank::grid::{parse_line_in, Variant};
 
 /// `SELECT` of every diagonal puzzle's `puzzle solution` line.
@@ -216,10 +214,10 @@ fn verify_flags_a_puzzle_moved_to_another_variant() {
         "--db",
         &db,
     ]);
-    common::execute(&db, "UPDATE puzzles SET variant = 'classic' WHERE id = 3");
+    crate::common::execute(&db, "UPDATE puzzles SET variant = 'classic' WHERE id = 3");
     let o = bank(&["verify", "--db", &db], None);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let report = format!("{}{}", common::stdout(&o), stderr(&o));
+    let report = format!("{}{}", crate::common::stdout(&o), stderr(&o));
     assert!(report.contains("puzzle 3"), "{report}");
 }
 
@@ -332,7 +330,7 @@ fn bad_variant_input_is_refused() {
 /// fill, take, stats and quotas use them, and the classic tiers stay as they were.
 #[test]
 fn diagonal_tiers_of_their_own_from_the_config() {
-    let (dir, db) = common::temp_db();
+    let (dir, db) = crate::common::temp_db();
     let config = dir.path().join("own.toml");
     std::fs::write(
         &config,
@@ -347,12 +345,12 @@ fn diagonal_tiers_of_their_own_from_the_config() {
     let fill = |args: &[&str]| {
         let mut full = vec!["fill", "--db", &db, "--config", config, "--seed", "3"];
         full.extend_from_slice(args);
-        common::ok(&full)
+        crate::common::ok(&full)
     };
     fill(&["--variant", "diagonal", "--count", "6"]);
     fill(&["--variant", "diagonal", "--tier", "master", "--count", "3"]);
     fill(&["--tier", "hard", "--count", "2"]);
-    let rows = common::texts(
+    let rows = crate::common::texts(
         &db,
         "SELECT variant || ' ' || tier || ' ' || score FROM puzzles ORDER BY id",
     );
@@ -371,7 +369,7 @@ fn diagonal_tiers_of_their_own_from_the_config() {
     assert_eq!(counts[&("diagonal", "gentle")], 3);
     assert_eq!(counts[&("diagonal", "master")], 6);
     assert_eq!(counts[&("classic", "hard")], 2);
-    let taken = common::ok(&[
+    let taken = crate::common::ok(&[
         "take",
         "--db",
         &db,
@@ -383,7 +381,7 @@ fn diagonal_tiers_of_their_own_from_the_config() {
         "master",
     ]);
     assert_eq!(taken.lines().count(), 1);
-    let stats = common::ok(&["stats", "--db", &db, "--config", config]);
+    let stats = crate::common::ok(&["stats", "--db", &db, "--config", config]);
     assert!(
         stats
             .lines()
@@ -392,7 +390,7 @@ fn diagonal_tiers_of_their_own_from_the_config() {
     );
     // The classic names are not diagonal tiers here, and the diagonal ones not classic.
     for (variant, tier) in [("diagonal", "easy"), ("classic", "master")] {
-        let o = common::bank(
+        let o = crate::common::bank(
             &[
                 "fill",
                 "--db",
@@ -410,9 +408,9 @@ fn diagonal_tiers_of_their_own_from_the_config() {
         );
         assert_eq!(o.status.code(), Some(2), "{variant} {tier}");
         assert!(
-            common::stderr(&o).contains("unknown tier"),
+            crate::common::stderr(&o).contains("unknown tier"),
             "{}",
-            common::stderr(&o)
+            crate::common::stderr(&o)
         );
     }
 }
@@ -483,7 +481,7 @@ fn a_size_with_tiers_of_its_own_from_the_config() {
 #[test]
 fn the_variant_survives_show_and_sdk() {
     let (_dir, db) = temp_db();
-    common::fill_easy(&db, &["diagonal", "killer"], "4", "2");
+    crate::common::fill_easy(&db, &["diagonal", "killer"], "4", "2");
     let ids = |variant: &str| {
         texts(
             &db,

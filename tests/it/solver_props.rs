@@ -2,9 +2,7 @@
 //! small sizes (and well-filled 9x9 ones), clashing clues included, under the classic
 //! and the diagonal rules.
 
-mod common;
-
-use common::brute_count;
+use crate::common::brute_count;
 use proptest::prelude::*;
 use sudoku_bank::generate::{generate, DigStop, Route, Spec, Strategy};
 use sudoku_bank::grid::{Geometry, Grid, Variant};

@@ -2,9 +2,7 @@
 //! knows cages, reproduce, verify, export/import with cages, take, determinism, and the
 //! rater's steps checked against the solution.
 
-mod common;
-
-use common::{bank, banks, execute, ok, stderr, temp_db, texts};
+use crate::common::{bank, banks, execute, ok, stderr, temp_db, texts};
 use sudoku_bank::grid::{parse_line_in, Variant};
 
 /// `SELECT` of every killer puzzle's text-form puzzle, tab, solution, in id order (read
@@ -265,7 +263,10 @@ fn killer_puzzles_round_trip_and_are_taken_with_cages() {
     let file = dir2.path().join("bank.jsonl");
     std::fs::write(&file, &export).unwrap();
     ok(&["import", file.to_str().unwrap(), "--db", &other]);
-    assert_eq!(common::scalar(&other, "SELECT count(*) FROM puzzles"), 10);
+    assert_eq!(
+        crate::common::scalar(&other, "SELECT count(*) FROM puzzles"),
+        10
+    );
     let fields = |db: &str| {
         texts(
             db,

@@ -1,8 +1,6 @@
 //! The solver against the public puzzle sets in ../shared/data/solver.
 
-mod common;
-
-use common::{data, puzzles};
+use crate::common::{data, puzzles};
 use sudoku_bank::grid::parse_line;
 use sudoku_bank::solver::count_solutions;
 

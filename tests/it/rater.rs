@@ -1,7 +1,5 @@
 //! The human-style rater against the public SE calibration set.
 
-mod common;
-
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use sudoku_bank::generate::random_digs;
@@ -11,7 +9,7 @@ use sudoku_bank::rate::{rate, rate_on, Path, Rating, Technique};
 use sudoku_bank::solver::count_solutions;
 
 fn calibration() -> Vec<(Grid, f64)> {
-    let text = std::fs::read_to_string(common::data("rating/se_calibration.txt")).unwrap();
+    let text = std::fs::read_to_string(crate::common::data("rating/se_calibration.txt")).unwrap();
     text.lines()
         .map(|l| {
             let (cells, se) = l.split_once(' ').unwrap();
@@ -227,17 +225,17 @@ fn classic_fill_ratings_follow_the_reference() {
 
 #[test]
 fn cli_rate_prints_score_tier_and_technique() {
-    let o = common::bank(
+    let o = crate::common::bank(
         &["rate"],
         Some("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n"),
     );
-    let out = common::stdout(&o);
+    let out = crate::common::stdout(&o);
     let fields: Vec<&str> = out.trim().split('\t').collect();
     assert_eq!(fields.len(), 3, "{out}");
     assert!(fields[0].parse::<f64>().unwrap() <= 2.3);
     assert_eq!(fields[1], "easy");
-    let o = common::bank(&["rate", "--json"], Some(&format!("{}\n", ".".repeat(81))));
-    assert_eq!(common::stdout(&o).trim(), "multiple");
+    let o = crate::common::bank(&["rate", "--json"], Some(&format!("{}\n", ".".repeat(81))));
+    assert_eq!(crate::common::stdout(&o).trim(), "multiple");
 }
 
 /// Reference puzzles whose SE rating pins one technique: the rater must reach the same
@@ -571,9 +569,9 @@ fn quick_settle_agrees_with_the_rater() {
 fn explain_shows_forcing_chains_link_by_link() {
     let puzzle =
         "000900003000700060007050090030608012002000300960201050050080400080005000200009000";
-    let o = common::bank(&["explain", puzzle], None);
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let out = common::stdout(&o);
+    let o = crate::common::bank(&["explain", puzzle], None);
+    assert!(o.status.success(), "{}", crate::common::stderr(&o));
+    let out = crate::common::stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     let at = lines
         .iter()
@@ -587,12 +585,12 @@ fn explain_shows_forcing_chains_link_by_link() {
     assert!(out
         .trim_end()
         .ends_with("score 7.1, hardest technique: forcing chain"));
-    let o = common::bank(&["explain", &".".repeat(81)], None);
+    let o = crate::common::bank(&["explain", &".".repeat(81)], None);
     assert!(!o.status.success());
     assert!(
-        common::stderr(&o).contains("exactly one solution"),
+        crate::common::stderr(&o).contains("exactly one solution"),
         "{}",
-        common::stderr(&o)
+        crate::common::stderr(&o)
     );
 }
 

@@ -1,9 +1,7 @@
 //! Variety: routes that give different grids, solution classes kept apart, the full
 //! canonical form, and the migration that adds classes to old banks.
 
-mod common;
-
-use common::{bank, ok, scalar, stderr, temp_db};
+use crate::common::{bank, ok, scalar, stderr, temp_db};
 use rusqlite::Connection;
 use sudoku_bank::grid::parse_line;
 

@@ -1,21 +1,17 @@
 //! The nightly job: quotas, time limits, signals, crashes, concurrency, verify, export, import.
 
-mod common;
-
-use common::{bank, stderr, stdout};
+use crate::common::{bank, stderr, stdout};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// A config with small quotas, written into `dir`.
+/// A config of small quotas alone, written into `dir`: the rest is the embedded default's.
 fn small_quota_config(dir: &Path) -> PathBuf {
-    let text = sudoku_bank::config::DEFAULT_CONFIG;
-    let base = &text[..text.find("[quota.6]").unwrap()];
-    let path = dir.join("bank.toml");
+    let path = dir.join("quotas.toml");
     std::fs::write(
         &path,
-        format!("{base}[quota.9]\neasy = 150\nmedium = 100\nhard = 50\n\n[quota.4]\neasy = 10\n"),
+        "[quota.9]\neasy = 150\nmedium = 100\nhard = 50\n\n[quota.4]\neasy = 10\n",
     )
     .unwrap();
     path
@@ -31,7 +27,7 @@ fn spawn_bank(args: &[&str]) -> Child {
 }
 
 fn count(db: impl AsRef<Path>, sql: &str) -> i64 {
-    common::scalar(db.as_ref().to_str().unwrap(), sql)
+    crate::common::scalar(db.as_ref().to_str().unwrap(), sql)
 }
 
 /// Integrity, foreign keys, and no puzzle without its run or base grid (PostgreSQL
@@ -40,7 +36,7 @@ fn assert_consistent(db: impl AsRef<Path>) {
     let db = db.as_ref();
     let orphans = "SELECT count(*) FROM puzzles p WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = p.run_id)
                OR (p.source = 'generated' AND NOT EXISTS (SELECT 1 FROM base_grids g WHERE g.id = p.base_grid_id))";
-    if common::is_postgres(db.to_str().unwrap()) {
+    if crate::common::is_postgres(db.to_str().unwrap()) {
         // A worker killed while it created the schema left none of it (one transaction).
         let tables = "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'";
         if count(db, tables) == 0 {
@@ -84,7 +80,7 @@ fn assert_consistent(db: impl AsRef<Path>) {
 
 #[test]
 fn quota_fills_the_deficit_then_does_nothing() {
-    for (dir, db) in common::banks() {
+    for (dir, db) in crate::common::banks() {
         quota_fills_the_deficit_on(dir.path(), &db);
     }
 }
@@ -133,7 +129,7 @@ fn quota_fills_the_deficit_on(dir: &Path, db_s: &str) {
 
     // As if the worker had been killed after storing its last puzzles but before closing
     // its run: a fill that finds the quota met still closes it.
-    common::execute(
+    crate::common::execute(
         db,
         "UPDATE runs SET status = 'running', pid = 2147483646 WHERE id = 1",
     );
@@ -153,7 +149,7 @@ fn quota_fills_the_deficit_on(dir: &Path, db_s: &str) {
         "a second run made no run"
     );
     assert_eq!(
-        common::texts(db, "SELECT status FROM runs"),
+        crate::common::texts(db, "SELECT status FROM runs"),
         ["interrupted"],
         "{db}"
     );
@@ -222,11 +218,11 @@ fn fill_then_signal(db: &Path, tier: &str, signals: &[&str]) -> (Option<i32>, St
 #[test]
 fn sigint_and_sigterm_mark_the_run_interrupted() {
     for signal in ["-INT", "-TERM"] {
-        for (_dir, db) in common::banks() {
+        for (_dir, db) in crate::common::banks() {
             let (code, err) = fill_then_signal(Path::new(&db), "easy", &[signal]);
             assert_eq!(code, Some(1), "{signal} {db}: {err}");
             assert_eq!(
-                common::texts(&db, "SELECT status FROM runs"),
+                crate::common::texts(&db, "SELECT status FROM runs"),
                 ["interrupted"],
                 "{signal} {db}"
             );
@@ -264,7 +260,7 @@ fn a_second_ctrl_c_exits_at_once_without_damage() {
 
 #[test]
 fn kill_9_at_random_moments_never_damages_the_bank() {
-    for (dir, db) in common::banks() {
+    for (dir, db) in crate::common::banks() {
         kill_9_on(dir.path(), &db);
     }
 }
@@ -297,7 +293,7 @@ fn kill_9_on(dir: &Path, db_s: &str) {
         count(db, "SELECT count(*) FROM runs WHERE status = 'running'"),
         0,
         "{db}: {:?}",
-        common::texts(
+        crate::common::texts(
             db,
             "SELECT id || ' ' || status || ' ' || coalesce(pid, 0) || ' ' || run_seed FROM runs"
         )
@@ -421,13 +417,13 @@ fn verify_export_and_import() {
         .all(|g| g.lines().count() == 9 && g.lines().all(|l| l.len() == 9)));
 
     // Import: the exported hard puzzles are duplicates; reference puzzles are new; bad lines skipped.
-    let hardest = std::fs::read_to_string(common::data("solver/hardest_1106.txt")).unwrap();
+    let hardest = std::fs::read_to_string(crate::common::data("solver/hardest_1106.txt")).unwrap();
     let mut input: Vec<String> = hardest.lines().take(30).map(String::from).collect();
     input.extend(lines.iter().take(5).cloned());
     input.push("not a puzzle".into());
     input.push(format!("55{}", &lines[0][2..]));
     input.push(
-        std::fs::read_to_string(common::data("solver/serg_multi_solution.txt"))
+        std::fs::read_to_string(crate::common::data("solver/serg_multi_solution.txt"))
             .unwrap()
             .lines()
             .next()

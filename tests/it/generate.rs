@@ -1,8 +1,6 @@
 //! Generation: every puzzle unique, symmetric, minimal when asked, deterministic.
 
-mod common;
-
-use common::{bank, stderr, stdout};
+use crate::common::{bank, stderr, stdout};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 use sudoku_bank::generate::{generate, is_minimal, DigError, DigStop, Route, Spec, Strategy};
@@ -206,7 +204,7 @@ proptest! {
 
 #[test]
 fn transformed_reference_puzzles_share_fingerprints_and_others_differ() {
-    let set = common::puzzles("solver/hardest_1106.txt");
+    let set = crate::common::puzzles("solver/hardest_1106.txt");
     let mut seen = std::collections::HashSet::new();
     for (i, p) in set.iter().enumerate() {
         let map: Vec<u8> = std::iter::once(0).chain((1..=9).rev()).collect();

@@ -2,9 +2,7 @@
 //! fills, round trips through exports and merges, JSON logs. Each runs the real binary
 //! against a real bank in a temp dir.
 
-mod common;
-
-use common::{bank, banks, ok, scalar, stderr, stdout, temp_db, texts};
+use crate::common::{bank, banks, ok, scalar, stderr, stdout, temp_db, texts};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -320,8 +318,8 @@ fn exports_import_into_a_new_bank_and_reproduce() {
 
 /// A second, empty bank of the same backend as `like`.
 fn another_bank(dir: &Path, like: &str, name: &str) -> (Option<tempfile::TempDir>, String) {
-    if common::is_postgres(like) {
-        let (d, url) = common::postgres_db().expect("a server, as for the first bank");
+    if crate::common::is_postgres(like) {
+        let (d, url) = crate::common::postgres_db().expect("a server, as for the first bank");
         (Some(d), url)
     } else {
         (None, dir.join(name).to_str().unwrap().to_string())
@@ -412,7 +410,7 @@ fn merge_copies_runs_puzzles_and_retired_fingerprints_once() {
 /// column, so the exports of the three banks agree but for ids and creation times.
 #[test]
 fn merge_moves_a_bank_between_backends_with_every_column() {
-    let Some((_pg_dir, pg)) = common::postgres_db() else {
+    let Some((_pg_dir, pg)) = crate::common::postgres_db() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -427,7 +425,7 @@ fn merge_moves_a_bank_between_backends_with_every_column() {
     ok(&["daily", "--tier", "easy", "--date", "2026-12-01", "--db", a]);
     ok(&["take", "--tier", "easy", "--count", "1", "--db", a]);
     bank(&["prune", "--served-before", "2000-01-01", "--db", a], None);
-    common::execute(
+    crate::common::execute(
         a,
         "INSERT INTO alarms (run_id, at, size, tier, window_size, timeouts_in_window, old_target, new_target)
          VALUES (1, '2026-12-01T00:00:00.000Z', 9, 'hard', 100, 31, 25, 26)",
@@ -464,17 +462,20 @@ fn merge_moves_a_bank_between_backends_with_every_column() {
     );
     let alarms = "SELECT at || ' ' || tier || ' ' || new_target FROM alarms";
     assert_eq!(
-        common::texts(&pg, alarms),
+        crate::common::texts(&pg, alarms),
         ["2026-12-01T00:00:00.000Z hard 26"]
     );
-    assert_eq!(common::texts(back, alarms), common::texts(&pg, alarms));
+    assert_eq!(
+        crate::common::texts(back, alarms),
+        crate::common::texts(&pg, alarms)
+    );
     // The run's samples came along, every column.
     let samples = "SELECT at || ' ' || elapsed_ms || ' ' || attempts || ' ' || accepted || ' ' \
                    || attempt_times FROM run_samples ORDER BY elapsed_ms";
-    let original_samples = common::texts(a, samples);
+    let original_samples = crate::common::texts(a, samples);
     assert!(!original_samples.is_empty(), "the fill sampled its run");
-    assert_eq!(common::texts(&pg, samples), original_samples);
-    assert_eq!(common::texts(back, samples), original_samples);
+    assert_eq!(crate::common::texts(&pg, samples), original_samples);
+    assert_eq!(crate::common::texts(back, samples), original_samples);
     // The day's puzzle came along: the same puzzle on the same day in every bank.
     let day = |db: &str| {
         let line = ok(&[

@@ -40,17 +40,6 @@ impl Database {
             self.port
         )
     }
-
-    /// The URL over TCP on 127.0.0.1.
-    pub fn tcp_url(&self) -> String {
-        format!("postgres://postgres@127.0.0.1:{}/{}", self.port, self.name)
-    }
-
-    /// A client connection.
-    pub fn connect(&self) -> postgres::Client {
-        postgres::Client::connect(&self.socket_url(), postgres::NoTls)
-            .unwrap_or_else(|e| panic!("connect to {}: {e}", self.socket_url()))
-    }
 }
 
 /// A new empty database on this binary's server, or `None` (after a loud message) when

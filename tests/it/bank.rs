@@ -1,8 +1,6 @@
 //! The bank: a real fill into a real SQLite file, then every invariant checked.
 
-mod common;
-
-use common::{bank, stderr, stdout};
+use crate::common::{bank, stderr, stdout};
 use rusqlite::Connection;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;

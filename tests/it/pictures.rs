@@ -2,11 +2,9 @@
 //! (the grids drawn, with lopdf; the words and where they landed, with poppler's
 //! pdftotext) and rendered to PNG; the HTML pages loaded in a real headless Chromium.
 
-mod common;
-
-use common::tools::{artifacts, available};
-use common::webdriver::Browser;
-use common::{bank, ok, stderr, temp_db};
+use crate::common::tools::{artifacts, available};
+use crate::common::webdriver::Browser;
+use crate::common::{bank, ok, stderr, temp_db};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -722,7 +720,7 @@ fn solving_page_steps_through_the_explained_solution_in_a_browser() {
         let board = browser.eval(
             "return [...document.querySelectorAll('#sgrid .cell')].map(e => e.textContent).join('')",
         );
-        let solved = common::stdout(&bank(&["solve"], Some(CHAINED)));
+        let solved = crate::common::stdout(&bank(&["solve"], Some(CHAINED)));
         assert_eq!(
             board.as_str().unwrap(),
             solved.trim(),
@@ -851,20 +849,20 @@ fn bank_with_alarms(db: &str) {
 
 #[test]
 fn report_records_samples_on_both_backends_and_refuses_bad_selections() {
-    for (dir, db) in common::banks() {
+    for (dir, db) in crate::common::banks() {
         bank_with_alarms(&db);
-        let samples = common::scalar(&db, "SELECT count(*) FROM run_samples");
+        let samples = crate::common::scalar(&db, "SELECT count(*) FROM run_samples");
         assert!(
             samples >= 2,
             "{db}: a sample per run at least, got {samples}"
         );
         // The last sample of a run holds its final counters.
-        let last = common::scalar(
+        let last = crate::common::scalar(
             &db,
             "SELECT accepted FROM run_samples WHERE run_id = 2 ORDER BY elapsed_ms DESC LIMIT 1",
         );
         assert_eq!(last, 400, "{db}");
-        let timed = common::scalar(&db, "SELECT count(*) FROM run_samples WHERE run_id = 1");
+        let timed = crate::common::scalar(&db, "SELECT count(*) FROM run_samples WHERE run_id = 1");
         assert!(timed >= 1);
         let out = dir.path().join("r.html");
         let out_s = out.to_str().unwrap();
@@ -916,7 +914,7 @@ fn report_of_every_run(db: &str, dir: &Path) -> std::path::PathBuf {
 /// own row, and its alarms name it.
 #[test]
 fn report_keeps_variants_apart() {
-    for (dir, db) in common::banks() {
+    for (dir, db) in crate::common::banks() {
         for variant in ["classic", "diagonal"] {
             ok(&[
                 "fill",
@@ -952,14 +950,14 @@ fn report_keeps_variants_apart() {
         );
         assert_eq!(o.status.code(), Some(1), "{db}: {}", stderr(&o));
         assert!(
-            common::scalar(
+            crate::common::scalar(
                 &db,
                 "SELECT count(*) FROM alarms WHERE variant = 'diagonal'"
             ) > 0,
             "{db}: the alarms name their variant"
         );
         assert_eq!(
-            common::scalar(
+            crate::common::scalar(
                 &db,
                 "SELECT count(*) FROM alarms WHERE variant <> 'diagonal'"
             ),
@@ -1023,7 +1021,8 @@ fn report_shows_its_charts_in_a_browser() {
         let timed = browser.eval("return document.querySelector('#attempt-times td').textContent");
         assert_eq!(
             timed,
-            (600 + common::scalar(&db, "SELECT attempts FROM runs WHERE id = 2")).to_string()
+            (600 + crate::common::scalar(&db, "SELECT attempts FROM runs WHERE id = 2"))
+                .to_string()
         );
         browser.screenshot(&artifacts().join("run-report.png"));
     });
@@ -1052,7 +1051,7 @@ fn print_unserved_leaves_out_what_was_handed_out() {
     );
     // Printing hands nothing out.
     assert_eq!(
-        common::scalar(&db, "SELECT count(*) FROM puzzles WHERE served_at IS NULL"),
+        crate::common::scalar(&db, "SELECT count(*) FROM puzzles WHERE served_at IS NULL"),
         5
     );
 }
@@ -1109,7 +1108,7 @@ fn report_defaults_to_the_newest_run_and_explain_html_refuses_what_it_cannot_sol
 #[test]
 fn print_names_the_variant_shades_diagonals_and_states_the_rules() {
     let (dir, db) = temp_db();
-    common::fill_easy(&db, &["diagonal", "killer"], "2", "6");
+    crate::common::fill_easy(&db, &["diagonal", "killer"], "2", "6");
     let svg = dir.path().join("variants.svg");
     let out = svg.to_str().unwrap();
     ok(&["print", "--db", &db, "--per-page", "4", "--out", out]);

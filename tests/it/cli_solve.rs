@@ -1,8 +1,6 @@
 //! `bank solve` and `bank canon` through the binary.
 
-mod common;
-
-use common::{bank, data, stderr, stdout};
+use crate::common::{bank, data, stderr, stdout};
 
 const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

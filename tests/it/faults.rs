@@ -3,9 +3,7 @@
 //! banks, banks of a newer schema, an unwritable stderr. Each test checks what the tool
 //! reports against what the bank holds.
 
-mod common;
-
-use common::{bank, stderr, stdout};
+use crate::common::{bank, stderr, stdout};
 use rusqlite::Connection;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -3,9 +3,7 @@
 //! quotas lack, never a puzzle twice, and the bank verifies clean. Runs on both backends;
 //! on PostgreSQL one worker reaches the server over TCP on 127.0.0.1.
 
-mod common;
-
-use common::{banks, scalar, stderr, texts};
+use crate::common::{banks, scalar, stderr, texts};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -44,7 +42,7 @@ fn worker(config: &str, db: &str) -> Child {
 /// Waits until the bank holds `n` puzzles (or a minute passed), looking every 10 ms.
 fn wait_for(db: &str, n: i64) {
     let started = Instant::now();
-    while common::try_scalar(db, "SELECT count(*) FROM puzzles").unwrap_or(0) < n
+    while crate::common::try_scalar(db, "SELECT count(*) FROM puzzles").unwrap_or(0) < n
         && started.elapsed().as_secs() < 60
     {
         std::thread::sleep(Duration::from_millis(10));
@@ -55,7 +53,7 @@ fn wait_for(db: &str, n: i64) {
 fn workers_meet_every_quota_exactly_through_a_kill_9() {
     for (dir, db) in banks() {
         // On PostgreSQL the second worker connects over TCP rather than the socket.
-        let tcp = common::over_tcp(&db);
+        let tcp = crate::common::over_tcp(&db);
         let config = config(dir.path());
         let total: i64 = QUOTAS.iter().map(|(_, n)| n).sum();
         let a = worker(&config, &db);
@@ -120,10 +118,10 @@ fn workers_meet_every_quota_exactly_through_a_kill_9() {
             1,
             "{db}: {statuses:?}"
         );
-        let o = common::bank(&["verify", "--db", &db], None);
+        let o = crate::common::bank(&["verify", "--db", &db], None);
         assert!(o.status.success(), "{db}: {}", stderr(&o));
         // Nothing left to do: a fourth worker adds nothing.
-        let o = common::bank(&["nightly", "--config", &config, "--db", &tcp], None);
+        let o = crate::common::bank(&["nightly", "--config", &config, "--db", &tcp], None);
         assert!(
             o.status.success() && stderr(&o).contains("quota met: nothing to add"),
             "{db}: {}",
@@ -137,12 +135,12 @@ fn workers_meet_every_quota_exactly_through_a_kill_9() {
 #[test]
 fn runs_of_silent_workers_elsewhere_are_closed_after_their_lease() {
     for (_dir, db) in banks() {
-        common::ok(&[
+        crate::common::ok(&[
             "fill", "--count", "4", "--size", "4", "--seed", "1", "--db", &db,
         ]);
         let stale = "2000-01-01T00:00:00.000Z";
         let fresh = "2999-01-01T00:00:00.000Z";
-        common::execute(
+        crate::common::execute(
             &db,
             &format!(
                 "INSERT INTO runs (started_at, heartbeat_at, status, run_seed, config_json,
@@ -151,7 +149,7 @@ fn runs_of_silent_workers_elsewhere_are_closed_after_their_lease() {
                         ('{stale}', '{fresh}', 'running', '2', '{{}}', 3, 1, 'elsewhere')"
             ),
         );
-        common::ok(&[
+        crate::common::ok(&[
             "fill", "--count", "4", "--size", "4", "--seed", "2", "--db", &db,
         ]);
         assert_eq!(

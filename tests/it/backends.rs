@@ -2,9 +2,7 @@
 //! both, every reader prints the same, stored puzzles pass an independent counter, and
 //! bad addresses get one clear line with exit 2 and leave the bank untouched.
 
-mod common;
-
-use common::{bank, brute_count, ok, postgres_db, scalar, stderr, stdout, temp_db};
+use crate::common::{bank, brute_count, ok, postgres_db, scalar, stderr, stdout, temp_db};
 use sudoku_bank::grid::parse_line;
 
 /// `export --format jsonl` without the columns that differ between two banks made at
@@ -111,7 +109,7 @@ fn puzzles_stored_in_postgres_pass_an_independent_counter() {
             "fill", "--count", "12", "--size", size, "--seed", "3", "--db", &pg,
         ]);
     }
-    let rows = common::texts(
+    let rows = crate::common::texts(
         &pg,
         "SELECT puzzle || ' ' || solution FROM puzzles ORDER BY id",
     );
@@ -126,7 +124,7 @@ fn puzzles_stored_in_postgres_pass_an_independent_counter() {
     }
     // verify re-checks them, and reports a damaged row (exit 1).
     ok(&["verify", "--db", &pg]);
-    common::execute(
+    crate::common::execute(
         &pg,
         "UPDATE puzzles SET solution = reverse(solution) WHERE id = 20",
     );
@@ -193,7 +191,7 @@ fn bad_postgres_addresses_are_one_clear_line_and_exit_2() {
     ok(&[
         "fill", "--count", "2", "--size", "4", "--seed", "1", "--db", &pg,
     ]);
-    common::execute(&pg, "UPDATE bank_schema SET version = version + 1");
+    crate::common::execute(&pg, "UPDATE bank_schema SET version = version + 1");
     for args in [
         vec!["fill", "--count", "2", "--size", "4", "--db", &pg],
         vec!["stats", "--db", &pg],
