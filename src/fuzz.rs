@@ -4,7 +4,7 @@
 //! the fuzzer once found stays a test. Each checks invariants and panics when one breaks.
 
 use crate::canon::fingerprint;
-use crate::cli::input;
+use crate::formats::lines;
 use crate::config::Settings;
 use crate::grid::{parse_line, parse_line_with, Geometry, Variant, SUPPORTED_SIZES};
 use crate::solver::Solver;
@@ -65,7 +65,7 @@ pub fn config_text(bytes: &[u8]) {
 /// puzzles fuzzing makes).
 pub fn import_lines(bytes: &[u8]) {
     let mut last = 0;
-    for line in input::puzzles(
+    for line in lines::puzzles(
         Box::new(Cursor::new(bytes.to_vec())),
         None,
         Variant::Classic,
@@ -90,7 +90,7 @@ pub fn import_lines(bytes: &[u8]) {
 /// quotes splits at every comma and joins back the same) and JSON objects whose fields are
 /// read as text and parsed into their types, never panicking.
 pub fn export_rows(bytes: &[u8]) {
-    use crate::cli::exchange::{csv_split, Row};
+    use crate::formats::exchange::{csv_split, Row};
     let text = String::from_utf8_lossy(bytes);
     for line in text.lines() {
         if let Ok(cells) = csv_split(line) {

@@ -8,6 +8,7 @@ pub mod canon;
 pub mod cli;
 pub mod config;
 pub mod date;
+pub mod formats;
 pub mod fuzz;
 pub mod generate;
 pub mod grid;

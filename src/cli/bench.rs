@@ -167,7 +167,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 fn load(file: &str, variant: crate::grid::Variant) -> Result<Vec<Grid>> {
     let (name, reader) = input::open(Some(file))?;
     let mut puzzles = Vec::new();
-    for line in input::puzzles(reader, None, variant) {
+    for line in crate::formats::lines::puzzles(reader, None, variant) {
         let line = line?;
         match line.puzzle {
             Ok(p) => puzzles.push(p),

@@ -1,7 +1,7 @@
 //! `bank export`: puzzles out as JSON lines, CSV, .sdk grids or plain lines, streaming.
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
-use super::exchange;
+use crate::formats::exchange;
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
 use crate::grid::Variant;
 use anyhow::{bail, Context, Result};

@@ -1,8 +1,8 @@
 //! `bank import`: external puzzles, validated, solved, rated, deduplicated, stored.
 
 use super::args::{BankArgs, ConfigArgs};
-use super::exchange::{csv_split, Row};
-use super::input::{self, RawLine};
+use crate::formats::exchange::{csv_split, Row};
+use crate::formats::lines::{self, RawLine};
 use crate::bank::quota::Stored;
 use crate::bank::{
     self, Bank, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
@@ -65,7 +65,7 @@ const LINE_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 /// Imports; exit 0 when every line was usable, 1 when some were skipped.
 pub fn run(args: &ImportArgs) -> Result<u8> {
     let settings = args.config.settings()?;
-    let (name, reader) = input::open(Some(&args.file))?;
+    let (name, reader) = lines::open(Some(&args.file))?;
     let mut bank = bank::open(&args.common.db)?;
     let config_json =
         serde_json::to_string(&serde_json::json!({ "import": name, "config": settings.file() }))?;
@@ -77,7 +77,7 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     let mut header: Option<Vec<String>> = None;
     let mut sdk = SdkRows::default();
     let read = (|| -> Result<()> {
-        let mut lines = input::lines(reader).peekable();
+        let mut lines = lines::lines(reader).peekable();
         while let Some(line) = lines.next() {
             let mut line = line?;
             if format == ImportFormat::Auto {

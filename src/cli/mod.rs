@@ -14,7 +14,6 @@ mod bench;
 mod calibrate;
 mod canon;
 mod config;
-pub mod exchange;
 mod explain;
 mod export;
 mod fill;

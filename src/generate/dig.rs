@@ -346,14 +346,14 @@ impl<'a> Digger<'a> {
         &self.puzzle
     }
 
-    /// The solver's effort to prove the puzzle so far unique: [`crate::rate::search_effort`],
+    /// The solver's effort to prove the puzzle so far unique: [`Solver::search_effort`],
     /// taken from the count digging made of this very puzzle when it made one (a killer
     /// dig's uniqueness checks are counts to two, 8 % of a killer expert fill when the
     /// effort was counted again).
     pub fn search_effort(&self) -> Result<SearchStats, Aborted> {
         match self.counted {
             Some(stats) => Ok(stats),
-            None => crate::rate::search_effort(&self.puzzle, self.solver),
+            None => self.solver.search_effort(&self.puzzle),
         }
     }
 

@@ -16,15 +16,14 @@ pub mod board;
 pub mod calibrate;
 pub mod memo;
 pub mod settle;
-pub mod step;
 pub mod techniques;
 
 pub use board::Board;
-pub use step::{Link, Step};
+pub use techniques::step::{Link, Step};
 pub use techniques::{Technique, Wanted};
 
 use crate::grid::Grid;
-use crate::solver::{Aborted, SearchStats, Solver};
+use crate::solver::Aborted;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -263,11 +262,6 @@ pub fn apply(board: &mut Board, step: &Step) {
     }
 }
 
-/// The solver's effort to prove `puzzle` unique (a count to two).
-pub fn search_effort(puzzle: &Grid, solver: &Solver) -> Result<SearchStats, Aborted> {
-    Ok(solver.count(puzzle, 2)?.stats)
-}
-
 /// The first `count` puzzles of the SE calibration file rated `min_se` or more, for the
 /// rater's tests.
 #[cfg(test)]
@@ -445,10 +439,10 @@ mod tests {
     /// 32, 48, 64, 96, ... Each is the last length of its tenth.
     #[test]
     fn length_bonus_ladder() {
-        assert_eq!(step::length_bonus(6), 0.0);
+        assert_eq!(techniques::step::length_bonus(6), 0.0);
         let ceilings = [4, 6, 8, 12, 16, 24, 32, 48, 64, 96];
         for (tenths, &ceil) in ceilings.iter().enumerate() {
-            let at = |length: usize| step::length_bonus(length + 2);
+            let at = |length: usize| techniques::step::length_bonus(length + 2);
             assert!(
                 (at(ceil) - 0.1 * tenths as f64).abs() < 1e-9,
                 "length {ceil}"
@@ -464,7 +458,7 @@ mod tests {
     fn most_nodes_below_matches_counting_node_by_node() {
         let counted = |below: f64, base: f64, per_node: usize| {
             (0..)
-                .find(|&k| base + step::length_bonus((k + 1) * per_node) >= below - 1e-9)
+                .find(|&k| base + techniques::step::length_bonus((k + 1) * per_node) >= below - 1e-9)
                 .unwrap()
         };
         for base in [4.0, 5.4, 6.5, 6.6, 7.0, 7.5, 8.0, 8.5] {
@@ -474,14 +468,14 @@ mod tests {
                 let below = f64::from(tenths) / 10.0;
                 for per_node in [1, 2, 3] {
                     assert_eq!(
-                        step::most_nodes_below(below, base, per_node),
+                        techniques::step::most_nodes_below(below, base, per_node),
                         counted(below, base, per_node),
                         "base {base}, below {below}, per node {per_node}"
                     );
                 }
             }
         }
-        assert_eq!(step::most_nodes_below(f64::INFINITY, 6.5, 1), usize::MAX);
+        assert_eq!(techniques::step::most_nodes_below(f64::INFINITY, 6.5, 1), usize::MAX);
     }
 
     #[test]

@@ -104,12 +104,17 @@ impl Solver {
     /// The same solver with cage locking on (the default) or off. Killer searches lock a
     /// digit every combination of a cage holds in the row, column or box its places in
     /// the cage share; generator versions before
-    /// [`crate::generate::CAGE_LOCKING_SINCE`] did not. Counts agree either way, but the
+    /// `generate::CAGE_LOCKING_SINCE` did not. Counts agree either way, but the
     /// second solution a count finds, and so what a killer dig makes, need not: `reproduce`
     /// turns it off for puzzles of those versions.
     pub fn with_cage_locking(mut self, on: bool) -> Solver {
         self.cage_locking = on;
         self
+    }
+
+    /// The effort to prove `puzzle` unique (a count to two): the bank's stored effort.
+    pub fn search_effort(&self, puzzle: &Grid) -> Result<SearchStats, Aborted> {
+        Ok(self.count(puzzle, 2)?.stats)
     }
 
     /// Counts solutions of `grid`, stopping at `limit` (use 2 for a uniqueness check).

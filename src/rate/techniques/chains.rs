@@ -7,7 +7,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
-use crate::rate::step::{length_bonus, most_nodes_below, Step};
+use crate::rate::techniques::step::{length_bonus, most_nodes_below, Step};
 use std::cell::Cell;
 
 /// An X-chain of `nodes` nodes (two per strong link) past two links, as Sukaku Explainer

@@ -3,7 +3,7 @@
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 use arrayvec::ArrayVec;
 
 /// Items of one unit (at most 16 cells or digits), kept on the stack: these searches run

@@ -40,7 +40,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::DigitSearch;
-use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
+use crate::rate::techniques::step::{length_bonus, most_nodes_below, Link, Step};
 
 /// Which links a cycle may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use super::common::{cells_at, first_hidden_set, locked_into, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::{DigitSearch, UnitSearch};
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 /// The step: `pattern` cells, `digit` placed in `cell`.
 fn placing(technique: Technique, pattern: Vec<usize>, cell: usize, digit: u8) -> Step {

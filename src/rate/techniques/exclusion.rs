@@ -15,7 +15,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::PairSearch;
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 /// The base cells of an aligned exclusion of `degree` cells: open, two or more
 /// candidates, no single among their peers; each with its excluders, the peers with two to

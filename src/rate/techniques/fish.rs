@@ -4,7 +4,7 @@ use super::common::{first_covering, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::DigitSearch;
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 fn technique(k: usize) -> Technique {
     match k {

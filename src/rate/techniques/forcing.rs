@@ -25,7 +25,7 @@ use super::{Technique, Wanted};
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::DigitSearch;
-use crate::rate::step::{length_bonus, most_nodes_below, Link, Step};
+use crate::rate::techniques::step::{length_bonus, most_nodes_below, Link, Step};
 use std::rc::Rc;
 
 /// Score of a forcing chain with links on more than one digit (on one digit it scores

@@ -10,7 +10,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::Board;
 use crate::rate::memo::{DigitSearch, Trail};
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 use std::cell::Cell;
 
 /// The longest grouped chain looked for: three strong links, as far as Sukaku Explainer's

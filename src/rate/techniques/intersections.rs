@@ -6,7 +6,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::DigitSearch;
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 /// Open cells of unit `target` holding `digit`, outside unit `locked`, as eliminations.
 fn outside(

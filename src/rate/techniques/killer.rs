@@ -7,7 +7,7 @@
 use super::Technique;
 use crate::grid::{cell_name, cell_names, Cages, Combinations, Geometry};
 use crate::rate::board::{digits, Board};
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;

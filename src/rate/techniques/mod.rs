@@ -15,12 +15,13 @@ pub mod intersections;
 pub mod killer;
 pub mod single_digit;
 pub mod singles;
+pub mod step;
 pub mod subsets;
 pub mod uniqueness;
 pub mod wings;
 
 use super::board::Board;
-use super::step::Step;
+use step::Step;
 use crate::grid::RuleSet;
 use serde::Serialize;
 

@@ -3,7 +3,7 @@
 use super::Technique;
 use crate::rate::board::{two_bits, Board};
 use crate::rate::memo::DigitSearch;
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 /// Empty rectangle: in a box, digit `d` lies only on one row `r` and one column `c` of
 /// the box, on at least two rows and two columns of it (else it is pointing). With a

@@ -3,7 +3,7 @@
 
 use super::Technique;
 use crate::rate::board::{digits, Board};
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 fn collect(technique: Technique, placements: Vec<(usize, u8)>) -> Option<Step> {
     if placements.is_empty() {

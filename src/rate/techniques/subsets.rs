@@ -5,7 +5,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 fn naked_technique(k: usize) -> Technique {
     match k {

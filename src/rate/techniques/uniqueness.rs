@@ -3,7 +3,7 @@
 use super::common::{first_covering, naked_eliminations, UnitVec};
 use super::Technique;
 use crate::rate::board::{digits, two_bits, Board};
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 use std::rc::Rc;
 
 /// Four open cells on two rows, two columns and exactly two boxes, all holding `pair`, two

@@ -6,7 +6,7 @@ use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::{UnitDerived, UnitSearch};
-use crate::rate::step::Step;
+use crate::rate::techniques::step::Step;
 
 /// Removes `digit` from open cells that see every cell of `pattern`.
 fn seen_by_all(b: &Board, pattern: &[usize], digit: u8) -> Vec<(usize, u8)> {

@@ -1,6 +1,6 @@
 //! Everything each potential implies under static rules, for all potentials at once.
 
-use super::links::LinkGraph;
+use super::graph::LinkGraph;
 use super::potentials::{ones, Potential, PotentialSet, PotentialSlice};
 use super::NONE;
 

@@ -15,12 +15,14 @@
 //! can be measured (their node count drives the score) and shown.
 
 pub mod closures;
+pub mod graph;
 pub mod links;
 pub mod potentials;
 pub mod run;
 
 pub use closures::Closures;
-pub use links::{LinkGraph, Links, Rules};
+pub use graph::{LinkGraph, Rules};
+pub use links::Links;
 pub use potentials::{ones, Potential, PotentialSet, PotentialSlice};
 pub use run::{Run, RunStop, Trace};
 

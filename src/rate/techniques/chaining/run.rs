@@ -4,7 +4,7 @@
 use super::links::Links;
 use super::potentials::{Potential, PotentialSlice};
 use crate::rate::board::digits;
-use crate::rate::step::Link;
+use crate::rate::techniques::step::Link;
 use std::ops::Deref;
 
 /// Where a run may stop before following everything.
