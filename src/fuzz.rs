@@ -4,8 +4,8 @@
 //! the fuzzer once found stays a test. Each checks invariants and panics when one breaks.
 
 use crate::canon::fingerprint;
-use crate::formats::lines;
 use crate::config::Settings;
+use crate::formats::lines;
 use crate::grid::{parse_line, parse_line_with, Geometry, Variant, SUPPORTED_SIZES};
 use crate::solver::Solver;
 use std::io::Cursor;

@@ -1,8 +1,8 @@
 //! `bank export`: puzzles out as JSON lines, CSV, .sdk grids or plain lines, streaming.
 
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
-use crate::formats::exchange;
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
+use crate::formats::exchange;
 use crate::grid::Variant;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};

@@ -1,8 +1,6 @@
 //! `bank import`: external puzzles, validated, solved, rated, deduplicated, stored.
 
 use super::args::{BankArgs, ConfigArgs};
-use crate::formats::exchange::{csv_split, Row};
-use crate::formats::lines::{self, RawLine};
 use crate::bank::quota::Stored;
 use crate::bank::{
     self, Bank, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
@@ -10,6 +8,8 @@ use crate::bank::{
 };
 use crate::canon::fingerprint;
 use crate::config::Settings;
+use crate::formats::exchange::{csv_split, Row};
+use crate::formats::lines::{self, RawLine};
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{parse_line_in, parse_line_with, Grid, Variant};
 use crate::pipeline::attempt::grid_id;

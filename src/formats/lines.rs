@@ -108,4 +108,3 @@ pub fn parse(text: &str, geometry: Option<Geometry>, variant: Variant) -> Result
     }
     .map_err(|e| e.to_string())
 }
-

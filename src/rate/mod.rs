@@ -458,7 +458,9 @@ mod tests {
     fn most_nodes_below_matches_counting_node_by_node() {
         let counted = |below: f64, base: f64, per_node: usize| {
             (0..)
-                .find(|&k| base + techniques::step::length_bonus((k + 1) * per_node) >= below - 1e-9)
+                .find(|&k| {
+                    base + techniques::step::length_bonus((k + 1) * per_node) >= below - 1e-9
+                })
                 .unwrap()
         };
         for base in [4.0, 5.4, 6.5, 6.6, 7.0, 7.5, 8.0, 8.5] {
@@ -475,7 +477,10 @@ mod tests {
                 }
             }
         }
-        assert_eq!(techniques::step::most_nodes_below(f64::INFINITY, 6.5, 1), usize::MAX);
+        assert_eq!(
+            techniques::step::most_nodes_below(f64::INFINITY, 6.5, 1),
+            usize::MAX
+        );
     }
 
     #[test]

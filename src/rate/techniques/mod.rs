@@ -21,9 +21,9 @@ pub mod uniqueness;
 pub mod wings;
 
 use super::board::Board;
-use step::Step;
 use crate::grid::RuleSet;
 use serde::Serialize;
+use step::Step;
 
 /// A technique's finder: the first deduction it sees on the board, if any.
 pub type Finder = fn(&Board, Wanted) -> Option<Step>;

@@ -1,7 +1,7 @@
 //! The step type every technique produces, and Sudoku Explainer's chain length bonus.
 
-use crate::rate::board::Board;
 use super::Technique;
+use crate::rate::board::Board;
 use serde::Serialize;
 
 /// One deduction: the technique, the cells that make the pattern, and what it concludes.

@@ -136,4 +136,3 @@ impl<'b> Links<'b> {
         derived
     }
 }
-
