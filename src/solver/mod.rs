@@ -4,6 +4,7 @@
 //! See `search.rs` for the algorithm.
 
 mod band_tables;
+mod cage_pass;
 mod cages;
 mod search;
 pub mod trace;
