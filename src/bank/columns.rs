@@ -2,7 +2,11 @@
 //! writes into it, and the one reader that turns a row back into a record. A backend
 //! only binds [`Value`]s and exposes its rows through [`ReadRow`].
 
-use super::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages, StoredPuzzle};
+use super::samples::AttemptTimes;
+use super::{
+    BaseGridRecord, PuzzleRecord, RatingRecord, Sample, SampleRow, Source, StoredCages,
+    StoredPuzzle,
+};
 use crate::grid::{Geometry, Variant};
 use anyhow::{anyhow, Context, Result};
 use std::str::FromStr;
@@ -393,4 +397,46 @@ pub fn slots(prefix: char, first: usize, n: usize) -> String {
         .map(|i| format!("{prefix}{i}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The columns [`SampleRow::read`] reads, in order.
+pub const SAMPLE_COLUMNS: &str = concat!(
+    "run_id, at, elapsed_ms, ",
+    "attempts, accepted, duplicates, rejected, timeouts, retries, alarms",
+    ", attempt_times"
+);
+
+impl Sample {
+    /// Its values in [`SAMPLE_COLUMNS`] order after `run_id` and `at`.
+    pub fn values(&self) -> Vec<Value> {
+        let mut v = vec![int(self.elapsed_ms)];
+        v.extend(counter_values(&self.counts));
+        v.push(Value::Text(Some(self.attempt_times.to_json())));
+        v
+    }
+}
+
+impl SampleRow {
+    /// A row of [`SAMPLE_COLUMNS`].
+    pub fn read(r: &impl ReadRow) -> Result<SampleRow> {
+        Ok(SampleRow {
+            run_id: r.number(0)?,
+            at: r.string(1)?,
+            sample: Sample {
+                elapsed_ms: r.number(2)?,
+                counts: read_counts(r, 3)?,
+                attempt_times: AttemptTimes::from_json(&r.string(10)?)?,
+            },
+        })
+    }
+
+    /// Its values in [`SAMPLE_COLUMNS`] order.
+    pub fn values(&self) -> Vec<Value> {
+        let mut v = vec![
+            Value::Int(Some(self.run_id)),
+            Value::Text(Some(self.at.clone())),
+        ];
+        v.extend(self.sample.values());
+        v
+    }
 }

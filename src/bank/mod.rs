@@ -19,7 +19,7 @@ pub mod stock;
 
 pub use record::{
     AlarmRecord, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunRecord,
-    RunStatus, Source, StoredCages, StoredPuzzle,
+    RunStatus, Sample, SampleRow, Source, StoredCages, StoredPuzzle,
 };
 pub use sqlite::SCHEMA_VERSION;
 
@@ -108,10 +108,10 @@ pub trait Store: Send {
     fn copy_alarms(&mut self, alarms: &[stats::AlarmRow]) -> Result<u64>;
 
     /// The samples of runs `first_run` and later, by run and time.
-    fn samples(&self, first_run: i64) -> Result<Vec<samples::SampleRow>>;
+    fn samples(&self, first_run: i64) -> Result<Vec<SampleRow>>;
 
     /// Stores copies of another bank's samples, their run ids already this bank's.
-    fn copy_samples(&mut self, samples: &[samples::SampleRow]) -> Result<u64>;
+    fn copy_samples(&mut self, samples: &[SampleRow]) -> Result<u64>;
 
     /// A stored puzzle with its base grid, or `None` for an unknown id.
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>>;

@@ -2,6 +2,7 @@
 //! import and read back by every reader, runs, alarms. Conversions to and from column
 //! text live here and nowhere else.
 
+use super::samples::AttemptTimes;
 use crate::generate::{CageSizes, Route, Strategy};
 use crate::grid::{parse_line_with, Cages, Geometry, Grid};
 use anyhow::{anyhow, Context, Result};
@@ -321,7 +322,7 @@ pub struct Batch {
     /// as when `merge` copies another bank's runs).
     pub counts: Option<RunCounts>,
     /// The run's progress over time, for `bank report`.
-    pub samples: Vec<super::samples::Sample>,
+    pub samples: Vec<Sample>,
 }
 
 impl Batch {
@@ -438,4 +439,24 @@ pub struct RunRecord {
     pub host: Option<String>,
     /// Where the run came from when copied from another bank.
     pub origin: Option<String>,
+}
+
+/// What a run measured up to a moment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    /// Since the run started.
+    pub elapsed_ms: u64,
+    /// The run's counters so far (`accepted`: handed to the writer).
+    pub counts: RunCounts,
+    /// Attempts since the previous sample.
+    pub attempt_times: AttemptTimes,
+}
+
+/// A stored sample: which run, and when by the bank's clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleRow {
+    pub run_id: i64,
+    /// UTC, RFC 3339.
+    pub at: String,
+    pub sample: Sample,
 }

@@ -1,8 +1,6 @@
-//! A run over time: a `run_samples` row every second or so with the run's counters and a
-//! histogram of how long its attempts took, for `bank report`.
+//! How long a run's attempts took: the histogram each `run_samples` row carries (the row
+//! itself is a [`super::Sample`], written and read in `columns.rs`), for `bank report`.
 
-use super::columns::{counter_values, int, read_counts, ReadRow, Value};
-use super::RunCounts;
 use anyhow::{Context, Result};
 use std::time::Duration;
 
@@ -110,68 +108,6 @@ fn bucket_middle_us(k: usize) -> f64 {
     ((k as f64 + 0.5) / PER_DOUBLING).exp2()
 }
 
-/// What a run measured up to a moment.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Sample {
-    /// Since the run started.
-    pub elapsed_ms: u64,
-    /// The run's counters so far (`accepted`: handed to the writer).
-    pub counts: RunCounts,
-    /// Attempts since the previous sample.
-    pub attempt_times: AttemptTimes,
-}
-
-impl Sample {
-    /// Its values in [`SAMPLE_COLUMNS`] order after `run_id` and `at`.
-    pub fn values(&self) -> Vec<Value> {
-        let mut v = vec![int(self.elapsed_ms)];
-        v.extend(counter_values(&self.counts));
-        v.push(Value::Text(Some(self.attempt_times.to_json())));
-        v
-    }
-}
-
-/// A stored sample: which run, and when by the bank's clock.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampleRow {
-    pub run_id: i64,
-    /// UTC, RFC 3339.
-    pub at: String,
-    pub sample: Sample,
-}
-
-/// The columns [`SampleRow::read`] reads, in order.
-pub const SAMPLE_COLUMNS: &str = concat!(
-    "run_id, at, elapsed_ms, ",
-    "attempts, accepted, duplicates, rejected, timeouts, retries, alarms",
-    ", attempt_times"
-);
-
-impl SampleRow {
-    /// A row of [`SAMPLE_COLUMNS`].
-    pub fn read(r: &impl ReadRow) -> Result<SampleRow> {
-        Ok(SampleRow {
-            run_id: r.number(0)?,
-            at: r.string(1)?,
-            sample: Sample {
-                elapsed_ms: r.number(2)?,
-                counts: read_counts(r, 3)?,
-                attempt_times: AttemptTimes::from_json(&r.string(10)?)?,
-            },
-        })
-    }
-
-    /// Its values in [`SAMPLE_COLUMNS`] order.
-    pub fn values(&self) -> Vec<Value> {
-        let mut v = vec![
-            Value::Int(Some(self.run_id)),
-            Value::Text(Some(self.at.clone())),
-        ];
-        v.extend(self.sample.values());
-        v
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,7 +129,6 @@ mod tests {
         assert_eq!(AttemptTimes::from_json(&b.to_json()).unwrap(), b);
         assert!(AttemptTimes::default().quantile(0.5).is_none());
         assert!(AttemptTimes::from_json("[1,2").is_err());
-        assert!(SAMPLE_COLUMNS.contains(crate::bank::columns::COUNTERS));
         assert!(AttemptTimes::from_json(&format!("{:?}", vec![1; 200])).is_err());
     }
 }

@@ -1,8 +1,9 @@
 //! The run's progress over time: attempt durations gathered between samples, and a
 //! [`Sample`] of the counters about once a second, stored with the next batch.
 
-use crate::bank::samples::{AttemptTimes, Sample};
+use crate::bank::samples::AttemptTimes;
 use crate::bank::RunCounts;
+use crate::bank::Sample;
 use std::time::{Duration, Instant};
 
 /// Time between two samples: fine enough for a chart of a minutes-long run, a row a

@@ -365,8 +365,8 @@ fn orders_support<const C: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::search::Ascending;
     use crate::rng::Rand;
+    use crate::solver::search::Ascending;
 
     /// The cage pass's reading of a cage: through its one band's word the same as through
     /// every band's, and as the clues say; a digit placed twice in a cage is a clash.

@@ -12,6 +12,7 @@ mod config;
 mod faults;
 mod fuzz_corpus;
 mod generate;
+mod house;
 mod killer;
 mod nightly;
 mod pictures;

@@ -297,11 +297,11 @@ impl Store for PostgresBank {
         runs::copy_alarms(self.client.get_mut(), alarms)
     }
 
-    fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::samples::SampleRow>> {
+    fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::SampleRow>> {
         runs::samples(&mut *self.client(), first_run)
     }
 
-    fn copy_samples(&mut self, samples: &[crate::bank::samples::SampleRow]) -> Result<u64> {
+    fn copy_samples(&mut self, samples: &[crate::bank::SampleRow]) -> Result<u64> {
         runs::copy_samples(self.client.get_mut(), samples)
     }
 

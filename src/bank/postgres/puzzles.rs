@@ -2,12 +2,12 @@
 //! transaction), through the shared column list and reader of [`crate::bank::columns`].
 
 use super::{params, runs, sql_type, Params, NOW};
+use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
     alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, Value, BASE_GRID_COLUMNS,
     PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
-use crate::bank::samples::SAMPLE_COLUMNS;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, PuzzleRecord, StoredPuzzle};
 use crate::grid::Variant;
 use anyhow::Result;

@@ -2,12 +2,13 @@
 //! written with every batch as its heartbeat.
 
 use super::{execute_each, params, NOW};
+use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
 use crate::bank::liveness::{self, Running, LEASE};
-use crate::bank::samples::{SampleRow, SAMPLE_COLUMNS};
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
+use crate::bank::SampleRow;
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
 use postgres::GenericClient;

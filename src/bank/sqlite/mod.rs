@@ -196,11 +196,11 @@ impl Store for SqliteBank {
         runs::copy_alarms(&mut self.conn, alarms)
     }
 
-    fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::samples::SampleRow>> {
+    fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::SampleRow>> {
         runs::samples(&self.conn, first_run)
     }
 
-    fn copy_samples(&mut self, samples: &[crate::bank::samples::SampleRow]) -> Result<u64> {
+    fn copy_samples(&mut self, samples: &[crate::bank::SampleRow]) -> Result<u64> {
         runs::copy_samples(&mut self.conn, samples)
     }
 

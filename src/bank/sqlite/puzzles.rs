@@ -2,12 +2,12 @@
 //! one column list, one writer of a record's columns, one reader back into a record.
 
 use super::{runs, NOW};
+use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
     alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, ReadRow, Value,
     BASE_GRID_COLUMNS, PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
-use crate::bank::samples::SAMPLE_COLUMNS;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, StoredPuzzle};
 use anyhow::Result;
 use rusqlite::types::ToSqlOutput;

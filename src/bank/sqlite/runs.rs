@@ -1,12 +1,13 @@
 //! The `runs` table: a row per fill or import, its counters kept close to what is stored.
 
 use super::NOW;
+use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
     counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
 };
 use crate::bank::liveness::{self, Running};
-use crate::bank::samples::{SampleRow, SAMPLE_COLUMNS};
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
+use crate::bank::SampleRow;
 use crate::bank::{RunCounts, RunEnd, RunRecord};
 use anyhow::Result;
 use rusqlite::{params, params_from_iter, Connection};

@@ -2,9 +2,10 @@
 //! timeouts and alarms over time, the tier mix against what was wanted, score and clue
 //! histograms, time per attempt and the bank's totals. Charts are inline SVG.
 
-use crate::bank::samples::{AttemptTimes, SampleRow};
+use crate::bank::samples::AttemptTimes;
 use crate::bank::stats::AlarmRow;
 use crate::bank::RunRecord;
+use crate::bank::SampleRow;
 use crate::date::epoch_seconds;
 use crate::grid::Geometry;
 use crate::picture::chart::{BarChart, Line, LineChart, Marker};
