@@ -29,6 +29,10 @@ pub struct FillArgs {
 
 /// Options shared by `fill` and `nightly`.
 #[derive(Args, Debug, Clone)]
+#[command(mut_arg("variant", |a| a.help(
+    "The variant to make: classic, diagonal or killer (default: classic; with --quota or \
+     nightly, every variant the quotas name, and this narrows them)"
+)))]
 pub struct FillOptions {
     /// Stop cleanly after this long (e.g. 90s, 30m, 2h), keeping what was made.
     #[arg(long, value_parser = args::duration)]

@@ -46,7 +46,11 @@ pub const EXIT_ERROR: u8 = 2;
 #[derive(Parser, Debug)]
 #[command(name = "bank", version, about, long_about = None)]
 #[command(
-    after_help = "Exit status: 0 success; 1 a negative answer (fill/nightly: stopped early, \
+    after_help = "The bank: a SQLite file (--db PATH, default bank.sqlite) or a PostgreSQL \
+                  database shared by many machines (--db postgres://user@host/dbname). The \
+                  config: the embedded default, or --config FILE laid over it (bank config \
+                  --print shows the result).\n\n\
+                  Exit status: 0 success; 1 a negative answer (fill/nightly: stopped early, \
                   quota not met or alarms raised; reproduce: different; verify: corruption \
                   found; import: lines skipped); 2 error (bad input, config or bank; \
                   solve/canon: malformed lines)."

@@ -3,7 +3,9 @@
 use super::args::ConfigArgs;
 use super::input;
 use super::notation;
+use crate::grid::Variant;
 use crate::rate::rate;
+use crate::rate::techniques::REGISTRY;
 use crate::solver::count_solutions;
 use anyhow::Result;
 use clap::Args;
@@ -16,6 +18,10 @@ pub struct RateArgs {
     /// Print one JSON object per puzzle with every step.
     #[arg(long)]
     pub json: bool,
+    /// List the techniques in the order the rater tries them, one a line: base score,
+    /// name, the variants it rates, what it is. Reads no puzzles.
+    #[arg(long, conflicts_with = "json")]
+    pub list_techniques: bool,
     /// Whose tiers name the bands.
     #[command(flatten)]
     pub config: ConfigArgs,
@@ -24,6 +30,10 @@ pub struct RateArgs {
 /// Prints `<score>\t<tier>\t<hardest technique>` per puzzle (`none`/`multiple` lines for
 /// puzzles without exactly one solution); returns the number of malformed lines.
 pub fn run(args: &RateArgs) -> Result<usize> {
+    if args.list_techniques {
+        list_techniques();
+        return Ok(0);
+    }
     let settings = args.config.settings()?;
     input::for_each_puzzle(&args.input, |p, out| {
         match count_solutions(p, 2).count {
@@ -45,4 +55,22 @@ pub fn run(args: &RateArgs) -> Result<usize> {
         }
         Ok(())
     })
+}
+
+/// The technique registry as `<base score>\t<name>\t<variants>\t<summary>` lines.
+fn list_techniques() {
+    for entry in &REGISTRY {
+        let variants: Vec<&str> = Variant::ALL
+            .into_iter()
+            .filter(|v| entry.technique.applies_under(v.rules()))
+            .map(Variant::name)
+            .collect();
+        println!(
+            "{:.1}\t{}\t{}\t{}",
+            entry.base_score,
+            entry.name,
+            variants.join(","),
+            entry.summary.trim()
+        );
+    }
 }

@@ -17,6 +17,7 @@ mod killer;
 mod nightly;
 mod pictures;
 mod rater;
+mod readme;
 mod solver_props;
 mod solver_reference;
 mod stock;

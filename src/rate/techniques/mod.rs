@@ -55,6 +55,8 @@ pub struct Entry {
     pub technique: Technique,
     /// Its name in outputs and the bank.
     pub name: &'static str,
+    /// What it is: its doc line in the list below (`bank rate --list-techniques`).
+    pub summary: &'static str,
     /// The lowest Sudoku Explainer score it can have (chains score by shape and length
     /// from there).
     pub base_score: f64,
@@ -79,6 +81,7 @@ macro_rules! techniques {
             $(Entry {
                 technique: Technique::$technique,
                 name: $name,
+                summary: concat!($($doc),+),
                 base_score: $score,
                 finder: $finder,
             },)+
@@ -233,7 +236,7 @@ impl Technique {
             | GeneralizedNakedQuad => rules.generalized_rating,
             UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
             | BugPlusOne => rules.uniqueness_techniques,
-            _ => true,
+            _ => !self.needs_cages() || rules.cages,
         }
     }
 }
