@@ -11,7 +11,7 @@
 //! [`crate::generate::Digger`]) splits a cage where a second solution differs from the
 //! base grid ([`split_at`]), a few times, before it falls back to givens: killer puzzles
 //! are usually given without digits, and a split near the ambiguity most often removes it.
-//! How often zero givens are reached is measured in `docs/benchmarks.md`. A puzzle that
+//! How often zero givens are reached: `docs/benchmarks.md`, History. A puzzle that
 //! rates below its tier has two neighbouring cages merged ([`crate::generate::Digger::merge_cages`]).
 
 use crate::grid::{orthogonal_neighbours, CageError, Cages, Grid, MAX_CAGES};

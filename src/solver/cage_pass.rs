@@ -147,8 +147,8 @@ impl<O: BranchOrder, const SINGLES_ONLY: bool> Search<'_, O, SINGLES_ONLY> {
     /// Cage locking (the killer rater's "cage in unit"): digit `d` must go in one of its
     /// open places in a cage, `places` (band, cells, per word of the cage), as every
     /// combination left holds it; when those share a column, or a row or box, the digit
-    /// leaves the rest of that unit. Cuts the backtracks of a zero-given expert killer by
-    /// about 40 % (docs/benchmarks.md).
+    /// leaves the rest of that unit. Cuts the backtracks of a zero-given expert killer
+    /// (docs/benchmarks.md, History: cage locking).
     #[inline(always)]
     fn lock_in_cage<
         const N: usize,
@@ -314,10 +314,10 @@ impl CageScan {
 
 /// Cages with at most this many open cells are matched cell by cell ([`Search::match_cage`]);
 /// larger ones, and the virtual 45-rule cages, keep the cheaper combination union.
-/// Matching four cells (by the 24 orders of four digits) took 1.7 % fewer instructions in
-/// a killer expert fill, but it changes which second solution a count finds first, and so
+/// Matching four cells (by the 24 orders of four digits) took fewer instructions in a
+/// killer expert fill, but it changes which second solution a count finds first, and so
 /// the puzzles a zero-given dig makes: it would need a new generator version
-/// (docs/benchmarks.md). At most three: [`combination_support`] lists the orders of two
+/// (docs/benchmarks.md, History). At most three: [`combination_support`] lists the orders of two
 /// and three digits.
 const MATCHED_CAGE_CELLS: usize = 3;
 const _: () = assert!(MATCHED_CAGE_CELLS <= 3);
@@ -329,7 +329,7 @@ const ORDERS_2: [[usize; 2]; 2] = [[0, 1], [1, 0]];
 /// Which digit of `set` each cell of `masks` takes in some assignment of all of `set` to
 /// the cells, one distinct digit each (`masks.len()` = the digits in `set`, two or three);
 /// added to `support`. Each order of the digits is tried against the cells: six at most,
-/// cheaper than a dynamic programme over the subsets (measured: docs/benchmarks.md).
+/// cheaper than a dynamic programme over the subsets (docs/benchmarks.md, History).
 fn combination_support(masks: &[u16], set: u16, support: &mut [u16; MATCHED_CAGE_CELLS]) {
     let mut digits = [0u16; MATCHED_CAGE_CELLS];
     let mut rest = set;

@@ -59,8 +59,8 @@ impl Step {
     }
 
     /// Sets the note from `note`, when `b` keeps notes: a fill reads scores only, and
-    /// writing the words was 2.8 % and 4.2 % of a killer expert fill in two measurements
-    /// (docs/benchmarks.md).
+    /// writing the words was a measurable part of a killer expert fill (docs/benchmarks.md,
+    /// History).
     pub fn describe(&mut self, b: &Board, note: impl FnOnce() -> String) {
         if b.notes() {
             self.note = Some(note());
