@@ -21,8 +21,9 @@ pub struct BankArgs {
 /// Which config to use.
 #[derive(Args, Debug, Clone)]
 pub struct ConfigArgs {
-    /// Config file: tiers, quotas, generation knobs (default: the config/bank.toml
-    /// embedded in the binary).
+    /// Config file (tiers, quotas, generation knobs) laid over the config/bank.toml embedded
+    /// in the binary: it names only what it changes (`bank config --print` shows the
+    /// result). Default: the embedded one alone.
     #[arg(long)]
     pub config: Option<PathBuf>,
 }
