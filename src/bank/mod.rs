@@ -139,6 +139,15 @@ pub fn open(location: &Location) -> Result<Bank> {
     })
 }
 
+/// Opens an existing bank for writing (`take`, `daily`, `prune`): a mistyped SQLite path
+/// is an error rather than a new empty bank; the schema is migrated as [`open`] does.
+pub fn open_to_serve(location: &Location) -> Result<Bank> {
+    if let Location::Sqlite(path) = location {
+        sqlite::SqliteBank::check_exists(path)?;
+    }
+    open(location)
+}
+
 /// Opens an existing bank read-only (for `show`, `stats`, `reproduce`, `export`).
 pub fn open_existing(location: &Location) -> Result<Bank> {
     Ok(match location {

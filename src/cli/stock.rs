@@ -72,7 +72,7 @@ pub struct TakeArgs {
 /// `take`: exit 0 when all were taken, 1 when the stock had fewer.
 pub fn run_take(args: &TakeArgs) -> Result<u8> {
     let (geometry, tier) = args.stock.resolve()?;
-    let mut bank = bank::open(&args.stock.common.db)?;
+    let mut bank = bank::open_to_serve(&args.stock.common.db)?;
     let taken = bank.take(&Claim {
         size: geometry.n(),
         variant: geometry.variant(),
@@ -109,7 +109,7 @@ pub struct DailyArgs {
 pub fn run_daily(args: &DailyArgs) -> Result<u8> {
     let (geometry, tier) = args.stock.resolve()?;
     let size = geometry.n();
-    let mut bank = bank::open(&args.stock.common.db)?;
+    let mut bank = bank::open_to_serve(&args.stock.common.db)?;
     let day = Day {
         date: args.date.unwrap_or_else(Date::today),
         size,
@@ -146,7 +146,7 @@ pub struct PruneArgs {
 
 /// `prune`: prints what it deleted.
 pub fn run_prune(args: &PruneArgs) -> Result<u8> {
-    let mut bank = bank::open(&args.common.db)?;
+    let mut bank = bank::open_to_serve(&args.common.db)?;
     let pruned = bank.prune(&args.served_before.to_string())?;
     note!(
         "pruned {} puzzles served before {} and {} base grids no puzzle uses; their \

@@ -329,6 +329,23 @@ fn bad_input_is_refused_and_the_bank_untouched() {
     let o = bank(&["show", "1", "--db", "/no/such.sqlite"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no bank at '/no/such.sqlite'"));
+    // Serving from a mistyped path is an error, not a new empty bank.
+    let missing = dir.path().join("typo.sqlite");
+    let m = missing.to_str().unwrap();
+    for args in [
+        vec!["take", "--tier", "easy", "--db", m],
+        vec!["daily", "--tier", "easy", "--db", m],
+        vec!["prune", "--served-before", "2026-01-01", "--db", m],
+    ] {
+        let o = bank(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("no bank at"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(!missing.exists(), "{args:?} created a bank");
+    }
 }
 
 /// Configs and flags that once panicked or hung are refused up front: exit 2, a message

@@ -91,12 +91,21 @@ impl SqliteBank {
         set().map_err(|e| explain(e.into(), origin))
     }
 
+    /// An error naming the fix when no bank file is at `path`.
+    pub fn check_exists(path: &Path) -> Result<()> {
+        if !path.is_file() {
+            bail!(
+                "no bank at '{}': run `bank fill` first, or pass --db PATH",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+
     /// Opens an existing bank read-only (for `show`, `stats`, `reproduce`, `export`).
     pub fn open_existing(path: &Path) -> Result<SqliteBank> {
         let origin = path.display().to_string();
-        if !path.is_file() {
-            bail!("no bank at '{origin}': run `bank fill` first, or pass --db PATH");
-        }
+        Self::check_exists(path)?;
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
