@@ -4,7 +4,7 @@
 use super::args::{BankArgs, ConfigArgs};
 use crate::bank::stock::{Claim, Day};
 use crate::bank::{self, StoredPuzzle};
-use crate::config::Settings;
+use crate::config::{check_killer_size, Settings};
 use crate::date::Date;
 use crate::grid::{Geometry, Variant};
 use anyhow::Result;
@@ -51,6 +51,7 @@ impl StockArgs {
             .size
             .unwrap_or(settings.generation.default_geometry)
             .with_variant(self.variant);
+        check_killer_size(geometry)?;
         let tier = settings.tier(&self.tier, geometry)?.name.clone();
         Ok((geometry, tier))
     }

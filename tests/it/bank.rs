@@ -346,6 +346,29 @@ fn bad_input_is_refused_and_the_bank_untouched() {
         );
         assert!(!missing.exists(), "{args:?} created a bank");
     }
+    // A variant in a size it is never made in is named as such, not as a short stock.
+    for cmd in ["take", "daily"] {
+        let o = bank(
+            &[
+                cmd,
+                "--tier",
+                "easy",
+                "--variant",
+                "killer",
+                "--size",
+                "12",
+                "--db",
+                m,
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(
+            stderr(&o).contains("killer sudoku is made in sizes 4, 6 and 9"),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+    }
 }
 
 /// Configs and flags that once panicked or hung are refused up front: exit 2, a message
