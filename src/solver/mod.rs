@@ -4,7 +4,6 @@
 //! See `search.rs` for the algorithm.
 
 mod band_tables;
-mod cage_pass;
 mod cages;
 mod search;
 pub mod trace;

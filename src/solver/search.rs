@@ -20,6 +20,8 @@ use super::cages::CageTable;
 use super::{Aborted, SearchStats};
 use std::time::Instant;
 
+mod cage_pass;
+
 /// How often (in nodes) the deadline is read.
 const DEADLINE_CHECK_INTERVAL: u64 = 256;
 
@@ -28,18 +30,15 @@ const DEADLINE_CHECK_INTERVAL: u64 = 256;
 pub(super) struct Board<const DB: usize, const BANDS: usize> {
     /// `cand[d * BANDS + b]`: cells of band `b` where digit `d + 1` may go (a placed cell
     /// keeps only its digit).
-    pub(super) cand: [u64; DB],
+    cand: [u64; DB],
     /// Cells of each band not yet placed.
-    pub(super) open: [u64; BANDS],
+    open: [u64; BANDS],
 }
 
 impl<const DB: usize, const BANDS: usize> Board<DB, BANDS> {
     /// Calls `f(cell, d)` for each candidate, digit `d + 1` at `cell` (grid order).
     #[inline(always)]
-    pub(super) fn each_candidate<const N: usize, const BR: usize>(
-        &self,
-        mut f: impl FnMut(usize, usize),
-    ) {
+    fn each_candidate<const N: usize, const BR: usize>(&self, mut f: impl FnMut(usize, usize)) {
         let band_cells = BR * N;
         for d in 0..N {
             for k in 0..BANDS {
@@ -55,7 +54,7 @@ impl<const DB: usize, const BANDS: usize> Board<DB, BANDS> {
     /// The digits (bit `d` for digit `d + 1`) still possible in cell `bit` of band `k`,
     /// gathered without a branch per digit.
     #[inline(always)]
-    pub(super) fn digits_of<const N: usize>(&self, k: usize, bit: u64) -> u16 {
+    fn digits_of<const N: usize>(&self, k: usize, bit: u64) -> u16 {
         let mut digits = 0u32;
         for d in 0..N {
             digits |= ((self.cand[d * BANDS + k] & bit != 0) as u32) << d;
@@ -100,10 +99,10 @@ impl BranchOrder for Ascending {
 /// Search context shared by every node of one search. `SINGLES_ONLY` propagates by
 /// singles alone (no locked candidates); a constant, so the usual search pays nothing.
 pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
-    pub(super) tables: &'t BandTables,
-    pub(super) order: O,
-    pub(super) limit: u64,
-    pub(super) deadline: Option<Instant>,
+    tables: &'t BandTables,
+    order: O,
+    limit: u64,
+    deadline: Option<Instant>,
     /// Solutions found so far.
     pub(super) count: u64,
     /// Values of the first solution found.
@@ -111,41 +110,41 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     /// Values of the second solution found.
     pub(super) second: Option<Vec<u8>>,
     pub(super) stats: SearchStats,
-    pub(super) aborted: bool,
+    aborted: bool,
     /// The most nodes the search may examine before it gives up undecided.
-    pub(super) node_budget: u64,
+    node_budget: u64,
     /// Whether it gave up so.
-    pub(super) over_budget: bool,
+    over_budget: bool,
     /// Digit-band words changed since they were last settled (bit `d * BANDS + b`).
-    pub(super) dirty: u64,
+    dirty: u64,
     /// Digit-band words changed since the last pass over the stacks.
-    pub(super) stale: u64,
+    stale: u64,
     /// Keep the values of the first solution (off when only the count matters).
     pub(super) keep_first: bool,
     /// Whether the two main diagonals are units too (the diagonal variant).
-    pub(super) diagonal: bool,
+    diagonal: bool,
     /// The killer cages, if any.
-    pub(super) cages: Option<&'t CageTable>,
+    cages: Option<&'t CageTable>,
     /// The candidates and open cells when the cage pass last started on this line of the
     /// search: cages whose cells have not changed since are skipped (saved and restored
     /// around each branch, so a sibling compares with its own parent).
-    pub(super) cage_seen: ([u64; 64], [u64; 4]),
+    cage_seen: ([u64; 64], [u64; 4]),
     /// Whether the cage pass keeps to the steps the killer rater takes too (see
     /// [`Self::with_rater_cage_steps`]).
-    pub(super) rater_cage_steps: bool,
+    rater_cage_steps: bool,
     /// Whether the cage pass locks a digit a cage must hold in the units its places there
     /// share (see [`Self::lock_in_cage`]; off to replay generator version 3).
-    pub(super) lock_cages: bool,
+    lock_cages: bool,
 }
 
 /// The shape constants of one monomorphisation.
-pub(super) struct Shape<const N: usize, const BR: usize, const DB: usize>;
+struct Shape<const N: usize, const BR: usize, const DB: usize>;
 
 impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
-    pub(super) const BAND_CELLS: usize = BR * N;
-    pub(super) const ROW: u64 = (1u64 << N) - 1;
+    const BAND_CELLS: usize = BR * N;
+    const ROW: u64 = (1u64 << N) - 1;
     /// Multiplier copying a row's `N` bits to every row of a band.
-    pub(super) const SPREAD: u64 = {
+    const SPREAD: u64 = {
         let mut m = 0u64;
         let mut r = 0;
         while r < BR {
@@ -156,12 +155,12 @@ impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
     };
     /// The columns (`N` bits) where a band word has a cell.
     #[inline(always)]
-    pub(super) fn columns(word: u64) -> u64 {
+    fn columns(word: u64) -> u64 {
         (0..BR).fold(0, |cols, r| cols | ((word >> (r * N)) & Self::ROW))
     }
 
     /// Digit-band word -> its band and its digit (cheaper than dividing by the bands).
-    pub(super) const BAND_OF: [u8; 64] = Self::split(true);
+    const BAND_OF: [u8; 64] = Self::split(true);
     const DIGIT_OF: [u8; 64] = Self::split(false);
     const fn split(band: bool) -> [u8; 64] {
         let (mut out, mut i) = ([0u8; 64], 0);
@@ -343,7 +342,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     /// none), and the digit from their rows and boxes in the band and from their columns
     /// in the other bands.
     #[inline(always)]
-    pub(super) fn place<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    fn place<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
         d: usize,
@@ -446,12 +445,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
 
     /// Settles changed words and places naked singles until nothing follows; `false` on
     /// contradiction.
-    pub(super) fn propagate<
-        const N: usize,
-        const BR: usize,
-        const DB: usize,
-        const BANDS: usize,
-    >(
+    fn propagate<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
     ) -> bool {
@@ -640,7 +634,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     /// Takes digit `d` out of the open cells among `cells` of band `k`, marking its word
     /// changed when that removes something.
     #[inline(always)]
-    pub(super) fn clear_open<const DB: usize, const BANDS: usize>(
+    fn clear_open<const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
         d: usize,
@@ -738,7 +732,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     }
 
     /// Records a full board as a solution.
-    pub(super) fn solved<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    fn solved<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &Board<DB, BANDS>,
     ) {

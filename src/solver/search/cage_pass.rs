@@ -4,9 +4,9 @@
 //! locked in the unit its places share, and cages of a few open cells are matched cell by
 //! cell.
 
-use super::cages::{CageTable, CageWords};
-use super::search::{Board, BranchOrder, Search, Shape};
+use super::{Board, BranchOrder, Search, Shape};
 use crate::grid::ORDERS_OF_THREE;
+use crate::solver::cages::{CageTable, CageWords};
 
 impl<O: BranchOrder, const SINGLES_ONLY: bool> Search<'_, O, SINGLES_ONLY> {
     /// The killer rule, cage by cage: the digits placed in a cage must differ and leave a
