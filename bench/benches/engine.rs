@@ -10,7 +10,7 @@ use sudoku_bank::solver::Solver;
 
 fn sample(file: &str, n: usize) -> Vec<Grid> {
     let path = format!(
-        "{}/../shared/data/solver/{file}",
+        "{}/../../shared/data/solver/{file}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&path)
