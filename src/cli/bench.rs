@@ -4,7 +4,7 @@
 //! in one run, and rerun before trusting a difference.
 
 use super::generate::SpecArgs;
-use super::input;
+use crate::formats::lines;
 use crate::generate::{generate, Spec};
 use crate::grid::Grid;
 use crate::solver::Solver;
@@ -165,9 +165,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 }
 
 fn load(file: &str, variant: crate::grid::Variant) -> Result<Vec<Grid>> {
-    let (name, reader) = input::open(Some(file))?;
+    let (name, reader) = lines::open(Some(file))?;
     let mut puzzles = Vec::new();
-    for line in crate::formats::lines::puzzles(reader, None, variant) {
+    for line in lines::puzzles(reader, None, variant) {
         let line = line?;
         match line.puzzle {
             Ok(p) => puzzles.push(p),

@@ -1,6 +1,6 @@
 //! `bank bench rate`: how well the rater matches Sudoku Explainer, and how fast it is.
 
-use super::input;
+use crate::formats::lines;
 use crate::grid::{Geometry, Variant};
 use crate::rate::calibrate::{bucket_errors, exact_share, spearman};
 use crate::rate::rate;
@@ -30,7 +30,7 @@ pub fn run(file: &str, variant: Variant) -> Result<()> {
         bail!("bench rate: the reference rates no {variant} puzzles; use classic or diagonal");
     }
     let geometry = Geometry::CLASSIC.with_variant(variant);
-    let (name, reader) = input::open(Some(file))?;
+    let (name, reader) = lines::open(Some(file))?;
     let mut items = Vec::new();
     let text: Vec<String> = std::io::BufRead::lines(reader).collect::<Result<_, _>>()?;
     for (i, line) in text.iter().enumerate() {

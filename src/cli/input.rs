@@ -1,8 +1,7 @@
 //! The puzzles a line-by-line command reads: files, standard input or arguments, each
 //! answered on buffered standard output.
 
-pub use crate::formats::lines::open;
-use crate::formats::lines::{parse, puzzles};
+use crate::formats::lines::{open, parse, puzzles};
 use crate::grid::{Geometry, Grid, Variant};
 use anyhow::Result;
 use clap::Args;

@@ -117,10 +117,12 @@ fn paths_named(code: &str, module: &[String]) -> Vec<Vec<String>> {
         while let Some(found) = flat[from..].find(anchor) {
             let at = from + found;
             from = at + anchor.len();
+            // Part of a longer name, or the tail of a longer path (`super::super::`), which
+            // is read from its start.
             if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
                 continue;
             }
-            if at > 1 && &flat[at - 2..at] == "::" && anchor != "super::" {
+            if at > 1 && &flat[at - 2..at] == "::" {
                 continue;
             }
             let len = flat[at..]
@@ -130,9 +132,6 @@ fn paths_named(code: &str, module: &[String]) -> Vec<Vec<String>> {
                 .split("::")
                 .filter(|s| !s.is_empty())
                 .collect();
-            if at > 1 && &flat[at - 2..at] == "::" {
-                continue; // the tail of a longer super::super:: path, read from its start
-            }
             let mut abs: Vec<String> = Vec::new();
             let mut segments = path.iter().peekable();
             match path[0] {
