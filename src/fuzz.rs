@@ -42,9 +42,7 @@ pub fn config_text(bytes: &[u8]) {
         let g = Geometry::for_size(n).expect("supported");
         let _ = settings.generation.strategies_for(g);
         // Killer is made in its own sizes only.
-        let variants = Variant::ALL
-            .into_iter()
-            .filter(|v| !v.has_cages() || crate::config::KILLER_SIZES.contains(&n));
+        let variants = Variant::ALL.into_iter().filter(|v| v.rules().made_in(n));
         for v in variants {
             let tiers = settings.tiers(g.with_variant(v));
             assert!(
@@ -68,7 +66,7 @@ pub fn import_lines(bytes: &[u8]) {
     for line in lines::puzzles(
         Box::new(Cursor::new(bytes.to_vec())),
         None,
-        Variant::Classic,
+        Variant::default(),
     ) {
         let line = line.expect("reading from memory cannot fail");
         assert!(line.number > last, "line numbers ascend");

@@ -4,7 +4,7 @@
 
 use super::samples::AttemptTimes;
 use crate::generate::{CageSizes, Route, Strategy};
-use crate::grid::{parse_line_with, Cages, Geometry, Grid};
+use crate::grid::{parse_cells_with, Cages, Geometry, Grid};
 use anyhow::{anyhow, Context, Result};
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
@@ -143,12 +143,8 @@ impl PuzzleRecord {
     }
 
     fn grid_of(&self, line: &str, what: &str) -> Result<Grid> {
-        let grid = parse_line_with(
-            line,
-            self.geometry.with_variant(crate::grid::Variant::Classic),
-        )
-        .with_context(|| format!("stored {what} is malformed"))?
-        .with_variant(self.geometry.variant());
+        let grid = parse_cells_with(line, self.geometry)
+            .with_context(|| format!("stored {what} is malformed"))?;
         match (&self.cages, self.geometry.variant().has_cages()) {
             (Some(c), true) => Ok(grid.with_cages(c.cages.clone())),
             (None, false) => Ok(grid),

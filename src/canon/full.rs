@@ -20,7 +20,7 @@
 //! searched, each from the first columns that can start that prefix. On 9×9 this leaves
 //! about a third of the 36 pairs and a fifth of the search nodes.
 
-use crate::grid::{Geometry, Grid};
+use crate::grid::{Geometry, Grid, Symmetries};
 
 /// The full-group minlex form of a full grid (`None` for a grid with empty cells).
 pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
@@ -28,9 +28,9 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
         return None;
     }
     let g = grid.geometry();
-    if g.variant().has_diagonals() {
-        // Only the transformations that keep the diagonals relate two such grids.
-        return Some(super::diagonal::minlex_diagonal(grid));
+    if g.variant().rules().symmetries == Symmetries::Mirrored {
+        // Only the transformations that keep the rule relate two such grids.
+        return Some(super::mirrored::minlex_mirrored(grid));
     }
     let n = g.n();
     let br = g.box_rows();

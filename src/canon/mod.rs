@@ -3,13 +3,13 @@
 
 #[cfg(test)]
 mod brute;
-mod diagonal;
 mod full;
+mod mirrored;
 mod puzzle;
 pub use full::{minlex_solution, solution_class, solution_class_of_form};
 pub use puzzle::{full_fingerprint, full_fingerprint_of_form, minlex_puzzle};
 
-use crate::grid::{Cages, Grid, Symmetry, Variant};
+use crate::grid::{Cages, Grid, Symmetry};
 use std::sync::Arc;
 
 /// The canonical form: over every box-keeping symmetry, the image with digits relabelled
@@ -101,7 +101,7 @@ fn hash_form(tag: &[u8], form: &Grid) -> String {
     hasher.update(tag);
     hasher.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
     // Classic keys stay what they were; a variant's keys never meet another's.
-    if g.variant() != Variant::Classic {
+    if !g.variant().rules().is_plain() {
         hasher.update(g.variant().name().as_bytes());
     }
     hasher.update(form.cells());

@@ -9,7 +9,7 @@
 //! grid's. The column arrangements grow as (box_cols!)^(stacks) · stacks!: 2,592 with
 //! transposition on 9×9, 82,944 on 12×12, about 8·10^6 on 16×16, which is refused.
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Symmetries};
 
 /// The full-group minlex form of a grid; `None` for classic 16×16 (too many column
 /// arrangements) and for killer puzzles (their cages would have to follow every row and
@@ -21,9 +21,9 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
     if grid.cages().is_some() {
         return None;
     }
-    if g.variant().has_diagonals() {
-        // The diagonal-keeping group is small enough for every size.
-        return Some(super::diagonal::minlex_diagonal(grid));
+    if g.variant().rules().symmetries == Symmetries::Mirrored {
+        // The mirrored group is small enough for every size.
+        return Some(super::mirrored::minlex_mirrored(grid));
     }
     if n > 12 {
         return None;

@@ -140,11 +140,12 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             let settings = config.settings()?;
             let pool = super::thread_pool(threads.or(settings.generation.threads))?;
             let mut variants = variants.clone();
-            variants.retain(|&v| v != crate::grid::Variant::Classic);
-            variants.insert(0, crate::grid::Variant::Classic);
-            let counts = |v| match v {
-                crate::grid::Variant::Killer => *killer_count,
-                _ => *count,
+            // The plain rule set first: every other variant's rate is a ratio to it.
+            variants.retain(|v| !v.rules().is_plain());
+            variants.insert(0, crate::grid::Variant::default());
+            let counts = |v: crate::grid::Variant| match v.rules().cages {
+                true => *killer_count,
+                false => *count,
             };
             let fills = variants.iter().flat_map(|&variant| {
                 let geometry = size.with_variant(variant);
@@ -300,7 +301,7 @@ fn bench_fill(
                 ratio: None,
             };
             let variant = fill.geometry.variant();
-            if variant == crate::grid::Variant::Classic {
+            if variant.rules().is_plain() {
                 classic.push((&fill.tier.name, m.rate()));
             }
             m.ratio = classic

@@ -44,7 +44,7 @@ impl SpecArgs {
     /// Checks the combination and turns it into a generation spec.
     pub fn spec(&self) -> Result<Spec> {
         let geometry = self.size.with_variant(self.variant);
-        crate::config::check_killer_size(geometry)?;
+        crate::config::check_variant_size(geometry)?;
         if let Err(msg) = self.strategy.check(geometry) {
             bail!("{msg}");
         }

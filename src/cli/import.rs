@@ -11,7 +11,7 @@ use crate::config::Settings;
 use crate::formats::exchange::{csv_split, Row};
 use crate::formats::lines::{self, RawLine};
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::{parse_line_in, parse_line_with, Grid, Variant};
+use crate::grid::{parse_cells_with, parse_line, parse_line_in, parse_line_with, Grid, Variant};
 use crate::pipeline::attempt::grid_id;
 use crate::solver::Solver;
 use anyhow::Result;
@@ -353,17 +353,19 @@ fn from_row(
     let variant = row.parsed("variant")?.unwrap_or(variant);
     let cages = row.json("cages")?;
     // A killer row's cages are in their own field; its puzzle field is the cells.
-    let cells_variant = match cages {
-        Some(_) => Variant::Classic,
-        None => variant,
+    let geometry = match size {
+        Some(n) => Some(
+            crate::grid::Geometry::for_size(n)
+                .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))?
+                .with_variant(variant),
+        ),
+        None => None,
     };
-    let puzzle = match size {
-        Some(n) => {
-            let g = crate::grid::Geometry::for_size(n)
-                .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))?;
-            parse_line_with(&text, g.with_variant(cells_variant))
-        }
-        None => parse_line_in(&text, cells_variant),
+    let puzzle = match (geometry, cages.is_some()) {
+        (Some(g), true) => parse_cells_with(&text, g),
+        (Some(g), false) => parse_line_with(&text, g),
+        (None, true) => parse_line(&text).map(|p| p.with_variant(variant)),
+        (None, false) => parse_line_in(&text, variant),
     }
     .map_err(|e| format!("field 'puzzle': {e}"))?;
     let puzzle = match cages {
@@ -401,9 +403,8 @@ fn from_row(
                     return Err("field 'base_grid' is not the puzzle's solution".into());
                 }
                 let g = puzzle.geometry();
-                let parsed = parse_line_with(&grid, g.with_variant(Variant::Classic))
-                    .map_err(|e| format!("field 'base_grid': {e}"))?
-                    .with_variant(g.variant());
+                let parsed =
+                    parse_cells_with(&grid, g).map_err(|e| format!("field 'base_grid': {e}"))?;
                 Some(BaseGridRecord {
                     id: grid_id(&parsed),
                     route,

@@ -89,7 +89,7 @@ fn looks_like_puzzle(arg: &str, variant: Variant) -> bool {
     let arg = arg.trim();
     if variant.has_cages() {
         let fields: Vec<&str> = arg.split_whitespace().collect();
-        return fields.len() == 3 && looks_like_puzzle(fields[0], Variant::Classic);
+        return fields.len() == 3 && looks_like_puzzle(fields[0], Variant::default());
     }
     arg.len() >= 16
         && arg

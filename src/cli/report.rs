@@ -154,7 +154,7 @@ fn mix(
             // Plans recorded before variants name none: those runs were classic.
             let variant = item["variant"]
                 .as_str()
-                .map_or(Some(Variant::Classic), |v| v.parse().ok());
+                .map_or(Some(Variant::default()), |v| v.parse().ok());
             let geometry = item["size"]
                 .as_u64()
                 .and_then(|n| Geometry::for_size(n as usize))

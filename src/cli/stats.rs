@@ -69,9 +69,9 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
             .map(|q| q.count);
     }
     // A variant's size reads `9d` (diagonal); classic sizes stay bare numbers.
-    let size = |n: u32, v: Variant| match v {
-        Variant::Classic => n.to_string(),
-        v => format!("{n}{}", &v.name()[..1]),
+    let size = |n: u32, v: Variant| match v.rules().is_plain() {
+        true => n.to_string(),
+        false => format!("{n}{}", &v.name()[..1]),
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);

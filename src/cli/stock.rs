@@ -4,7 +4,7 @@
 use super::args::{BankArgs, ConfigArgs};
 use crate::bank::stock::{Claim, Day};
 use crate::bank::{self, StoredPuzzle};
-use crate::config::{check_killer_size, Settings};
+use crate::config::{check_variant_size, Settings};
 use crate::date::Date;
 use crate::grid::{Geometry, Variant};
 use anyhow::Result;
@@ -51,7 +51,7 @@ impl StockArgs {
             .size
             .unwrap_or(settings.generation.default_geometry)
             .with_variant(self.variant);
-        check_killer_size(geometry)?;
+        check_variant_size(geometry)?;
         let tier = settings.tier(&self.tier, geometry)?.name.clone();
         Ok((geometry, tier))
     }

@@ -2,13 +2,14 @@
 //! over the embedded default ([`ConfigFile::layered`]). Nothing reads these values but
 //! [`super::Settings::resolve`], which checks them and turns them into types.
 
+use crate::grid::Variant;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use toml::{Table, Value};
 
 impl ConfigFile {
     /// `text` laid over `default`, section by section: a section the text gives
-    /// (`[generation]`, `[alarm]`, `[writer]`, `[killer]`, `[diagonal]`) keeps the default's
+    /// (`[generation]`, `[alarm]`, `[writer]`, a variant's such as `[killer]`) keeps the default's
     /// keys it does not name, so a file with only `[alarm] threshold = 0.4` changes one
     /// value. A key's value replaces the default's whole: a list of tiers (`[[tier]]`,
     /// `[[killer.tier]]`) or a weight table (`routes`, `strategies`) is the file's own.
@@ -27,13 +28,29 @@ impl ConfigFile {
                 }
             }
         }
+        if let Some(key) = merged.keys().find(|k| !FIXED_KEYS.contains(&k.as_str())) {
+            if Variant::from_name(key).is_none_or(|v| v.rules().is_plain()) {
+                let variants: Vec<&str> = Variant::ALL
+                    .into_iter()
+                    .filter(|v| !v.rules().is_plain())
+                    .map(Variant::name)
+                    .collect();
+                return Err(serde::de::Error::custom(format!(
+                    "unknown field `{key}`, expected one of {} or a variant's table ({})",
+                    FIXED_KEYS.join(", "),
+                    variants.join(", ")
+                )));
+            }
+        }
         ConfigFile::deserialize(merged)
     }
 }
 
-/// The whole file.
+/// The top-level keys of every config; the others name variants.
+const FIXED_KEYS: [&str; 5] = ["generation", "alarm", "writer", "tier", "quota"];
+
+/// The whole file. Its other tables are the variants' (see [`ConfigFile::variants`]).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     /// How attempts are made.
     pub generation: GenerationTable,
@@ -47,31 +64,23 @@ pub struct ConfigFile {
     /// Puzzles the bank should hold: grid side (as text) → tier → count.
     #[serde(default)]
     pub quota: BTreeMap<String, BTreeMap<String, u64>>,
-    /// Killer sudoku: cage sizes and tiers on the killer scale.
-    #[serde(default)]
-    pub killer: Option<KillerTable>,
-    /// Diagonal sudoku's own tiers (absent: the `[[tier]]` list).
+    /// Every other top-level table: a variant's own by its name (`[killer]`,
+    /// `[diagonal]`, …); [`ConfigFile::layered`] refuses a key that names no variant.
+    #[serde(flatten)]
+    pub variants: BTreeMap<String, VariantTable>,
+}
+
+/// A variant's own table, `[NAME]`: its tiers, and for a rule set with cages the cage
+/// sizes grown.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct VariantTable {
+    /// Cage sizes grown, `[smallest, largest]` (rule sets with cages only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diagonal: Option<DiagonalTable>,
-}
-
-/// The `[diagonal]` table.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct DiagonalTable {
-    /// Diagonal tiers, easiest first, on the classic scale.
-    #[serde(rename = "tier")]
-    pub tiers: Vec<TierTable>,
-}
-
-/// The `[killer]` table.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct KillerTable {
-    /// Cage sizes grown, `[smallest, largest]`.
-    pub cage_sizes: Vec<usize>,
-    /// Killer tiers, easiest first; `clues` is the range of givens.
-    #[serde(rename = "tier")]
+    pub cage_sizes: Option<Vec<usize>>,
+    /// The variant's tiers, easiest first (without the table: the `[[tier]]` list; a rule
+    /// set with cages rates on its own scale and needs its own).
+    #[serde(rename = "tier", default)]
     pub tiers: Vec<TierTable>,
 }
 

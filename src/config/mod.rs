@@ -7,8 +7,7 @@ mod settings;
 
 pub use file::ConfigFile;
 pub use settings::{
-    check_killer_size, AlarmPolicy, ClueRange, Dedup, Generation, Quota, ScoreBand, Settings, Tier,
-    KILLER_SIZES,
+    check_variant_size, AlarmPolicy, ClueRange, Dedup, Generation, Quota, ScoreBand, Settings, Tier,
 };
 
 /// The configuration checked into `config/bank.toml`, embedded in the binary.

@@ -2,10 +2,10 @@
 //! every value checked and every name turned into its type, so that no later step can
 //! meet a value it would have to refuse.
 
-use super::file::{ConfigFile, KillerTable, TierTable};
+use super::file::{ConfigFile, TierTable};
 use super::{DEFAULT_CONFIG, MAX_THREADS};
 use crate::generate::{CageSizes, Route, Strategy};
-use crate::grid::{Geometry, Variant, SUPPORTED_SIZES};
+use crate::grid::{Geometry, Symmetries, Variant, SUPPORTED_SIZES};
 use crate::rng::Weighted;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -51,21 +51,15 @@ impl SizedTiers {
 /// The tier lists of the variants.
 #[derive(Clone, Debug)]
 struct TierLists {
-    /// `[[tier]]`: classic, and diagonal unless it has its own.
-    classic: SizedTiers,
-    /// `[[diagonal.tier]]`, when the config has it.
-    diagonal: Option<SizedTiers>,
-    /// `[[killer.tier]]`, on the killer scale.
-    killer: SizedTiers,
+    /// `[[tier]]`: every variant without a list of its own.
+    shared: SizedTiers,
+    /// `[[NAME.tier]]`: the variants with their own (a rule set with cages always).
+    own: BTreeMap<Variant, SizedTiers>,
 }
 
 impl TierLists {
     fn variant(&self, variant: Variant) -> &SizedTiers {
-        match variant {
-            Variant::Classic => &self.classic,
-            Variant::Diagonal => self.diagonal.as_ref().unwrap_or(&self.classic),
-            Variant::Killer => &self.killer,
-        }
+        self.own.get(&variant).unwrap_or(&self.shared)
     }
 
     fn of(&self, g: Geometry) -> &[Tier] {
@@ -73,11 +67,11 @@ impl TierLists {
     }
 
     /// The config key of the list `variant` takes its tiers from.
-    fn key(&self, variant: Variant) -> &'static str {
-        match variant {
-            Variant::Diagonal if self.diagonal.is_some() => "diagonal.tier",
-            Variant::Killer => "killer.tier",
-            _ => "tier",
+    fn key(&self, variant: Variant) -> String {
+        if self.own.contains_key(&variant) {
+            format!("{variant}.tier")
+        } else {
+            "tier".into()
         }
     }
 }
@@ -132,7 +126,10 @@ impl Generation {
                  would have to follow every row and column permutation): use \"dihedral\""
             );
         }
-        if self.dedup == Dedup::Full && g.n() > 12 && !g.variant().has_diagonals() {
+        if self.dedup == Dedup::Full
+            && g.n() > 12
+            && g.variant().rules().symmetries == Symmetries::Sudoku
+        {
             bail!(
                 "generation.dedup = \"full\" supports sizes up to 12x12, not {}: use \"dihedral\"",
                 g.label()
@@ -326,15 +323,10 @@ impl Settings {
         if batch_size == 0 || batch_size > MAX_WINDOW {
             bail!("writer.batch_size = {batch_size} must be in 1..={MAX_WINDOW}");
         }
-        let (cage_sizes, killer) = resolve_killer(file.killer.as_ref())?;
+        let (cage_sizes, own) = resolve_variants(&file)?;
         let tiers = TierLists {
-            classic: resolve_tiers(&file.tiers, "tier", (17, 80), &SUPPORTED_SIZES)?,
-            diagonal: file
-                .diagonal
-                .as_ref()
-                .map(|d| resolve_tiers(&d.tiers, "diagonal.tier", (17, 80), &SUPPORTED_SIZES))
-                .transpose()?,
-            killer,
+            shared: resolve_tiers(&file.tiers, "tier", (17, 80), &SUPPORTED_SIZES, false)?,
+            own,
         };
         let generation = Generation {
             cage_sizes,
@@ -360,9 +352,9 @@ impl Settings {
         &self.file
     }
 
-    /// The tiers of a geometry, easiest first: killer puzzles have their own (on the
-    /// killer scale), diagonal ones theirs when the config has `[[diagonal.tier]]`; the
-    /// others share the `[[tier]]` list. A size with tiers of its own (`size = N`) has
+    /// The tiers of a geometry, easiest first: a variant has its own when the config has
+    /// `[[NAME.tier]]` (killer always: its scale is its own); the others share the
+    /// `[[tier]]` list. A size with tiers of its own (`size = N`) has
     /// those alone.
     pub fn tiers(&self, g: Geometry) -> &[Tier] {
         self.tiers.of(g)
@@ -412,9 +404,9 @@ impl Settings {
     /// was searched when it is not the general classic one.
     fn unknown(&self, name: &str, tiers: &[Tier], g: Option<Geometry>, variant: Variant) -> String {
         let names: Vec<&str> = tiers.iter().map(|t| t.name.as_str()).collect();
-        let mut whose = match self.tiers.key(variant) {
-            "tier" => String::new(),
-            _ => format!(" for {variant}"),
+        let mut whose = match self.tiers.own.contains_key(&variant) {
+            false => String::new(),
+            true => format!(" for {variant}"),
         };
         if let Some(g) = g.filter(|g| self.tiers.variant(variant).by_size.contains_key(&g.n())) {
             whose = format!(" for {}", g.short_label());
@@ -511,38 +503,59 @@ where
         .collect()
 }
 
-/// The `[killer]` table: cage sizes and tiers (the defaults when the table is absent).
-fn resolve_killer(table: Option<&KillerTable>) -> Result<(CageSizes, SizedTiers)> {
-    let Some(k) = table else {
-        let default: ConfigFile = toml::from_str(super::DEFAULT_CONFIG).expect("embedded config");
-        return resolve_killer(Some(default.killer.as_ref().expect("embedded [killer]")));
-    };
-    let [min, max] = k.cage_sizes[..] else {
-        bail!(
-            "killer.cage_sizes = {:?} must be two numbers [smallest, largest]",
-            k.cage_sizes
-        );
-    };
-    // Up to 9 (the largest killer grid); a smaller grid caps them at its side.
-    let sizes =
-        CageSizes::new(min, max, 9).map_err(|e| anyhow::anyhow!("killer.cage_sizes: {e}"))?;
-    Ok((
-        sizes,
-        resolve_tiers(&k.tiers, "killer.tier", (0, 80), &KILLER_SIZES)?,
-    ))
+/// The variants' own tables (`[killer]`, `[diagonal]`, …): the cage sizes of the rule
+/// set with cages, and each table's tiers. A top-level key that names no variant is
+/// refused; a rule set with cages needs its table (its tiers are on its own scale).
+fn resolve_variants(file: &ConfigFile) -> Result<(CageSizes, BTreeMap<Variant, SizedTiers>)> {
+    let mut own = BTreeMap::new();
+    let mut cage_sizes = None;
+    for (name, table) in &file.variants {
+        let variant = Variant::from_name(name)
+            .with_context(|| format!("[{name}]: not a variant (use {})", Variant::names()))?;
+        let rules = variant.rules();
+        if rules.cages {
+            let Some(sizes) = &table.cage_sizes else {
+                bail!("[{name}] needs cage_sizes = [smallest, largest]");
+            };
+            let [min, max] = sizes[..] else {
+                bail!("{name}.cage_sizes = {sizes:?} must be two numbers [smallest, largest]");
+            };
+            // Up to 9 (the largest caged grid); a smaller grid caps them at its side.
+            cage_sizes = Some(
+                CageSizes::new(min, max, 9)
+                    .map_err(|e| anyhow::anyhow!("{name}.cage_sizes: {e}"))?,
+            );
+        } else if table.cage_sizes.is_some() {
+            bail!("{name}.cage_sizes: {name} sudoku grows no cages: remove it");
+        }
+        // Cages rate on their own scale, where a puzzle may have no givens at all.
+        let clues = if rules.cages { (0, 80) } else { (17, 80) };
+        let key = format!("{name}.tier");
+        let tiers = resolve_tiers(&table.tiers, &key, clues, rules.sizes, rules.cages)?;
+        own.insert(variant, tiers);
+    }
+    if let Some(v) = Variant::ALL
+        .into_iter()
+        .find(|v| v.rules().cages && !own.contains_key(v))
+    {
+        bail!("the config needs a [{v}] table with its cage_sizes and [[{v}.tier]] list");
+    }
+    let cage_sizes = cage_sizes.unwrap_or_else(|| CageSizes::new(2, 4, 9).expect("valid"));
+    Ok((cage_sizes, own))
 }
 
-/// A killer tier's `cage_sizes`, checked as `[killer] cage_sizes` is; refused on the
-/// other variants' tiers, which grow no cages.
-fn tier_cage_sizes(t: &TierTable, key: &str) -> Result<Option<CageSizes>> {
+/// A tier's `cage_sizes`, checked as a variant's `cage_sizes` is; refused on the tiers
+/// of a list that grows no cages.
+fn tier_cage_sizes(t: &TierTable, key: &str, cages: bool) -> Result<Option<CageSizes>> {
     let Some(sizes) = &t.cage_sizes else {
         return Ok(None);
     };
-    if key != "killer.tier" {
+    if !cages {
         bail!(
-            "tier '{}': cage_sizes belongs to [[killer.tier]] entries only (a [[{key}]] \
-             grows no cages): remove it",
-            t.name
+            "tier '{}': cage_sizes belongs to [[{}.tier]] entries only (a [[{key}]] grows \
+             no cages): remove it",
+            t.name,
+            Variant::caged()
         );
     }
     let [min, max] = sizes[..] else {
@@ -565,6 +578,7 @@ fn resolve_tiers(
     key: &str,
     clues: (usize, usize),
     sizes: &[usize],
+    cages: bool,
 ) -> Result<SizedTiers> {
     if tables.is_empty() {
         bail!("at least one [[{key}]] is needed");
@@ -586,14 +600,14 @@ fn resolve_tiers(
     let mut general = Vec::new();
     for (size, group) in groups {
         match size {
-            None => general = resolve_list(&group, key, clues)?,
+            None => general = resolve_list(&group, key, clues, cages)?,
             Some(n) => {
                 let cells = n * n;
                 let bounds = (
                     scale_clues(clues.0, cells),
                     scale_clues(clues.1, cells).min(cells),
                 );
-                by_size.insert(n, resolve_list(&group, key, bounds)?);
+                by_size.insert(n, resolve_list(&group, key, bounds, cages)?);
             }
         }
     }
@@ -611,7 +625,12 @@ fn resolve_tiers(
 
 /// Resolves one list of tiers (the general one or one size's) of the list `key`, `clues`
 /// bounding its clue ranges as written.
-fn resolve_list(tables: &[&TierTable], key: &str, clues: (usize, usize)) -> Result<Vec<Tier>> {
+fn resolve_list(
+    tables: &[&TierTable],
+    key: &str,
+    clues: (usize, usize),
+    cages: bool,
+) -> Result<Vec<Tier>> {
     let mut tiers: Vec<Tier> = Vec::with_capacity(tables.len());
     for (i, t) in tables.iter().enumerate() {
         let name_ok = !t.name.is_empty()
@@ -678,7 +697,7 @@ fn resolve_list(tables: &[&TierTable], key: &str, clues: (usize, usize)) -> Resu
             size: t.size,
             clues: ClueRange { low, high },
             band,
-            cage_sizes: tier_cage_sizes(t, key)?,
+            cage_sizes: tier_cage_sizes(t, key, cages)?,
         });
     }
     Ok(tiers)
@@ -688,20 +707,26 @@ fn resolve_list(tables: &[&TierTable], key: &str, clues: (usize, usize)) -> Resu
 fn quota_geometry(key: &str) -> Option<Geometry> {
     let (variant, size) = match key.split_once('-') {
         Some((variant, size)) => (Variant::from_name(variant)?, size),
-        None => (Variant::Classic, key),
+        None => (Variant::default(), key),
     };
     Some(Geometry::for_size(size.parse().ok()?)?.with_variant(variant))
 }
 
-/// Killer grids the project makes: 4x4, 6x6 and 9x9.
-pub const KILLER_SIZES: [usize; 3] = [4, 6, 9];
-
-/// Refuses a killer geometry of another size than [`KILLER_SIZES`].
-pub fn check_killer_size(g: Geometry) -> Result<()> {
-    if g.variant().has_cages() && !KILLER_SIZES.contains(&g.n()) {
+/// Refuses a geometry whose rule set is not made in its size (killer: 4, 6 and 9).
+pub fn check_variant_size(g: Geometry) -> Result<()> {
+    let rules = g.variant().rules();
+    if !rules.made_in(g.n()) {
+        let sizes: Vec<String> = rules.sizes.iter().map(usize::to_string).collect();
+        let list = match sizes.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        };
         bail!(
-            "killer sudoku is made in sizes 4, 6 and 9, not {}: use --size 4, 6 or 9",
-            g.n()
+            "{} sudoku is made in sizes {list}, not {}: use --size {}",
+            rules.name,
+            g.n(),
+            list.replace(" and ", " or ")
         );
     }
     Ok(())
@@ -717,7 +742,7 @@ fn resolve_quotas(file: &ConfigFile, tiers: &TierLists, gen: &Generation) -> Res
                 Variant::names()
             )
         })?;
-        check_killer_size(geometry).with_context(|| format!("quota.{size}"))?;
+        check_variant_size(geometry).with_context(|| format!("quota.{size}"))?;
         gen.routes_for(geometry)
             .with_context(|| format!("quota.{size}"))?;
         gen.strategies_for(geometry)
@@ -1096,7 +1121,7 @@ mod tests {
             1,
             "a list of tables replaces the default's"
         );
-        assert_eq!(one_tier.file().killer, embedded.file().killer);
+        assert_eq!(one_tier.file().variants, embedded.file().variants);
 
         let err = Settings::parse("[alarm]\nthreshhold = 0.4\n", "t.toml").unwrap_err();
         assert!(format!("{err:#}").contains("threshhold"), "{err:#}");

@@ -1,8 +1,8 @@
 //! Solution grids by the design's three routes: transforms (of a random *mother* grid,
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
-use crate::grid::CellPlace;
-use crate::grid::{Geometry, Grid};
+use crate::grid::Layout;
+use crate::grid::{Geometry, Grid, Symmetries};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
@@ -43,9 +43,9 @@ impl Route {
         }
     }
 
-    /// Whether the route can make grids of `g`: the pattern grid breaks the diagonals.
+    /// Whether the route can make grids of `g`: the pattern grid breaks extra units.
     pub fn usable(self, g: Geometry) -> bool {
-        !(self == Route::Pattern && g.variant().has_diagonals())
+        !(self == Route::Pattern && g.variant().rules().units.any())
     }
 
     /// A number of the route's own, mixed into its stream seed, so that two routes never
@@ -126,15 +126,15 @@ fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<
 
 /// A grid under a random element of the validity-preserving group: digit relabelling,
 /// rows within bands, bands, columns within stacks, stacks, and transposition when boxes
-/// are square. With diagonals, the line permutations are the ones that keep both
-/// diagonals (see [`Geometry::diagonal_permutations`]).
+/// are square. Under [`Symmetries::Mirrored`], the line permutations are the ones that
+/// keep both diagonals (see [`Geometry::mirrored_permutations`]).
 fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
     let g = source.geometry();
     let n = g.n();
     let mut digits: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut digits);
-    let (rows, cols) = if g.variant().has_diagonals() {
-        let all = g.diagonal_permutations();
+    let (rows, cols) = if g.variant().rules().symmetries == Symmetries::Mirrored {
+        let all = g.mirrored_permutations();
         let rows: Vec<usize> = all[rng.below(all.len() as u32) as usize]
             .iter()
             .map(|&r| r as usize)
@@ -183,16 +183,8 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
     let n = g.n();
     let layout = g.layout();
     let mut filler = Filler {
-        places: &layout.places,
-        diagonal_of: (0..n * n)
-            .map(|cell| {
-                layout
-                    .diagonals_of(cell)
-                    .iter()
-                    .fold(0, |m, &u| m | 1 << (u as usize - 3 * n))
-            })
-            .collect(),
-        diagonals: [0; 2],
+        layout,
+        extra: vec![0; layout.extra_units().len()],
         n,
         cells: vec![0; n * n],
         rows: vec![0; n],
@@ -209,12 +201,10 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
 }
 
 struct Filler {
-    /// Row, column and box of each cell.
-    places: &'static [CellPlace],
-    /// Which diagonals each cell lies on (bit 0 main, bit 1 anti; none when classic).
-    diagonal_of: Vec<u8>,
-    /// Digits used on each diagonal.
-    diagonals: [u32; 2],
+    /// Row, column, box and extra units of each cell.
+    layout: &'static Layout,
+    /// Digits used in each extra unit.
+    extra: Vec<u32>,
     n: usize,
     cells: Vec<u8>,
     rows: Vec<u32>,
@@ -226,23 +216,23 @@ struct Filler {
 
 impl Filler {
     fn allowed(&self, cell: usize) -> u32 {
-        let p = self.places[cell];
+        let p = self.layout.places[cell];
         let mut used =
             self.rows[p.row as usize] | self.cols[p.col as usize] | self.boxes[p.bx as usize];
-        for (x, &on) in self.diagonals.iter().enumerate() {
-            used |= on & (self.diagonal_of[cell] as u32 >> x & 1).wrapping_neg();
+        for &u in self.layout.extra_units_of(cell) {
+            used |= self.extra[u as usize - 3 * self.n];
         }
         !used & ((1u32 << self.n) - 1)
     }
 
     fn toggle(&mut self, cell: usize, digit: u8) {
-        let p = self.places[cell];
+        let p = self.layout.places[cell];
         let bit = 1u32 << (digit - 1);
         self.rows[p.row as usize] ^= bit;
         self.cols[p.col as usize] ^= bit;
         self.boxes[p.bx as usize] ^= bit;
-        for (x, on) in self.diagonals.iter_mut().enumerate() {
-            *on ^= bit & (self.diagonal_of[cell] as u32 >> x & 1).wrapping_neg();
+        for &u in self.layout.extra_units_of(cell) {
+            self.extra[u as usize - 3 * self.n] ^= bit;
         }
     }
 
@@ -324,12 +314,12 @@ mod tests {
     /// Each diagonal-keeping permutation really keeps both diagonals and the boxes, on
     /// every size; 9×9 has the 24 the structure predicts.
     #[test]
-    fn diagonal_permutations_keep_the_diagonals() {
+    fn mirrored_permutations_keep_the_diagonals() {
         for n in SUPPORTED_SIZES {
             let g = Geometry::for_size(n)
                 .unwrap()
                 .with_variant(Variant::Diagonal);
-            let all = g.diagonal_permutations();
+            let all = g.mirrored_permutations();
             assert!(all.len() >= 2, "size {n}");
             let mother = mother_grid(g, 3, None).unwrap();
             for pi in all {
@@ -340,7 +330,7 @@ mod tests {
             }
         }
         let nine = Geometry::CLASSIC.with_variant(Variant::Diagonal);
-        assert_eq!(nine.diagonal_permutations().len(), 24);
+        assert_eq!(nine.mirrored_permutations().len(), 24);
     }
 
     #[test]

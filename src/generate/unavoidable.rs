@@ -10,7 +10,7 @@
 //! grid valid exactly when, for every unit, the set holds both of the unit's two cells or
 //! neither. The smallest such sets are the connected components of the graph that links the
 //! two cells of every unit; the unavoidable rectangles (four cells, two boxes) are among
-//! them. In the diagonal variant each diagonal is one more unit that joins rows.
+//! them. Each extra unit of the rule set (a diagonal, …) is one more unit that joins rows.
 //!
 //! Digging learns more as it goes ([`Unavoidable::learn`]): each second solution its
 //! searches find differs from the grid on an unavoidable set, and the small ones refuse
@@ -64,21 +64,19 @@ impl Unavoidable {
         let mut cell_in_row = vec![0usize; (n + 1) * n];
         let mut row_in_col = vec![0usize; (n + 1) * n];
         let mut row_in_box = vec![0usize; (n + 1) * n];
-        // The same for the diagonals of the diagonal variant (unused otherwise).
-        let mut row_in_diagonal = vec![[0usize; 2]; n + 1];
+        // The same for the extra units of the rule set.
+        let layout = g.layout();
+        let extra = layout.extra_units();
+        let mut row_in_extra = vec![0usize; (n + 1) * extra.len()];
         for (cell, &d) in solution.cells().iter().enumerate() {
             let (r, c, d) = (cell / n, cell % n, d as usize);
             cell_in_row[d * n + r] = cell;
             row_in_col[d * n + c] = r;
             row_in_box[d * n + g.box_of(r, c)] = r;
-            if r == c {
-                row_in_diagonal[d][0] = r;
-            }
-            if r + c == n - 1 {
-                row_in_diagonal[d][1] = r;
+            for &u in layout.extra_units_of(cell) {
+                row_in_extra[d * extra.len() + u as usize - extra.start] = r;
             }
         }
-        let diagonals = if g.variant().has_diagonals() { 2 } else { 0 };
         let mut found = Unavoidable {
             sets: Vec::new(),
             through: vec![NONE; g.cells() * (n - 1)],
@@ -101,8 +99,9 @@ impl Unavoidable {
                     union(&mut parent, row_in_col[a * n + u], row_in_col[b * n + u]);
                     union(&mut parent, row_in_box[a * n + u], row_in_box[b * n + u]);
                 }
-                let (on_a, on_b) = (row_in_diagonal[a], row_in_diagonal[b]);
-                for (&ra, &rb) in on_a.iter().zip(&on_b).take(diagonals) {
+                let e = extra.len();
+                let (on_a, on_b) = (&row_in_extra[a * e..][..e], &row_in_extra[b * e..][..e]);
+                for (&ra, &rb) in on_a.iter().zip(on_b) {
                     union(&mut parent, ra, rb);
                 }
                 let mut roots = [0usize; 16];

@@ -1,21 +1,21 @@
 //! The layout of a geometry: its units (the groups of cells that hold each digit once),
 //! each cell's units, peers and place, flattened into tables built once per process.
 //! The unit list is the one place that says what a unit is: the rater and the digger
-//! read it from here (a variant with more units, diagonals or cages, adds them here).
+//! read it from here (a variant's extra units come from its rule set, [`super::ExtraUnits`]).
 
-use super::{Geometry, Variant, SUPPORTED_SIZES};
+use super::{Geometry, Mark, Variant, SUPPORTED_SIZES};
 use std::ops::Range;
 use std::sync::OnceLock;
 
 /// Units and peers of one geometry, flattened for the hot path. Units are numbered rows
-/// first (`0..n`), then columns (`n..2n`), then boxes (`2n..3n`), then, in the diagonal
-/// variant, the main diagonal (`3n`) and the anti-diagonal (`3n + 1`), each listed row
-/// by row (so a cell's position along a diagonal is its row).
+/// first (`0..n`), then columns (`n..2n`), then boxes (`2n..3n`), then the rule set's
+/// extra units (`3n..`, e.g. the main diagonal and the anti-diagonal), each in the order
+/// [`super::ExtraUnits::cells`] lists it.
 pub struct Layout {
     /// Peers of each cell: `peers[peer_start[cell]..peer_start[cell + 1]]`.
     peers: Vec<u16>,
     peer_start: Vec<u32>,
-    /// Cells of each unit (rows, columns, boxes, diagonals), `n` per unit.
+    /// Cells of each unit (rows, columns, boxes, extra units), `n` per unit.
     units: Vec<u16>,
     n: usize,
     /// For each cell, a bit mask of the units it belongs to.
@@ -28,15 +28,28 @@ pub struct Layout {
     pub places: Vec<CellPlace>,
     /// For each cell, its row, column and box as unit numbers.
     cell_unit_ids: Vec<[u16; 3]>,
-    /// For each cell, the diagonal units through it (none outside the diagonal variant).
-    cell_diagonals: Vec<DiagonalUnits>,
+    /// For each cell, the extra units through it (none under classic rules).
+    cell_extra: Vec<ExtraUnitsOf>,
 }
 
-/// The diagonal units through a cell: none, one, or both (the centre of an odd grid).
+/// The most extra units through one cell (both diagonals through the centre).
+const MOST_EXTRA_PER_CELL: usize = 2;
+
+/// The extra units through a cell and the cell's position in each.
 #[derive(Clone, Copy, Debug, Default)]
-struct DiagonalUnits {
-    units: [u16; 2],
+struct ExtraUnitsOf {
+    units: [u16; MOST_EXTRA_PER_CELL],
+    at: [u8; MOST_EXTRA_PER_CELL],
     count: u8,
+}
+
+/// One extra unit through a cell: the unit's number and the cell's position in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtraUnitPlace {
+    /// The unit number (`3n..`).
+    pub unit: usize,
+    /// The cell's position in the unit's listing.
+    pub at: usize,
 }
 
 /// Where a cell sits: its row, column and box (each numbered from 0) and its position
@@ -72,20 +85,25 @@ impl Layout {
                 units.push((r * n + c) as u16);
             }
         }
-        if g.variant().has_diagonals() {
-            units.extend((0..n).map(|r| (r * n + r) as u16));
-            units.extend((0..n).map(|r| (r * n + n - 1 - r) as u16));
+        for unit in g.variant().rules().units.cells(g) {
+            debug_assert_eq!(unit.len(), n, "an extra unit holds every digit once");
+            units.extend(unit);
         }
         let unit_count = units.len() / n;
         let mut cell_units = vec![0u64; cells];
-        let mut cell_diagonals = vec![DiagonalUnits::default(); cells];
+        let mut cell_extra = vec![ExtraUnitsOf::default(); cells];
         for (u, unit) in units.chunks(n).enumerate() {
-            for &cell in unit {
+            for (at, &cell) in unit.iter().enumerate() {
                 cell_units[cell as usize] |= 1u64 << u;
                 if u >= 3 * n {
-                    let d = &mut cell_diagonals[cell as usize];
-                    d.units[d.count as usize] = u as u16;
-                    d.count += 1;
+                    let e = &mut cell_extra[cell as usize];
+                    assert!(
+                        (e.count as usize) < MOST_EXTRA_PER_CELL,
+                        "at most {MOST_EXTRA_PER_CELL} extra units through a cell"
+                    );
+                    e.units[e.count as usize] = u as u16;
+                    e.at[e.count as usize] = at as u8;
+                    e.count += 1;
                 }
             }
         }
@@ -140,7 +158,7 @@ impl Layout {
             unit_sets,
             places,
             cell_unit_ids,
-            cell_diagonals,
+            cell_extra,
             units,
             n,
             cell_units,
@@ -177,19 +195,28 @@ impl Layout {
         self.cell_unit_ids[cell].map(usize::from)
     }
 
-    /// The diagonal units through a cell (empty outside the diagonal variant). A cell's
-    /// position within a diagonal unit is its row.
+    /// The extra units through a cell (none under classic rules).
     #[inline]
-    pub fn diagonals_of(&self, cell: usize) -> &[u16] {
-        let d = &self.cell_diagonals[cell];
-        &d.units[..d.count as usize]
+    pub fn extra_units_of(&self, cell: usize) -> &[u16] {
+        let e = &self.cell_extra[cell];
+        &e.units[..e.count as usize]
     }
 
-    /// Every unit of a cell: row, column, box, then any diagonals.
+    /// The extra units through a cell, each with the cell's position in it.
+    #[inline]
+    pub fn extra_places_of(&self, cell: usize) -> impl Iterator<Item = ExtraUnitPlace> + '_ {
+        let e = &self.cell_extra[cell];
+        (0..e.count as usize).map(|i| ExtraUnitPlace {
+            unit: e.units[i] as usize,
+            at: e.at[i] as usize,
+        })
+    }
+
+    /// Every unit of a cell: row, column, box, then any extra units.
     pub fn all_units_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
         self.units_of(cell)
             .into_iter()
-            .chain(self.diagonals_of(cell).iter().map(|&u| u as usize))
+            .chain(self.extra_units_of(cell).iter().map(|&u| u as usize))
     }
 
     /// The unit number of row `r`.
@@ -222,9 +249,9 @@ impl Layout {
         2 * self.n..3 * self.n
     }
 
-    /// The diagonal units (empty outside the diagonal variant).
+    /// The extra units (none under classic rules).
     #[inline]
-    pub fn diagonals(&self) -> Range<usize> {
+    pub fn extra_units(&self) -> Range<usize> {
         3 * self.n..self.unit_count()
     }
 }
@@ -354,6 +381,21 @@ impl Geometry {
         static LAYOUTS: PerGeometry<Layout> = [const { OnceLock::new() }; GEOMETRY_SLOTS];
         per_geometry(&LAYOUTS, self, Layout::build)
     }
+
+    /// The cells a picture shades for the rule set ([`Mark::ShadeExtraUnits`]), ascending;
+    /// none for the other marks.
+    pub fn shaded_cells(self) -> Vec<usize> {
+        let rules = self.variant().rules();
+        if rules.mark != Mark::ShadeExtraUnits {
+            return Vec::new();
+        }
+        let layout = self.layout();
+        let shaded: CellSet = layout
+            .extra_units()
+            .flat_map(|u| layout.unit(u).iter().map(|&c| c as usize))
+            .collect();
+        shaded.iter().collect()
+    }
 }
 
 #[cfg(test)]
@@ -376,8 +418,10 @@ mod tests {
         assert_eq!(t.unit_count(), 29);
         assert_eq!(t.unit(27), &[0, 10, 20, 30, 40, 50, 60, 70, 80]);
         assert_eq!(t.unit(28), &[8, 16, 24, 32, 40, 48, 56, 64, 72]);
-        assert_eq!(t.diagonals_of(40), &[27, 28]);
-        assert_eq!(t.diagonals_of(1), &[] as &[u16]);
+        assert_eq!(t.extra_units_of(40), &[27, 28]);
+        assert_eq!(t.extra_units_of(1), &[] as &[u16]);
+        let places: Vec<ExtraUnitPlace> = t.extra_places_of(8).collect();
+        assert_eq!(places, [ExtraUnitPlace { unit: 28, at: 0 }]);
         assert_eq!(
             t.peers(0).len(),
             20 + 6,
@@ -385,7 +429,7 @@ mod tests {
         );
         assert_eq!(t.peers(40).len(), 20 + 12);
         assert_eq!(t.peers(1).len(), 20);
-        assert!(Geometry::CLASSIC.layout().diagonals().is_empty());
+        assert!(Geometry::CLASSIC.layout().extra_units().is_empty());
     }
 
     #[test]

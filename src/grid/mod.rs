@@ -5,20 +5,21 @@
 //! digits are `1`–`9`, then `A`–`G` for 10–16.
 
 mod cages;
-mod diagonal;
 mod layout;
 mod parse;
+mod rules;
 mod symmetry;
-mod variant;
 
 pub use cages::{
     cell_name, cell_names, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError,
     Cages, Combinations, MAX_CAGES,
 };
-pub use layout::{per_geometry, CellPlace, CellSet, Layout, PerGeometry, GEOMETRY_SLOTS};
-pub use parse::{parse_line, parse_line_in, parse_line_with, ParseError};
+pub use layout::{
+    per_geometry, CellPlace, CellSet, ExtraUnitPlace, Layout, PerGeometry, GEOMETRY_SLOTS,
+};
+pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
+pub use rules::{ExtraUnits, Mark, RuleSet, Symmetries, UnknownVariant, Variant};
 pub use symmetry::Symmetry;
-pub use variant::{RuleSet, UnknownVariant, Variant};
 
 use std::fmt;
 use std::sync::Arc;
@@ -129,9 +130,9 @@ impl Geometry {
     /// The side as `9x9`, after the variant unless classic: `diagonal 9x9`.
     pub fn short_label(self) -> String {
         let n = self.n();
-        match self.variant {
-            Variant::Classic => format!("{n}x{n}"),
-            v => format!("{v} {n}x{n}"),
+        match self.variant.rules().is_plain() {
+            true => format!("{n}x{n}"),
+            false => format!("{} {n}x{n}", self.variant),
         }
     }
 
@@ -231,10 +232,13 @@ impl Grid {
         self
     }
 
-    /// The same cells as a killer grid with `cages` (of this grid's side).
+    /// The same cells with `cages` (of this grid's side), under the rule set with cages
+    /// unless the grid's own has them.
     pub fn with_cages(mut self, cages: Arc<Cages>) -> Grid {
         debug_assert_eq!(cages.n(), self.geometry.n());
-        self.geometry = self.geometry.with_variant(Variant::Killer);
+        if !self.geometry.variant().has_cages() {
+            self.geometry = self.geometry.with_variant(Variant::caged());
+        }
         self.cages = Some(cages);
         self
     }
@@ -295,47 +299,25 @@ impl Grid {
                 .all(|(&a, &b)| a == 0 || a == b)
     }
 
-    /// The first conflict (a digit twice in one unit: row, column, box, or a diagonal
-    /// of the diagonal variant; a killer cage repeating a digit or missing its sum), if any.
+    /// The first conflict (a digit twice in one unit: row, column, box, or an extra unit
+    /// of the rule set; a killer cage repeating a digit or missing its sum), if any.
     pub fn find_conflict(&self) -> Option<Conflict> {
         let g = self.geometry;
-        let n = g.n();
-        let mut rows = vec![0u32; n];
-        let mut cols = vec![0u32; n];
-        let mut boxes = vec![0u32; n];
-        let mut diagonals = [0u32; 2];
+        let layout = g.layout();
+        let mut seen = vec![0u32; layout.unit_count()];
         for (cell, &v) in self.cells.iter().enumerate() {
             if v == 0 {
                 continue;
             }
-            let (r, c) = (cell / n, cell % n);
-            let b = g.box_of(r, c);
             let bit = 1u32 << v;
-            let on_diagonal = |d: usize| {
-                let on = if d == 0 { r == c } else { r + c == n - 1 };
-                g.variant.has_diagonals() && on
-            };
-            let unit = if rows[r] & bit != 0 {
-                Some(Unit::Row(r))
-            } else if cols[c] & bit != 0 {
-                Some(Unit::Column(c))
-            } else if boxes[b] & bit != 0 {
-                Some(Unit::Box(b))
-            } else {
-                (0..2)
-                    .find(|&d| on_diagonal(d) && diagonals[d] & bit != 0)
-                    .map(Unit::Diagonal)
-            };
-            if let Some(unit) = unit {
-                return Some(Conflict::Repeat { digit: v, unit });
+            if let Some(u) = layout.all_units_of(cell).find(|&u| seen[u] & bit != 0) {
+                return Some(Conflict::Repeat {
+                    digit: v,
+                    unit: Unit::of(g, u),
+                });
             }
-            rows[r] |= bit;
-            cols[c] |= bit;
-            boxes[b] |= bit;
-            for (d, seen) in diagonals.iter_mut().enumerate() {
-                if on_diagonal(d) {
-                    *seen |= bit;
-                }
+            for u in layout.all_units_of(cell) {
+                seen[u] |= bit;
             }
         }
         let cages = self.cages.as_ref()?;
@@ -420,7 +402,7 @@ impl fmt::Display for Grid {
     }
 }
 
-/// A row, column, box or diagonal, numbered from 1 in messages.
+/// A row, column, box, extra unit or cage, numbered from 1 in messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
     /// Row index (0-based).
@@ -429,11 +411,23 @@ pub enum Unit {
     Column(usize),
     /// Box index (0-based, row-major).
     Box(usize),
-    /// Diagonal of the diagonal variant: 0 the main one (top left to bottom right), 1 the
-    /// anti-diagonal (top right to bottom left).
-    Diagonal(usize),
+    /// One of the rule set's extra units, by its index among them.
+    Extra(ExtraUnits, usize),
     /// Killer cage index (0-based, in the order cages first appear).
     Cage(usize),
+}
+
+impl Unit {
+    /// Unit number `u` of geometry `g`'s layout.
+    pub fn of(g: Geometry, u: usize) -> Unit {
+        let n = g.n();
+        match u / n {
+            0 => Unit::Row(u),
+            1 => Unit::Column(u - n),
+            2 => Unit::Box(u - 2 * n),
+            _ => Unit::Extra(g.variant().rules().units, u - 3 * n),
+        }
+    }
 }
 
 impl fmt::Display for Unit {
@@ -442,8 +436,7 @@ impl fmt::Display for Unit {
             Unit::Row(i) => write!(f, "row {}", i + 1),
             Unit::Column(i) => write!(f, "column {}", i + 1),
             Unit::Box(i) => write!(f, "box {}", i + 1),
-            Unit::Diagonal(0) => f.write_str("the main diagonal"),
-            Unit::Diagonal(_) => f.write_str("the anti-diagonal"),
+            Unit::Extra(shape, i) => f.write_str(&shape.unit_name(*i)),
             Unit::Cage(i) => write!(f, "cage {}", i + 1),
         }
     }

@@ -44,7 +44,7 @@ pub enum ParseError {
 /// Leading whitespace and anything after the first run of non-whitespace are ignored,
 /// so `<cells> <rating>` lines parse.
 pub fn parse_line(line: &str) -> Result<Grid, ParseError> {
-    parse_line_in(line, Variant::Classic)
+    parse_line_in(line, Variant::default())
 }
 
 /// [`parse_line`] under the rules of `variant` (clues clashing on a diagonal are refused).
@@ -69,8 +69,7 @@ fn parse_fields(line: &str, token: &str, geometry: Geometry) -> Result<Grid, Par
         return Err(ParseError::MissingCages);
     };
     let cages = Cages::parse(geometry, map, sums).map_err(ParseError::Cages)?;
-    let grid =
-        parse_cells(token, geometry.with_variant(Variant::Classic))?.with_cages(Arc::new(cages));
+    let grid = parse_cells(token, geometry)?.with_cages(Arc::new(cages));
     match grid.find_conflict() {
         Some(conflict) => Err(ParseError::Conflict(conflict)),
         None => Ok(grid),
@@ -79,6 +78,19 @@ fn parse_fields(line: &str, token: &str, geometry: Geometry) -> Result<Grid, Par
 
 /// Parses a line that must be of the given geometry.
 pub fn parse_line_with(line: &str, geometry: Geometry) -> Result<Grid, ParseError> {
+    let token = sized_token(line, geometry)?;
+    parse_fields(line, token, geometry)
+}
+
+/// Parses the cells alone of a line that must be of the given geometry: a grid with no
+/// cages even where the rule set has them (a stored solution or base grid, whose cages
+/// are kept apart).
+pub fn parse_cells_with(line: &str, geometry: Geometry) -> Result<Grid, ParseError> {
+    parse_cells(sized_token(line, geometry)?, geometry)
+}
+
+/// The cell field of a line that must be of `geometry`.
+fn sized_token(line: &str, geometry: Geometry) -> Result<&str, ParseError> {
     let token = cell_token(line)?;
     let len = token.chars().count();
     if len != geometry.cells() {
@@ -87,7 +99,7 @@ pub fn parse_line_with(line: &str, geometry: Geometry) -> Result<Grid, ParseErro
             expected: format!("{} for {}", geometry.cells(), geometry.label()),
         });
     }
-    parse_fields(line, token, geometry)
+    Ok(token)
 }
 
 fn cell_token(line: &str) -> Result<&str, ParseError> {

@@ -230,21 +230,11 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         Anchor::Start,
     );
     let cell = side / n as f32;
-    if geometry.variant().has_diagonals() {
-        // The diagonal variant's two extra units, shaded as printed X-sudoku marks them
-        // (a line through the cells would strike the givens).
-        for i in 0..n {
-            // The centre of an odd grid is on both, shaded once.
-            let cols = if 2 * i + 1 == n {
-                &[i][..]
-            } else {
-                &[i, n - 1 - i][..]
-            };
-            for &c in cols {
-                let (x, y) = (x0 + c as f32 * cell, y0 + i as f32 * cell);
-                canvas.shade(x, y, cell, cell, EXTRA_UNIT_SHADE);
-            }
-        }
+    // Extra units shaded as printed X-sudoku and windoku mark them (a line through the
+    // cells would strike the givens).
+    for c in geometry.shaded_cells() {
+        let (x, y) = (x0 + (c % n) as f32 * cell, y0 + (c / n) as f32 * cell);
+        canvas.shade(x, y, cell, cell, EXTRA_UNIT_SHADE);
     }
     for k in 1..n {
         let at = k as f32 * cell;

@@ -8,7 +8,7 @@ use crate::generate::{
     grow_cages, solution_grid, BaseGrid, CageSizes, DigError, DigStop, Digger, Route, Strategy,
     CAGE_LOCKING_SINCE,
 };
-use crate::grid::{Geometry, Grid, Variant};
+use crate::grid::{Geometry, Grid};
 use crate::rate::settle::solved_below;
 use crate::rate::{score_within, Rating};
 use crate::rng::{derive_seed, Rand};
@@ -227,17 +227,17 @@ fn merge_up_to(input: &AttemptInput) -> Option<usize> {
 }
 
 /// Whether a tier starting at `min` asks [`solved_below`] of `puzzle` before it rates
-/// it: where most puzzles it digs rate below it and a rating costs most, so that the
-/// test saves more than it costs. Measured (CPU side by side, one worker): killer medium
-/// −15.7 %, hard −13.6 %, expert −8.9 %; diagonal expert −2.7 % (−4.5 % instructions).
-/// Not for classic: its ratings are cheaper, and the puzzles a tier keeps pay for the
-/// test too (classic expert +4.5 % instructions, classic hard +4 % CPU).
+/// it: from the rule set's [`RuleSet::settle_first_from`], where most puzzles it digs
+/// rate below the tier and a rating costs most, so that the test saves more than it
+/// costs. Measured (CPU side by side, one worker): killer medium −15.7 %, hard −13.6 %,
+/// expert −8.9 %; diagonal expert −2.7 % (−4.5 % instructions). Not for classic: its
+/// ratings are cheaper, and the puzzles a tier keeps pay for the test too (classic expert
+/// +4.5 % instructions, classic hard +4 % CPU).
+///
+/// [`RuleSet::settle_first_from`]: crate::grid::RuleSet::settle_first_from
 fn settles_first(puzzle: &Grid, min: f64) -> bool {
-    match puzzle.geometry().variant() {
-        Variant::Killer => min >= 2.6,
-        Variant::Diagonal => min >= 6.0,
-        Variant::Classic => false,
-    }
+    let rules = puzzle.geometry().variant().rules();
+    rules.settle_first_from.is_some_and(|from| min >= from)
 }
 
 /// Digs to the target and rates; while the puzzle rates below the tier's band, digs one
@@ -367,7 +367,7 @@ pub fn grid_id(grid: &Grid) -> String {
     let g = grid.geometry();
     let mut h = blake3::Hasher::new();
     h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
-    if g.variant() != Variant::Classic {
+    if !g.variant().rules().is_plain() {
         h.update(g.variant().name().as_bytes());
     }
     h.update(grid.cells());

@@ -29,7 +29,7 @@ impl PlanItem {
     /// dig that geometry.
     pub fn new(settings: &Settings, geometry: Geometry, tier: &Tier, count: u64) -> Result<Self> {
         settings.generation.check_dedup(geometry)?;
-        crate::config::check_killer_size(geometry)?;
+        crate::config::check_variant_size(geometry)?;
         Ok(PlanItem {
             geometry,
             tier: tier.clone(),

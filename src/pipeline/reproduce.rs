@@ -3,7 +3,7 @@
 use super::attempt::{self, AttemptInput};
 use crate::bank::StoredPuzzle;
 use crate::generate::{GENERATOR_VERSION, OLDEST_REPRODUCIBLE};
-use crate::grid::{parse_line_with, Grid, Variant};
+use crate::grid::{parse_cells_with, Grid};
 use anyhow::{bail, Context, Result};
 
 /// The recomputed base grid and puzzle beside the stored ones.
@@ -66,9 +66,8 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     };
     let base_grid = attempt::base_grid(&input, None).expect("no deadline");
     // The base grid is stored as cells only, also for a killer puzzle.
-    let stored_base = parse_line_with(&base.grid, stored.geometry.with_variant(Variant::Classic))
-        .with_context(|| format!("puzzle {}: stored base grid is malformed", stored.id))?
-        .with_variant(stored.geometry.variant());
+    let stored_base = parse_cells_with(&base.grid, stored.geometry)
+        .with_context(|| format!("puzzle {}: stored base grid is malformed", stored.id))?;
     // A killer puzzle's cages are grown again from its seed, then dug as the fill dug them.
     let caged = attempt::caged(&input, &stored_base)
         .with_context(|| format!("puzzle {}: its cages cannot be grown again", stored.id))?;

@@ -114,8 +114,8 @@ impl Board {
                 b.places[units[0] * n + d] |= 1 << at.col;
                 b.places[units[1] * n + d] |= 1 << at.row;
                 b.places[units[2] * n + d] |= 1 << at.in_box;
-                for &u in layout.diagonals_of(cell) {
-                    b.places[u as usize * n + d] |= 1 << at.row;
+                for e in layout.extra_places_of(cell) {
+                    b.places[e.unit * n + d] |= 1 << e.at;
                 }
             }
         }
@@ -223,12 +223,11 @@ impl Board {
         for u in [row, col, bx] {
             self.unit_changes[u] += 1;
         }
-        // A diagonal lists its cells row by row: a cell's place in it is its row. (The
-        // variant is tested first so that classic boards skip the lookup.)
-        if self.geometry.variant().has_diagonals() {
-            for &u in l.diagonals_of(cell) {
-                self.places[u as usize * n + d] &= !(1 << r);
-                self.unit_changes[u as usize] += 1;
+        // (The rule set is asked first so that classic boards skip the lookup.)
+        if self.geometry.variant().rules().units.any() {
+            for e in l.extra_places_of(cell) {
+                self.places[e.unit * n + d] &= !(1 << e.at);
+                self.unit_changes[e.unit] += 1;
             }
         }
         self.digit_changes[d] += 1;
@@ -418,7 +417,7 @@ impl Board {
         b
     }
 
-    /// The cells of unit `u` (rows, then columns, then boxes, then any diagonals).
+    /// The cells of unit `u` (rows, then columns, then boxes, then any extra units).
     pub fn unit(&self, u: usize) -> &'static [u16] {
         self.layout.unit(u)
     }

@@ -24,9 +24,9 @@ pub(super) struct BandTables {
     pub(super) stack_permutations: Box<[u16; 1 << 16]>,
     /// Box of a band -> its cells.
     pub(super) band_box: [u64; 4],
-    /// `diagonals[x][k]`: the cells of band `k` on the main (`x = 0`) or anti-diagonal
-    /// (`x = 1`); all empty unless the geometry's variant has diagonals.
-    pub(super) diagonals: [[u64; 4]; 2],
+    /// `extra_units[x][k]`: the cells of band `k` in the rule set's extra unit `x` (the
+    /// layout's unit `3n + x`); none under classic rules.
+    pub(super) extra_units: Box<[[u64; 4]]>,
     /// `peers[cell][k]`: the cells of band `k` that share a row, column or box with
     /// `cell` (not `cell` itself), so a board is built from its clues a clue at a time
     /// with one word operation per band.
@@ -67,15 +67,18 @@ impl BandTables {
                 })
             })
             .collect();
-        let mut diagonals = [[0u64; 4]; 2];
-        if g.variant().has_diagonals() {
-            for r in 0..n {
-                let (k, row) = (r / br, r % br);
-                diagonals[0][k] |= 1 << (row * n + r);
-                diagonals[1][k] |= 1 << (row * n + n - 1 - r);
-            }
-        }
         let band_cells = br * n;
+        let layout = g.layout();
+        let extra_units = layout
+            .extra_units()
+            .map(|u| {
+                let mut words = [0u64; 4];
+                for &cell in layout.unit(u) {
+                    words[cell as usize / band_cells] |= 1 << (cell as usize % band_cells);
+                }
+                words
+            })
+            .collect();
         let peers = (0..n * n)
             .map(|cell| {
                 let (row, col) = (cell / n, cell % n);
@@ -92,7 +95,7 @@ impl BandTables {
             .collect();
         BandTables {
             peers,
-            diagonals,
+            extra_units,
             band_box,
             boxes_of_row,
             band_keep,

@@ -121,8 +121,8 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     stale: u64,
     /// Keep the values of the first solution (off when only the count matters).
     pub(super) keep_first: bool,
-    /// Whether the two main diagonals are units too (the diagonal variant).
-    diagonal: bool,
+    /// Whether the rule set adds units (see [`Self::settle_extra_units`]).
+    extra_units: bool,
     /// The killer cages, if any.
     cages: Option<&'t CageTable>,
     /// The candidates and open cells when the cage pass last started on this line of the
@@ -211,7 +211,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             dirty: 0,
             stale: 0,
             keep_first: true,
-            diagonal: tables.diagonals[0][0] != 0,
+            extra_units: !tables.extra_units.is_empty(),
             cages: None,
             cage_seen: ([0; 64], [0; 4]),
             rater_cage_steps: false,
@@ -486,7 +486,10 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     self.place::<N, BR, DB, BANDS>(b, d, k, bit, false);
                 }
             }
-            if self.diagonal && self.dirty == 0 && !self.settle_diagonals::<N, BR, DB, BANDS>(b) {
+            if self.extra_units
+                && self.dirty == 0
+                && !self.settle_extra_units::<N, BR, DB, BANDS>(b)
+            {
                 return false;
             }
             if !SINGLES_ONLY
@@ -584,17 +587,17 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         true
     }
 
-    /// The diagonal variant's rule, for every digit with a changed word: a digit placed on
-    /// a diagonal leaves the rest of it; a digit left with one open cell on a diagonal
-    /// (and not placed there) goes there. `false` on contradiction: the digit twice on a
-    /// diagonal, or nowhere left on it. Leaves `stale` for the stacks' pass. Kept out of
-    /// line so classic searches carry none of its code.
+    /// The rule of the rule set's extra units (the diagonals, …), for every digit with a
+    /// changed word: a digit placed in an extra unit leaves the rest of it; a digit left
+    /// with one open cell in one (and not placed there) goes there. `false` on
+    /// contradiction: the digit twice in a unit, or nowhere left in it. Leaves `stale` for
+    /// the stacks' pass. Kept out of line so classic searches carry none of its code.
     #[inline(never)]
-    fn settle_diagonals<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    fn settle_extra_units<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
     ) -> bool {
-        let diagonals = &self.tables.diagonals;
+        let units = &self.tables.extra_units;
         let band_words = (1u64 << BANDS) - 1;
         let mut digits = (0..N).fold(0u32, |m, d| {
             m | (((self.stale >> (d * BANDS)) & band_words != 0) as u32) << d
@@ -602,9 +605,9 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            for diagonal in diagonals {
+            for unit in units.iter() {
                 let (mut placed, mut open) = (0u32, 0u32);
-                for (k, &on) in diagonal.iter().enumerate().take(BANDS) {
+                for (k, &on) in unit.iter().enumerate().take(BANDS) {
                     let m = b.cand[d * BANDS + k] & on;
                     placed += (m & !b.open[k]).count_ones();
                     open += (m & b.open[k]).count_ones();
@@ -613,15 +616,15 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                     (0, 0) | (2.., _) => return false,
                     (1, 0) => {}
                     (1, _) => {
-                        for (k, &on) in diagonal.iter().enumerate().take(BANDS) {
+                        for (k, &on) in unit.iter().enumerate().take(BANDS) {
                             self.clear_open(b, d, k, on);
                         }
                     }
                     (0, 1) => {
                         let k = (0..BANDS)
-                            .find(|&k| b.cand[d * BANDS + k] & diagonal[k] & b.open[k] != 0)
+                            .find(|&k| b.cand[d * BANDS + k] & unit[k] & b.open[k] != 0)
                             .expect("one open cell");
-                        let cell = b.cand[d * BANDS + k] & diagonal[k] & b.open[k];
+                        let cell = b.cand[d * BANDS + k] & unit[k] & b.open[k];
                         self.place::<N, BR, DB, BANDS>(b, d, k, cell, true);
                     }
                     (0, _) => {}

@@ -384,3 +384,27 @@ fn reaches<'a>(
         .filter(|(a, _)| a == from)
         .any(|(_, b)| reaches(edges, b, to, seen))
 }
+
+/// A variant is one rule set: its code names a particular variant (`Variant::Killer`, …)
+/// in `grid/rules/` and in at most five files elsewhere (test modules aside); everything
+/// else asks the variant's `RuleSet`.
+#[test]
+fn variants_are_named_in_the_rule_set_folder() {
+    use sudoku_bank::grid::Variant;
+    let naming: Vec<String> = src_files()
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "rs") && !f.starts_with("grid/rules"))
+        .filter(|f| {
+            let code = code(f);
+            Variant::ALL
+                .iter()
+                .any(|v| code.contains(&format!("Variant::{v:?}")))
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        naming.len() <= 5,
+        "{} files outside grid/rules/ name a variant: {naming:?}",
+        naming.len()
+    );
+}

@@ -1128,3 +1128,44 @@ fn print_names_the_variant_shades_diagonals_and_states_the_rules() {
         assert!(text.contains(words), "{words} missing from the sheet");
     }
 }
+
+/// The solving page shades the cells of a variant's extra units as the print sheet does:
+/// the 17 diagonal cells of a diagonal 9×9, on both boards.
+#[test]
+fn solving_page_shades_the_diagonals() {
+    with_browser(|browser| {
+        let line = ok(&[
+            "generate",
+            "--variant",
+            "diagonal",
+            "--count",
+            "1",
+            "--seed",
+            "3",
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("diagonal.html");
+        let page_arg = page.to_str().unwrap();
+        ok(&[
+            "explain",
+            "--variant",
+            "diagonal",
+            line.trim(),
+            "--html",
+            page_arg,
+        ]);
+        browser.open(&page);
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let shaded = strings(
+            browser,
+            "return [...document.querySelectorAll('#grid .cell.shaded')].map(e => e.dataset.cell)",
+        );
+        let mut want: Vec<String> = (0..81)
+            .filter(|c| c / 9 == c % 9 || c / 9 + c % 9 == 8)
+            .map(|c| format!("r{}c{}", c / 9 + 1, c % 9 + 1))
+            .collect();
+        want.sort();
+        assert_eq!(shaded, want);
+        browser.screenshot(&artifacts().join("solving-page-diagonal.png"));
+    });
+}

@@ -20,9 +20,9 @@ use std::collections::{HashMap, HashSet};
 /// takes it, for its transaction, before counting.
 pub(super) fn stock_lock(size: usize, variant: Variant, tier: &str) -> i64 {
     // Classic keeps the key it had before variants, so mixed binaries still agree.
-    let key = match variant {
-        Variant::Classic => format!("sudoku-bank stock {size} {tier}"),
-        v => format!("sudoku-bank stock {size} {v} {tier}"),
+    let key = match variant.rules().is_plain() {
+        true => format!("sudoku-bank stock {size} {tier}"),
+        false => format!("sudoku-bank stock {size} {variant} {tier}"),
     };
     let hash = blake3::hash(key.as_bytes());
     i64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"))

@@ -30,8 +30,9 @@ function buildGrid(el, prefix) {
 
 const SVG = "http://www.w3.org/2000/svg";
 
-/** Draws the variant's rules on the board around `el`, in cell units: both diagonals, or
- *  each cage's dashed outline and its sum in the corner of its first cell. */
+/** Draws the variant's rules on the board around `el`, in cell units: the shaded cells of
+ *  its extra units (the diagonals, …), or each cage's dashed outline and its sum in the
+ *  corner of its first cell. */
 function drawRules(el, cells) {
   const svg = el.parentElement.querySelector(".rules");
   svg.setAttribute("viewBox", `0 0 ${N} ${N}`);
@@ -42,10 +43,7 @@ function drawRules(el, cells) {
     svg.appendChild(l);
     return l;
   };
-  if (DATA.diagonals) {
-    line("diagonal", 0, 0, N, N);
-    line("diagonal", N, 0, 0, N);
-  }
+  for (const cell of DATA.shaded) cells[cell].classList.add("shaded");
   const cages = DATA.cages;
   if (!cages) return;
   el.classList.add("killer");

@@ -28,9 +28,8 @@ pub struct SolvingPage {
     pub symbols: Vec<String>,
     /// The givens (0: empty).
     pub givens: Vec<u8>,
-    /// Whether the two main diagonals are units (the diagonal variant): drawn corner to
-    /// corner.
-    pub diagonals: bool,
+    /// The cells the rule set's mark shades (the diagonals' cells, …), ascending.
+    pub shaded: Vec<usize>,
     /// A killer puzzle's cages, drawn over both boards.
     pub cages: Option<PageCages>,
     /// The board before each step and after the last: per cell, the placed digit, or
@@ -132,7 +131,7 @@ impl SolvingPage {
                 .map(|d| crate::grid::digit_char(d).to_string())
                 .collect(),
             givens: puzzle.cells().to_vec(),
-            diagonals: g.variant().has_diagonals(),
+            shaded: g.shaded_cells(),
             cages: puzzle.cages().map(|c| PageCages {
                 outline: CageOutline::new(c),
                 label_at: cage_outline::LABEL_AT,

@@ -120,7 +120,7 @@ pub fn cells_at(b: &Board, u: usize, places: u16) -> impl Iterator<Item = usize>
 pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
     let g = b.geometry();
     let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
-    debug_assert!(u < 3 * n, "rows, columns and boxes only, not diagonals");
+    debug_assert!(u < 3 * n, "rows, columns and boxes only, not extra units");
     let layout = b.layout();
     let stacks = n / bc;
     let inside = |mask: u16| places & !mask == 0;

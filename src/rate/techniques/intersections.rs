@@ -73,7 +73,7 @@ pub fn generalized(b: &Board) -> Option<Step> {
     let units = layout
         .boxes()
         .chain(layout.lines())
-        .chain(layout.diagonals());
+        .chain(layout.extra_units());
     for u in units {
         for d in digits(!b.placed_in(u) & open) {
             let places = b.positions(u, d);

@@ -48,7 +48,7 @@ pub fn hidden_single(b: &Board, boxes: bool) -> Option<Step> {
         push_hidden_singles(b, layout.boxes(), &mut out);
     } else {
         push_hidden_singles(b, layout.lines(), &mut out);
-        push_hidden_singles(b, layout.diagonals(), &mut out);
+        push_hidden_singles(b, layout.extra_units(), &mut out);
     }
     let technique = if boxes {
         Technique::HiddenSingleBox

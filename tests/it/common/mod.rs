@@ -29,7 +29,7 @@ pub fn puzzles(rel: &str) -> Vec<Grid> {
 /// production solver, to check what it stores. Knows the diagonal variant's rule.
 pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64) -> u64 {
     let n = g.n();
-    let diagonals = g.variant().has_diagonals();
+    let diagonals = g.variant().rules().units == sudoku_bank::grid::ExtraUnits::Diagonals;
     let fits = |cells: &[u8], cell: usize, d: u8| {
         let (r, c) = (cell / n, cell % n);
         !(0..cells.len()).any(|o| {

@@ -4,7 +4,7 @@
 //! unit clashing (their combinations must be disjoint). Each finder returns `None` on
 //! boards without cages.
 
-use crate::grid::{cell_names, Cages};
+use crate::grid::{cell_names, Cages, Unit};
 use crate::rate::board::{digits, Board};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -116,11 +116,5 @@ fn cage_combos(cages: &Cages, k: usize, st: &CageState, n: usize) -> String {
 
 /// `row 3`, `column 4`, `box 5`.
 fn unit_name(b: &Board, u: usize) -> String {
-    let n = b.n();
-    match u / n {
-        0 => format!("row {}", u % n + 1),
-        1 => format!("column {}", u % n + 1),
-        2 => format!("box {}", u % n + 1),
-        _ => "a diagonal".into(),
-    }
+    Unit::of(b.geometry(), u).to_string()
 }

@@ -1,19 +1,21 @@
-//! The full-group form of a diagonal-variant grid: the least image under every
-//! transformation that keeps the sudoku rules *and* both diagonals — the line
+//! The form of a grid under [`Symmetries::Mirrored`] (the diagonal rule set's group):
+//! the least image under every transformation that keeps the sudoku rules *and* both
+//! diagonals — the line
 //! permutations applied to rows and columns alike that keep the diagonals
-//! ([`Geometry::diagonal_permutations`]), the column mirror (which swaps the two
+//! ([`Geometry::mirrored_permutations`]), the column mirror (which swaps the two
 //! diagonals), transposition when boxes are square, and relabelling in order of first
 //! appearance (empty cells 0). Used for puzzles and solution grids alike: 96 images on
 //! 9×9, 18,432 on 16×16, each cut off at its first cell above the best.
 //!
-//! [`Geometry::diagonal_permutations`]: crate::grid::Geometry::diagonal_permutations
+//! [`Geometry::mirrored_permutations`]: crate::grid::Geometry::mirrored_permutations
+//! [`Symmetries::Mirrored`]: crate::grid::Symmetries::Mirrored
 
-use crate::grid::Grid;
+use crate::grid::{Grid, Symmetries};
 
-/// The least image of `grid` (full or not) under the diagonal-keeping group.
-pub fn minlex_diagonal(grid: &Grid) -> Grid {
+/// The least image of `grid` (full or not) under the mirrored group.
+pub fn minlex_mirrored(grid: &Grid) -> Grid {
     let g = grid.geometry();
-    debug_assert!(g.variant().has_diagonals());
+    debug_assert_eq!(g.variant().rules().symmetries, Symmetries::Mirrored);
     let n = g.n();
     let mut best = vec![u8::MAX; n * n];
     let transposes: &[bool] = if g.square_boxes() {
@@ -22,7 +24,7 @@ pub fn minlex_diagonal(grid: &Grid) -> Grid {
         &[false]
     };
     let mut image = vec![0u8; n * n];
-    for pi in g.diagonal_permutations() {
+    for pi in g.mirrored_permutations() {
         for mirror in [false, true] {
             for &transpose in transposes {
                 let source = |r: usize, c: usize| {
@@ -82,19 +84,19 @@ mod tests {
             for seed in 0..4 {
                 let grid =
                     solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None).unwrap();
-                let form = minlex_diagonal(&grid);
+                let form = minlex_mirrored(&grid);
                 assert!(form.find_conflict().is_none(), "size {n}");
                 for t in 0..3 {
                     let image = solution_grid_image(&grid, &mut Rand::new(seed * 10 + t));
                     assert!(image.find_conflict().is_none());
-                    assert_eq!(minlex_diagonal(&image), form, "size {n}");
+                    assert_eq!(minlex_mirrored(&image), form, "size {n}");
                 }
                 for s in Symmetry::group(g) {
                     let mut cells = vec![0; g.cells()];
                     for (cell, &v) in grid.cells().iter().enumerate() {
                         cells[s.map_cell(n, cell)] = v;
                     }
-                    assert_eq!(minlex_diagonal(&Grid::from_cells(g, cells)), form);
+                    assert_eq!(minlex_mirrored(&Grid::from_cells(g, cells)), form);
                 }
                 forms.push(form);
             }
@@ -112,7 +114,7 @@ mod tests {
     fn solution_grid_image(grid: &Grid, rng: &mut Rand) -> Grid {
         let g = grid.geometry();
         let n = g.n();
-        let all = g.diagonal_permutations();
+        let all = g.mirrored_permutations();
         let pi = &all[rng.below(all.len() as u32) as usize];
         let mirror = rng.below(2) == 1;
         let mut digits: Vec<u8> = (1..=n as u8).collect();

@@ -1,6 +1,7 @@
-//! The line permutations that keep the diagonals of the diagonal variant.
+//! The line permutations of [`super::Symmetries::Mirrored`]: those that keep both main
+//! diagonals.
 
-use super::{per_geometry, Geometry, PerGeometry, GEOMETRY_SLOTS};
+use crate::grid::{Geometry, SUPPORTED_SIZES};
 use std::sync::OnceLock;
 
 impl Geometry {
@@ -9,21 +10,25 @@ impl Geometry {
     /// reflection `i ↦ N−1−i` (so the anti-diagonal stays too). Found once per geometry by a
     /// search that fixes `π(i)` and `π(N−1−i)` together: 4 on 4×4 and 6×6, 24 on 9×9 and
     /// 12×12, 4,608 on 16×16.
-    pub fn diagonal_permutations(self) -> &'static [Vec<u8>] {
-        static PERMUTATIONS: PerGeometry<Vec<Vec<u8>>> =
-            [const { OnceLock::new() }; GEOMETRY_SLOTS];
-        per_geometry(&PERMUTATIONS, self, |g| {
+    pub fn mirrored_permutations(self) -> &'static [Vec<u8>] {
+        // They depend on the box shape alone: one list per size.
+        static PERMUTATIONS: [OnceLock<Vec<Vec<u8>>>; SUPPORTED_SIZES.len()] =
+            [const { OnceLock::new() }; SUPPORTED_SIZES.len()];
+        let size = SUPPORTED_SIZES
+            .iter()
+            .position(|&n| n == self.n())
+            .expect("supported geometry");
+        PERMUTATIONS[size].get_or_init(|| {
             let mut out = Vec::new();
-            extend_diagonal_permutation(g, 0, &mut vec![u8::MAX; g.n()], &mut out);
+            extend_mirrored_permutation(self, 0, &mut vec![u8::MAX; self.n()], &mut out);
             out
         })
-        .as_slice()
     }
 }
 
 /// Extends `pi`, fixed on lines `0..i` and their mirrors, in every way that keeps bands,
 /// stacks and the mirror; pushes each complete one.
-fn extend_diagonal_permutation(g: Geometry, i: usize, pi: &mut [u8], out: &mut Vec<Vec<u8>>) {
+fn extend_mirrored_permutation(g: Geometry, i: usize, pi: &mut [u8], out: &mut Vec<Vec<u8>>) {
     let n = g.n();
     if 2 * i >= n {
         out.push(pi.to_vec());
@@ -45,7 +50,7 @@ fn extend_diagonal_permutation(g: Geometry, i: usize, pi: &mut [u8], out: &mut V
         pi[i] = v as u8;
         pi[mirror] = w as u8;
         if keeps(pi, i) && keeps(pi, mirror) {
-            extend_diagonal_permutation(g, i + 1, pi, out);
+            extend_mirrored_permutation(g, i + 1, pi, out);
         }
         pi[i] = u8::MAX;
         pi[mirror] = u8::MAX;

@@ -1,5 +1,16 @@
-//! The rule set a grid follows: classic sudoku, or a variant that adds units.
+//! The rule sets: what each variant adds to classic sudoku, declared once in [`RULES`].
+//!
+//! Everything outside this folder asks a variant's [`RuleSet`] (its extra units, whether
+//! it has cages, which symmetries keep it, how the rater prices it, how a picture marks
+//! it) and never matches on the variant's name. Adding a variant is a row of [`RULES`],
+//! an [`ExtraUnits`] shape when it adds units, and tests (see `docs/design-notes.md`).
 
+mod mirrored;
+mod units;
+
+pub use units::ExtraUnits;
+
+use super::SUPPORTED_SIZES;
 use std::fmt;
 use std::str::FromStr;
 
@@ -17,18 +28,45 @@ pub enum Variant {
     Killer,
 }
 
-/// What a variant adds to the grid and what follows from it, declared once. The rater,
-/// the solver's "solved below" bound and the print sheets' rules line ask this row; the
-/// layout, canonicalizer, digger and store still ask `has_diagonals`/`has_cages` (issue 53
-/// moves them here).
+/// The transformations that map every valid grid of a rule set to another: what the
+/// base-grid route draws from and what the fingerprints range over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetries {
+    /// The whole sudoku group: rows within bands, bands, columns within stacks, stacks,
+    /// transposition when boxes are square, relabelling.
+    Sudoku,
+    /// The line permutations that, applied to rows and columns alike, keep bands and
+    /// stacks and commute with the mirror `i ↦ N−1−i` (see
+    /// [`super::Geometry::mirrored_permutations`]), the column mirror, transposition and
+    /// relabelling: the group that keeps both main diagonals.
+    Mirrored,
+}
+
+/// How a picture (print sheet, solving page) marks what a variant adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// Nothing beyond rows, columns and boxes.
+    Plain,
+    /// The cells of the extra units shaded, as printed X-sudoku and windoku mark them.
+    ShadeExtraUnits,
+    /// Each cage's dashed outline with its sum in the corner.
+    Cages,
+}
+
+/// What a variant adds to the grid and what follows from it, declared once: the layout,
+/// solver, rater, digger, canonicalizer, pictures and store ask this row.
 #[derive(Clone, Copy, Debug)]
 pub struct RuleSet {
     /// The name used on the command line, in config and in the bank.
     pub name: &'static str,
-    /// Whether both main diagonals are units.
-    pub diagonals: bool,
+    /// The grid sides it is made in.
+    pub sizes: &'static [usize],
+    /// The units it adds to rows, columns and boxes.
+    pub units: ExtraUnits,
     /// Whether puzzles carry cages with sums.
     pub cages: bool,
+    /// The transformations that keep the rule.
+    pub symmetries: Symmetries,
     /// Whether the rater prices steps as the reference rater prices a grid with units
     /// beyond rows, columns and boxes: locked candidates as generalized intersections
     /// (2.9) in any unit, naked sets as generalized naked sets (eliminating from every cell
@@ -37,36 +75,69 @@ pub struct RuleSet {
     /// Whether the uniqueness techniques (unique rectangles, BUG+1) hold: a deadly pattern
     /// is only deadly when no rule beyond rows, columns and boxes can break it.
     pub uniqueness_techniques: bool,
+    /// How pictures mark it.
+    pub mark: Mark,
     /// What the variant adds to the classic rule, as the end of a printed rules line
     /// (after "once in every row, column and box").
     pub rule: &'static str,
+    /// The lowest tier score from which a fill asks the solver whether a dug puzzle
+    /// settles below the tier before rating it (`None`: never). Worth it where most dug
+    /// puzzles rate below the tier and a rating costs most: measured per variant (see
+    /// the design notes, "Settling before rating").
+    pub settle_first_from: Option<f64>,
+}
+
+impl RuleSet {
+    /// Whether puzzles of this rule set are made in side `n`.
+    pub fn made_in(&self, n: usize) -> bool {
+        self.sizes.contains(&n)
+    }
+
+    /// Whether the rule set adds nothing to rows, columns and boxes (the classic one):
+    /// keys and labels written before variants existed stay as they were for it.
+    pub fn is_plain(&self) -> bool {
+        matches!(self.units, ExtraUnits::None) && !self.cages
+    }
 }
 
 /// Every variant's rule set, at its index.
 const RULES: [RuleSet; 3] = [
     RuleSet {
         name: "classic",
-        diagonals: false,
+        sizes: &SUPPORTED_SIZES,
+        units: ExtraUnits::None,
         cages: false,
+        symmetries: Symmetries::Sudoku,
         generalized_rating: false,
         uniqueness_techniques: true,
+        mark: Mark::Plain,
         rule: "",
+        settle_first_from: None,
     },
     RuleSet {
         name: "diagonal",
-        diagonals: true,
+        sizes: &SUPPORTED_SIZES,
+        units: ExtraUnits::Diagonals,
         cages: false,
+        symmetries: Symmetries::Mirrored,
         generalized_rating: true,
         uniqueness_techniques: false,
+        mark: Mark::ShadeExtraUnits,
         rule: ", and in each of the two shaded main diagonals",
+        settle_first_from: Some(6.0),
     },
     RuleSet {
         name: "killer",
-        diagonals: false,
+        // Cages grow on up to 9 digits: the sums of larger grids are beyond the rater.
+        sizes: &[4, 6, 9],
+        units: ExtraUnits::None,
         cages: true,
+        symmetries: Symmetries::Sudoku,
         generalized_rating: false,
         uniqueness_techniques: false,
+        mark: Mark::Cages,
         rule: "; the digits of each dashed cage do not repeat and add up to its sum",
+        settle_first_from: Some(2.6),
     },
 ];
 
@@ -90,16 +161,18 @@ impl Variant {
         Variant::ALL.into_iter().find(|v| v.name() == name)
     }
 
-    /// Whether both main diagonals are units.
-    #[inline]
-    pub fn has_diagonals(self) -> bool {
-        self.rules().diagonals
-    }
-
     /// Whether puzzles carry cages with sums.
     #[inline]
     pub fn has_cages(self) -> bool {
         self.rules().cages
+    }
+
+    /// The variant whose rule set has cages (killer), for a grid given cages.
+    pub fn caged() -> Variant {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.has_cages())
+            .expect("a rule set with cages")
     }
 
     /// Position in [`Variant::ALL`].
