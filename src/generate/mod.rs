@@ -46,7 +46,10 @@ fn parse_named<T: Copy>(
 /// older killer rows without. Version 5: diagonal grids are rated by the reference's
 /// variant rules (generalized intersections and naked sets), so a diagonal fill digs a
 /// seed's attempt to other levels; `reproduce` digs to the stored clue count as before.
-pub const GENERATOR_VERSION: u32 = 5;
+/// Version 6: the rater takes UVWXYZ-wings (6.6) and strong links in extra units into
+/// grouped X-chains, so fills of every variant may dig a seed's attempt to other levels;
+/// `reproduce` again digs to the stored clue count.
+pub const GENERATOR_VERSION: u32 = 6;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).

@@ -20,7 +20,7 @@ pub enum UnitSearch {
     Hidden(usize),
     /// Direct hidden pairs and triples (2 or 3).
     DirectHidden(usize),
-    /// ALS wings (3 or 4 cells) whose almost locked set lies in the unit. They read the
+    /// ALS wings (3 to 5 cells) whose almost locked set lies in the unit. They read the
     /// board's bivalue cells too, so the board stamps them with the bivalue cells it
     /// gained as well (other cells only lose candidates they could remove).
     AlsWing(usize),
@@ -90,7 +90,7 @@ impl DigitSearch {
 
 impl UnitSearch {
     /// Every search, one slot each.
-    const ALL: [UnitSearch; 10] = [
+    const ALL: [UnitSearch; 11] = [
         UnitSearch::Naked(2),
         UnitSearch::Naked(3),
         UnitSearch::Naked(4),
@@ -101,6 +101,7 @@ impl UnitSearch {
         UnitSearch::DirectHidden(3),
         UnitSearch::AlsWing(3),
         UnitSearch::AlsWing(4),
+        UnitSearch::AlsWing(5),
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -137,12 +138,12 @@ impl PairSearch {
 /// A value derived from one unit's candidates alone, kept until the unit changes.
 #[derive(Clone, Copy, Debug)]
 pub enum UnitDerived {
-    /// The almost locked sets of this many cells (3 or 4) of the unit.
+    /// The almost locked sets of this many cells (3 to 5) of the unit.
     AlmostLockedSets(usize),
 }
 
 impl UnitDerived {
-    const COUNT: usize = 2;
+    const COUNT: usize = 3;
 
     fn slot(self) -> usize {
         match self {

@@ -57,8 +57,9 @@ struct Rated {
 }
 
 /// Every step on every calibration puzzle agrees with the true solution, every technique
-/// is used somewhere, the agreement with SE stays at its measured level (Spearman 0.996,
-/// 88.3 % exact, 97.7 % within 0.2, band agreement 98.9 %, every puzzle completed), and
+/// is used somewhere, the agreement with SE stays at its measured level (Spearman 0.99 or
+/// more, 86.8 % exact,
+/// 96.7 % within 0.2, band agreement 98.9 %, every puzzle completed), and
 /// the easiest path (what `explain` shows) gives every puzzle the bank's hardest
 /// technique and score, except a few set by dynamic forcing chains (12 measured) whose
 /// scores may differ by 0.2 at most.
@@ -135,9 +136,13 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     let agreement = share(&|r| band(r.ours) == band(r.se));
     assert!(agreement >= 0.98, "band agreement {agreement}");
     let exact = share(&|r| (r.ours - r.se).abs() < 1e-9);
-    assert!(exact >= 0.87, "exact: {exact}");
+    // The file's ratings come from a Sukaku Explainer without the UVWXYZ-wing (6.6),
+    // which today's reference uses: 1.5 % of the puzzles went from 6.7-7.1 to 6.6 when the
+    // rater took it up (88.3 % exact before), and on 58 of 60 of them the built reference
+    // gives our rating, not the file's (docs/design-notes.md, "UVWXYZ-wings").
+    assert!(exact >= 0.865, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.97, "within 0.2: {close}");
+    assert!(close >= 0.965, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
     let apart = rated.iter().filter(|r| r.apart).count();
@@ -196,29 +201,32 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
-/// 0.3 dearer, X-loops): measured 86.0 % exact, 93.0 % within 0.2, 97.5 % same tier.
+/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 92.25 %
+/// exact, 98.0 % within 0.2, 99.5 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
     let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
-    assert!(a.exact >= 0.85, "exact {}", a.exact);
-    assert!(a.within >= 0.93, "within 0.2 {}", a.within);
-    assert!(a.tiers >= 0.95, "tiers {}", a.tiers);
+    assert!(a.exact >= 0.91, "exact {}", a.exact);
+    assert!(a.within >= 0.97, "within 0.2 {}", a.within);
+    assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     for t in [
         Technique::GeneralizedIntersection,
         Technique::GeneralizedNakedPair,
         Technique::XChain,
+        Technique::GroupedXChain,
+        Technique::UvwxyzWing,
     ] {
         assert!(a.used.contains(&t), "{t:?} never used");
     }
 }
 
 /// Classic puzzles of a default fill keep their agreement with the reference: measured
-/// 96.2 % exact, 98.8 % within 0.2, every tier the same.
+/// 97.75 % exact, every one within 0.2 and in the same tier.
 #[test]
 fn classic_fill_ratings_follow_the_reference() {
     let a = fill_agreement("classic_fill_se.txt", Variant::Classic);
-    assert!(a.exact >= 0.95, "exact {}", a.exact);
-    assert!(a.within >= 0.98, "within 0.2 {}", a.within);
+    assert!(a.exact >= 0.97, "exact {}", a.exact);
+    assert!(a.within >= 0.995, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     assert!(!a.used.contains(&Technique::GeneralizedIntersection));
 }

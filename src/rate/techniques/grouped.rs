@@ -1,7 +1,8 @@
 //! Grouped X-chains: X-chains whose nodes may also be groups, the two or more places of a
-//! digit where a box meets a line. A group is true when the digit is in one of its cells.
-//! Strong links: a unit whose places fall into exactly two nodes (a line's places in two
-//! boxes, a box's in two rows or two columns). Weak links: a node to another whose every
+//! digit where a box meets a line or an extra unit (a diagonal). A group is true when the
+//! digit is in one of its cells. Strong links: a unit whose places fall into exactly two
+//! nodes (a line's or an extra unit's places in two boxes, a box's in two rows or two
+//! columns), and an extra unit's two places. Weak links: a node to another whose every
 //! cell sees every cell of the first. Sukaku Explainer prices a strong-link chain with a
 //! grouped link 0.3 above the plain one: two links 4.3, three 5.7. Chains of up to three
 //! links are looked for.
@@ -75,6 +76,14 @@ impl Graph {
         self.nodes.len() - 1
     }
 
+    /// The strong link between the nodes of `one` and `other`, added once.
+    fn strong_link(&mut self, b: &Board, one: CellSet, other: CellSet) {
+        let (a, z) = (self.node(b, one), self.node(b, other));
+        if !self.strong.contains(&(a, z)) && !self.strong.contains(&(z, a)) {
+            self.strong.push((a, z));
+        }
+    }
+
     /// Each node's links as node masks ([`Graph::strong_to`]), once every node and strong
     /// link is in; `false` (and no masks) when there are more than 64 nodes.
     fn link_masks(&mut self) -> bool {
@@ -141,21 +150,25 @@ fn graph(b: &Board, d: u8, holding: CellSet, g: &mut Graph) {
     g.linked.clear();
     g.at.clear();
     let layout = b.layout();
-    // Rows, columns and boxes: a diagonal's places split by box into groups that are not
-    // box-line intersections, so diagonals take no part (fewer chains, none unsound).
-    for u in layout.lines().chain(layout.boxes()) {
+    for u in 0..layout.unit_count() {
         if b.positions(u, d).count_ones() < 2 {
             continue;
         }
         let places = layout.unit_set(u).and(holding);
         let first = places.iter().next().expect("two places");
         // The ways to split the unit's places (units of a cell: row, column, box): by box
-        // for a line, by row and by column for a box.
+        // for a line or an extra unit, by row and by column for a box.
         let splits: &[usize] = if layout.boxes().contains(&u) {
             &[0, 1]
         } else {
             &[2]
         };
+        if layout.extra_units().contains(&u) && places.len() == 2 {
+            // Two places in one box split by box into one node: link them as cells.
+            let second = places.iter().nth(1).expect("two places");
+            g.strong_link(b, CellSet::from_iter([first]), CellSet::from_iter([second]));
+            continue;
+        }
         for &by in splits {
             let one = places.and(layout.unit_set(layout.units_of(first)[by]));
             let rest = places.minus(one);
@@ -166,10 +179,7 @@ fn graph(b: &Board, d: u8, holding: CellSet, g: &mut Graph) {
                 .minus(layout.unit_set(layout.units_of(second)[by]))
                 .is_empty()
             {
-                let (a, z) = (g.node(b, one), g.node(b, rest));
-                if !g.strong.contains(&(a, z)) && !g.strong.contains(&(z, a)) {
-                    g.strong.push((a, z));
-                }
+                g.strong_link(b, one, rest);
             }
         }
     }

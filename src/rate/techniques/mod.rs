@@ -174,6 +174,8 @@ techniques! {
     AlignedPairExclusion => ("aligned pair exclusion", 6.2, |b, _| exclusion::aligned_pair_exclusion(b)),
     /// An X-chain with a group node (a digit's places where a box meets a line).
     GroupedXChain => ("grouped x-chain", 4.3, |b, w| grouped::grouped_x_chain(b, w.below)),
+    /// A bivalue cell and an almost locked set of five cells (6 digits).
+    UvwxyzWing => ("uvwxyz-wing", 6.6, |b, w| wings::als_wing(b, 5, w.below)),
     /// An assumption that implies its own opposite (an alternating inference chain).
     ForcingChain => ("forcing chain", 6.6, forcing::forcing_chain),
     /// A loop of alternating links that holds either way round (X-, Y- or mixed cycle).

@@ -1,4 +1,5 @@
-//! XY-Wing and XYZ-Wing, and the larger wings of Sukaku Explainer's scale (WXYZ, VWXYZ):
+//! XY-Wing and XYZ-Wing, and the larger wings of Sukaku Explainer's scale (WXYZ, VWXYZ,
+//! UVWXYZ):
 //! a bivalue cell against an almost locked set.
 
 use super::common::{first_covering, UnitVec};
@@ -89,7 +90,7 @@ pub fn xyz_wing(b: &Board) -> Option<Step> {
 }
 
 /// The wings past XYZ on Sukaku Explainer's extended scale (WXYZ with `k` = 3, VWXYZ with
-/// 4): a bivalue cell {x, z} and an almost locked set of `k` cells of one unit (every cell
+/// 4, UVWXYZ with 5): a bivalue cell {x, z} and an almost locked set of `k` cells of one unit (every cell
 /// with two candidates or more, `k + 1` digits between them, x and z among them), where x
 /// is restricted (each set cell holding x sees the bivalue cell). One of the two ends holds
 /// z, so z leaves cells seeing the bivalue cell and every set cell holding z. When z is
@@ -105,7 +106,8 @@ pub fn als_wing(b: &Board, k: usize, below: f64) -> Option<Step> {
     let technique = match k {
         3 => Technique::WxyzWing,
         4 => Technique::VwxyzWing,
-        _ => unreachable!("ALS wings are registered for sets of 3 and 4 cells"),
+        5 => Technique::UvwxyzWing,
+        _ => unreachable!("ALS wings are registered for sets of 3, 4 and 5 cells"),
     };
     let lowest = (2..=k as u32 + 1)
         .map(|l| als_wing_score(technique, k, l))
@@ -232,8 +234,12 @@ fn almost_locked_sets(b: &Board, u: usize, k: usize) -> Vec<AlmostLockedSet> {
 }
 
 /// An ALS wing's score: `base + ((d - m) - |m - largest|) / 10` with `d = k + 1` digits
-/// and `m = (d + 2) / 2`, Sukaku Explainer's rule (WXYZ 5.5-5.6, VWXYZ 6.2-6.4).
+/// and `m = (d + 2) / 2`, Sukaku Explainer's rule (WXYZ 5.5-5.6, VWXYZ 6.2-6.4); UVWXYZ
+/// is its base alone (6.6), as the reference fixes it.
 fn als_wing_score(technique: Technique, k: usize, largest: u32) -> f64 {
+    if technique == Technique::UvwxyzWing {
+        return technique.base_score();
+    }
     let d = k as i32 + 1;
     let m = (d + 2) / 2;
     let tenths = (d - m) - (m - largest as i32).abs();
