@@ -353,14 +353,13 @@ fn from_row(
     let variant = row.parsed("variant")?.unwrap_or(variant);
     let cages = row.json("cages")?;
     // A killer row's cages are in their own field; its puzzle field is the cells.
-    let geometry = match size {
-        Some(n) => Some(
+    let geometry = size
+        .map(|n| {
             crate::grid::Geometry::for_size(n)
-                .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))?
-                .with_variant(variant),
-        ),
-        None => None,
-    };
+                .map(|g| g.with_variant(variant))
+                .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))
+        })
+        .transpose()?;
     let puzzle = match (geometry, cages.is_some()) {
         (Some(g), true) => parse_cells_with(&text, g),
         (Some(g), false) => parse_line_with(&text, g),

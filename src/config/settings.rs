@@ -534,13 +534,11 @@ fn resolve_variants(file: &ConfigFile) -> Result<(CageSizes, BTreeMap<Variant, S
         let tiers = resolve_tiers(&table.tiers, &key, clues, rules.sizes, rules.cages)?;
         own.insert(variant, tiers);
     }
-    if let Some(v) = Variant::ALL
-        .into_iter()
-        .find(|v| v.rules().cages && !own.contains_key(v))
-    {
+    // The caged rule set's table gives the cage sizes and always a tier list.
+    let Some(cage_sizes) = cage_sizes else {
+        let v = Variant::caged();
         bail!("the config needs a [{v}] table with its cage_sizes and [[{v}.tier]] list");
-    }
-    let cage_sizes = cage_sizes.unwrap_or_else(|| CageSizes::new(2, 4, 9).expect("valid"));
+    };
     Ok((cage_sizes, own))
 }
 
@@ -930,6 +928,19 @@ mod tests {
             let err = Settings::parse(&config, "t").unwrap_err().to_string();
             assert!(err.contains(says), "{err}");
         }
+    }
+
+    /// A file resolved without the caged rule set's table (no layering puts one there) is
+    /// refused by name rather than given made-up cage sizes.
+    #[test]
+    fn the_caged_rule_sets_table_is_required() {
+        let mut file = ConfigFile::layered(DEFAULT_CONFIG, "").unwrap();
+        file.variants.remove("killer");
+        let err = Settings::resolve(file).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the config needs a [killer] table with its cage_sizes and [[killer.tier]] list"
+        );
     }
 
     #[test]
