@@ -28,9 +28,9 @@ pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
         return None;
     }
     let g = grid.geometry();
-    if g.variant().rules().symmetries == Symmetries::Mirrored {
+    if g.variant().rules().symmetries != Symmetries::Sudoku {
         // Only the transformations that keep the rule relate two such grids.
-        return Some(super::mirrored::minlex_mirrored(grid));
+        return Some(super::kept::minlex_kept(grid));
     }
     let n = g.n();
     let br = g.box_rows();

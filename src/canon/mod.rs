@@ -4,7 +4,7 @@
 #[cfg(test)]
 mod brute;
 mod full;
-mod mirrored;
+mod kept;
 mod puzzle;
 pub use full::{minlex_solution, solution_class, solution_class_of_form};
 pub use puzzle::{full_fingerprint, full_fingerprint_of_form, minlex_puzzle};

@@ -13,17 +13,17 @@ use crate::grid::{Grid, Symmetries};
 
 /// The full-group minlex form of a grid; `None` for classic 16×16 (too many column
 /// arrangements) and for killer puzzles (their cages would have to follow every row and
-/// column permutation; they deduplicate by the dihedral fingerprint). A diagonal grid's
-/// form is over the group that keeps the diagonals.
+/// column permutation; they deduplicate by the dihedral fingerprint). A grid with extra
+/// units has its form over the group that keeps them.
 pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
     let g = grid.geometry();
     let n = g.n();
     if grid.cages().is_some() {
         return None;
     }
-    if g.variant().rules().symmetries == Symmetries::Mirrored {
-        // The mirrored group is small enough for every size.
-        return Some(super::mirrored::minlex_mirrored(grid));
+    if g.variant().rules().symmetries != Symmetries::Sudoku {
+        // A rule set's own group is small enough for every size.
+        return Some(super::kept::minlex_kept(grid));
     }
     if n > 12 {
         return None;

@@ -44,7 +44,7 @@ pub struct SelectArgs {
     /// Only this grid side: 4, 6, 9, 12 or 16.
     #[arg(long, value_parser = geometry)]
     pub size: Option<Geometry>,
-    /// Only this variant: classic, diagonal or killer (default: every variant).
+    /// Only this variant (`bank variants` lists them; default: every variant).
     #[arg(long, value_parser = variant)]
     pub variant: Option<Variant>,
 }

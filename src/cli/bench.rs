@@ -29,7 +29,7 @@ pub enum BenchWhat {
         /// Passes over each file; the best pass is reported, and each puzzle's best time.
         #[arg(long, default_value_t = 3)]
         passes: u32,
-        /// The rules the puzzles follow: classic, diagonal or killer (killer lines: givens,
+        /// The rules the puzzles follow (`bank variants` lists them; killer lines: givens,
         /// cage map, sums; see the README).
         #[arg(long, default_value = "classic", value_parser = super::args::variant)]
         variant: crate::grid::Variant,

@@ -19,7 +19,7 @@ pub struct ExplainArgs {
     /// backtracking search) to this file instead of printing the steps.
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
-    /// The rules of a puzzle given in one-line form: classic, diagonal or killer (a bank id's
+    /// The rules of a puzzle given in one-line form (`bank variants` lists them; a bank id's
     /// puzzle follows its stored variant).
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,

@@ -30,7 +30,7 @@ pub struct FillArgs {
 /// Options shared by `fill` and `nightly`.
 #[derive(Args, Debug, Clone)]
 #[command(mut_arg("variant", |a| a.help(
-    "The variant to make: classic, diagonal or killer (default: classic; with --quota or \
+    "The variant to make (`bank variants` lists them; default: classic; with --quota or \
      nightly, every variant the quotas name, and this narrows them)"
 )))]
 pub struct FillOptions {

@@ -14,8 +14,7 @@ pub struct SpecArgs {
     /// Grid side: 4, 6, 9, 12 or 16.
     #[arg(long, default_value = "9", value_parser = super::args::geometry)]
     pub size: Geometry,
-    /// The rules: classic, diagonal (both main diagonals hold every digit once) or killer
-    /// (cages with sums; sizes 4, 6 and 9).
+    /// The rules (`bank variants` lists them and the sizes each is made in).
     #[arg(long, default_value = "classic", value_parser = super::args::variant)]
     pub variant: Variant,
     /// Killer cage sizes, MIN-MAX (largest capped at the grid side).

@@ -45,7 +45,7 @@ pub struct ImportArgs {
     /// What the file holds.
     #[arg(long, value_enum, default_value = "auto")]
     pub format: ImportFormat,
-    /// The rules of plain puzzle lines (txt, sdk): classic, diagonal or killer. A jsonl or csv
+    /// The rules of plain puzzle lines (txt, sdk; `bank variants` lists them). A jsonl or csv
     /// row's own `variant` field wins; a row without one is taken as this.
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,

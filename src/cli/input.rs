@@ -20,8 +20,8 @@ pub struct PuzzleInput {
     /// Grid side every line must have (default: taken from each line's length).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
-    /// The rules the puzzles follow: classic, diagonal (both main diagonals hold every
-    /// digit once) or killer (each line: givens, cage map, sums; see the README).
+    /// The rules the puzzles follow (`bank variants` lists them; a killer line holds
+    /// givens, cage map and sums, see the README).
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,
 }

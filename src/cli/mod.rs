@@ -30,6 +30,7 @@ mod report;
 mod solve;
 mod stats;
 mod stock;
+mod variants;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -114,6 +115,8 @@ enum Command {
     /// Check a config (a partial file is laid over the embedded default); `--print` shows
     /// the resolved settings.
     Config(config::ConfigCommandArgs),
+    /// The variants: each one's name, the sizes it is made in, and its rules.
+    Variants,
 }
 
 /// Runs the command line and returns the process exit status.
@@ -157,6 +160,10 @@ fn dispatch(command: &Command) -> anyhow::Result<u8> {
         Command::Print(args) => print::run(args),
         Command::Report(args) => report::run(args),
         Command::Config(args) => config::run(args).map(|()| EXIT_OK),
+        Command::Variants => {
+            variants::run();
+            Ok(EXIT_OK)
+        }
     }
 }
 

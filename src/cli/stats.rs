@@ -68,11 +68,9 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
             })
             .map(|q| q.count);
     }
-    // A variant's size reads `9d` (diagonal); classic sizes stay bare numbers.
-    let size = |n: u32, v: Variant| match v.rules().is_plain() {
-        true => n.to_string(),
-        false => format!("{n}{}", &v.name()[..1]),
-    };
+    // A variant's size reads `9d` (diagonal, its rule set's tag); classic sizes stay
+    // bare numbers.
+    let size = |n: u32, v: Variant| format!("{n}{}", v.rules().tag);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(super::EXIT_OK);

@@ -29,7 +29,7 @@ pub struct StockArgs {
     /// Grid side: 4, 6, 9, 12 or 16 (default: the config's generation.default_size).
     #[arg(long, value_parser = super::args::geometry)]
     pub size: Option<Geometry>,
-    /// The variant: classic, diagonal or killer; each has its own stock and its own puzzle
+    /// The variant (`bank variants` lists them); each has its own stock and its own puzzle
     /// of the day.
     #[arg(long, value_parser = super::args::variant, default_value = "classic")]
     pub variant: Variant,

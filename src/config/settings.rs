@@ -138,14 +138,15 @@ impl Generation {
         Ok(())
     }
 
-    /// The routes that can make grids of `g`, by weight (the pattern grid breaks the
-    /// diagonal rule); an error when none can.
+    /// The routes that can make grids of `g`, by weight (the pattern grid breaks extra
+    /// units); an error when none can.
     pub fn routes_for(&self, g: Geometry) -> Result<Weighted<Route>> {
         Weighted::new(self.routes.items().filter(|(r, _)| r.usable(g))).with_context(|| {
             format!(
-                "generation.routes: the pattern route cannot make {} grids (its diagonal \
-                 repeats digits): give transform, backtrack or enumerate a weight above 0",
-                g.label()
+                "generation.routes: the pattern route cannot make {} grids (the pattern grid \
+                 breaks {}): give transform, backtrack or enumerate a weight above 0",
+                g.label(),
+                g.variant().rules().units.unit_name(g, 0)
             )
         })
     }
@@ -703,7 +704,7 @@ fn resolve_list(
 
 /// The geometry of a `[quota.KEY]` table: `9` (classic) or `diagonal-9`.
 fn quota_geometry(key: &str) -> Option<Geometry> {
-    let (variant, size) = match key.split_once('-') {
+    let (variant, size) = match key.rsplit_once('-') {
         Some((variant, size)) => (Variant::from_name(variant)?, size),
         None => (Variant::default(), key),
     };
@@ -1114,7 +1115,7 @@ mod tests {
         assert_eq!(one_value.alarm.window, embedded.alarm.window);
         assert_eq!(one_value.quotas().len(), embedded.quotas().len());
 
-        let routes = Settings::parse("[generation]\nroutes = { pattern = 1 }\n", "t").unwrap();
+        let routes = Settings::parse("[generation]\nroutes = { backtrack = 1 }\n", "t").unwrap();
         let g = &routes.file().generation;
         assert_eq!(g.routes.len(), 1, "a weight table replaces the default's");
         assert_eq!(g.max_attempts, embedded.file().generation.max_attempts);

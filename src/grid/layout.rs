@@ -3,7 +3,7 @@
 //! The unit list is the one place that says what a unit is: the rater and the digger
 //! read it from here (a variant's extra units come from its rule set, [`super::ExtraUnits`]).
 
-use super::{Geometry, Mark, Variant, SUPPORTED_SIZES};
+use super::{per_geometry, Geometry, Mark, PerGeometry, GEOMETRY_SLOTS};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -78,8 +78,7 @@ impl Layout {
             units.extend((0..n).map(|r| (r * n + c) as u16));
         }
         for b in 0..n {
-            let stacks = n / g.box_cols();
-            let (r0, c0) = ((b / stacks) * g.box_rows(), (b % stacks) * g.box_cols());
+            let (r0, c0) = g.box_origin(b);
             for i in 0..n {
                 let (r, c) = (r0 + i / g.box_cols(), c0 + i % g.box_cols());
                 units.push((r * n + c) as u16);
@@ -356,25 +355,6 @@ impl Iterator for Cells {
     }
 }
 
-/// How many geometries there are: every supported size under every variant.
-pub const GEOMETRY_SLOTS: usize = SUPPORTED_SIZES.len() * Variant::ALL.len();
-
-/// One value per supported geometry (size and variant), built on first use.
-pub type PerGeometry<T> = [OnceLock<T>; GEOMETRY_SLOTS];
-
-/// The value of `slots` for geometry `g`, built by `build` the first time it is asked for.
-pub fn per_geometry<T>(
-    slots: &'static PerGeometry<T>,
-    g: Geometry,
-    build: impl FnOnce(Geometry) -> T,
-) -> &'static T {
-    let index = SUPPORTED_SIZES
-        .iter()
-        .position(|&n| n == g.n())
-        .expect("supported geometry");
-    slots[index * Variant::ALL.len() + g.variant().index()].get_or_init(|| build(g))
-}
-
 impl Geometry {
     /// The layout of this geometry, built once per process.
     pub fn layout(self) -> &'static Layout {
@@ -390,8 +370,10 @@ impl Geometry {
             return Vec::new();
         }
         let layout = self.layout();
+        let printed = rules.units.printed(self);
         let shaded: CellSet = layout
             .extra_units()
+            .take(printed)
             .flat_map(|u| layout.unit(u).iter().map(|&c| c as usize))
             .collect();
         shaded.iter().collect()
@@ -401,6 +383,7 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::{Variant, SUPPORTED_SIZES};
 
     #[test]
     fn classic_counts() {

@@ -14,11 +14,12 @@ pub use cages::{
     cell_name, cell_names, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError,
     Cages, Combinations, MAX_CAGES,
 };
-pub use layout::{
-    per_geometry, CellPlace, CellSet, ExtraUnitPlace, Layout, PerGeometry, GEOMETRY_SLOTS,
-};
+pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout};
 pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
-pub use rules::{ExtraUnits, Mark, RuleSet, Symmetries, UnknownVariant, Variant};
+pub use rules::{
+    per_geometry, DeadlyPatterns, ExtraUnits, LineGroup, Mark, PerGeometry, RuleSet, Symmetries,
+    UnknownVariant, Variant, GEOMETRY_SLOTS,
+};
 pub use symmetry::Symmetry;
 
 use std::fmt;
@@ -120,6 +121,15 @@ impl Geometry {
     pub fn box_of(self, row: usize, col: usize) -> usize {
         let stacks = self.n() / self.box_cols();
         (row / self.box_rows()) * stacks + col / self.box_cols()
+    }
+
+    /// The (row, column) of box `b`'s top-left cell (boxes row-major).
+    pub fn box_origin(self, b: usize) -> (usize, usize) {
+        let stacks = self.n() / self.box_cols();
+        (
+            (b / stacks) * self.box_rows(),
+            (b % stacks) * self.box_cols(),
+        )
     }
 
     /// Short label such as `9x9 (3x3 boxes)`, or `diagonal 9x9 (3x3 boxes)` for a variant.
@@ -411,8 +421,8 @@ pub enum Unit {
     Column(usize),
     /// Box index (0-based, row-major).
     Box(usize),
-    /// One of the rule set's extra units, by its index among them.
-    Extra(ExtraUnits, usize),
+    /// One of the rule set's extra units of a geometry, by its index among them.
+    Extra(Geometry, usize),
     /// Killer cage index (0-based, in the order cages first appear).
     Cage(usize),
 }
@@ -425,7 +435,7 @@ impl Unit {
             0 => Unit::Row(u),
             1 => Unit::Column(u - n),
             2 => Unit::Box(u - 2 * n),
-            _ => Unit::Extra(g.variant().rules().units, u - 3 * n),
+            _ => Unit::Extra(g, u - 3 * n),
         }
     }
 }
@@ -436,7 +446,7 @@ impl fmt::Display for Unit {
             Unit::Row(i) => write!(f, "row {}", i + 1),
             Unit::Column(i) => write!(f, "column {}", i + 1),
             Unit::Box(i) => write!(f, "box {}", i + 1),
-            Unit::Extra(shape, i) => f.write_str(&shape.unit_name(*i)),
+            Unit::Extra(g, i) => f.write_str(&g.variant().rules().units.unit_name(*g, *i)),
             Unit::Cage(i) => write!(f, "cage {}", i + 1),
         }
     }

@@ -700,5 +700,5 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
         ),
         vec!["classic"]
     );
-    assert_eq!(scalar(&db, "PRAGMA user_version"), 8);
+    assert_eq!(scalar(&db, "PRAGMA user_version"), 9);
 }

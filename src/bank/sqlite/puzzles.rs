@@ -36,7 +36,7 @@ pub(super) fn insert_batch(
     let inserted;
     {
         let mut grid_stmt = tx.prepare_cached(&format!(
-            "INSERT OR IGNORE INTO base_grids ({}) VALUES ({})",
+            "INSERT INTO base_grids ({}) VALUES ({}) ON CONFLICT DO NOTHING",
             BASE_GRID_COLUMNS.join(", "),
             slots('?', 1, BASE_GRID_COLUMNS.len())
         ))?;
@@ -46,8 +46,9 @@ pub(super) fn insert_batch(
             .position(|c| *c == "fingerprint")
             .expect("a column");
         let mut puzzle_stmt = tx.prepare_cached(&format!(
-            "INSERT OR IGNORE INTO puzzles (run_id, created_at, {}) SELECT ?1, {NOW}, {}
-             WHERE NOT EXISTS (SELECT 1 FROM retired_fingerprints WHERE fingerprint = ?{fingerprint_slot})",
+            "INSERT INTO puzzles (run_id, created_at, {}) SELECT ?1, {NOW}, {}
+             WHERE NOT EXISTS (SELECT 1 FROM retired_fingerprints WHERE fingerprint = ?{fingerprint_slot})
+             ON CONFLICT DO NOTHING",
             PUZZLE_COLUMNS.join(", "),
             slots('?', 2, PUZZLE_COLUMNS.len())
         ))?;

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0006_samples.sql"),
     include_str!("../../../migrations/0007_variants.sql"),
     include_str!("../../../migrations/0008_variant_days_and_alarms.sql"),
+    include_str!("../../../migrations/0009_open_variants.sql"),
 ];
 
 /// Schema version this binary writes.
@@ -39,10 +40,21 @@ pub fn known_version(conn: &Connection, origin: &str) -> Result<i64> {
 
 /// Brings the schema up to date; refuses a newer one without touching it.
 pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
-    let current = version(conn)?;
-    if current == SCHEMA_VERSION {
+    if version(conn)? == SCHEMA_VERSION {
         return Ok(());
     }
+    // A migration that rebuilds a table drops it while others refer to it: SQLite's
+    // procedure for that is foreign keys off (which only works outside a transaction)
+    // and a `foreign_key_check` before commit.
+    let enforced: bool = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
+    conn.pragma_update(None, "foreign_keys", false)?;
+    let result = apply_migrations(conn, origin);
+    conn.pragma_update(None, "foreign_keys", enforced)?;
+    result
+}
+
+/// The migrations from the bank's version on, in one transaction.
+fn apply_migrations(conn: &mut Connection, origin: &str) -> Result<()> {
     // IMMEDIATE: a concurrent opener waits here, then sees the migrated version.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let current = known_version(&tx, origin)?;
@@ -56,6 +68,12 @@ pub fn migrate(conn: &mut Connection, origin: &str) -> Result<()> {
     if current < 4 {
         backfill_solution_classes(&tx)
             .with_context(|| format!("computing solution classes in '{origin}'"))?;
+    }
+    let broken: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+        r.get(0)
+    })?;
+    if broken > 0 {
+        bail!("migrating '{origin}' would leave {broken} rows referring to none (left untouched)");
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;

@@ -5,9 +5,13 @@
 //! it) and never matches on the variant's name. Adding a variant is a row of [`RULES`],
 //! an [`ExtraUnits`] shape when it adds units, and tests (see `docs/design-notes.md`).
 
+mod lines;
 mod mirrored;
+mod slots;
 mod units;
 
+pub use lines::LineGroup;
+pub use slots::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
 pub use units::ExtraUnits;
 
 use super::SUPPORTED_SIZES;
@@ -26,6 +30,18 @@ pub enum Variant {
     /// Classic rules plus cages: connected groups of cells whose digits do not repeat and
     /// add up to the cage's sum. The cages belong to the puzzle, not to the geometry.
     Killer,
+    /// Classic rules plus the windows (hyper sudoku): four shaded 3×3 squares, each holding
+    /// every digit once.
+    Windoku,
+    /// Classic rules plus the disjoint groups: the cells at one position of every box hold
+    /// every digit once.
+    DisjointGroups,
+    /// Classic rules plus the nine asterisk cells of 9×9, holding every digit once.
+    Asterisk,
+    /// Classic rules plus the nine girandola cells of 9×9, holding every digit once.
+    Girandola,
+    /// Classic rules plus the box centres, holding every digit once.
+    CenterDot,
 }
 
 /// The transformations that map every valid grid of a rule set to another: what the
@@ -40,6 +56,26 @@ pub enum Symmetries {
     /// [`super::Geometry::mirrored_permutations`]), the column mirror, transposition and
     /// relabelling: the group that keeps both main diagonals.
     Mirrored,
+    /// Any row permutation with any column permutation from the rule set's
+    /// [`LineGroup`] (the box-keeping permutations of each axis that map the extra units
+    /// onto extra units), transposition when it keeps them, and relabelling.
+    Lines,
+}
+
+/// Which deadly patterns the rater may rely on (the puzzle has one solution, so a pattern
+/// that would allow two is ruled out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlyPatterns {
+    /// Unique rectangles and BUG+1.
+    Hold,
+    /// Unique rectangles that every extra unit meets in no corner or in one side's two
+    /// (so swapping the pair keeps every unit whole, as the reference checks its loops);
+    /// not BUG+1, whose parity argument counts rows, columns and boxes.
+    RectanglesKeepingUnits,
+    /// None: cages break them (a swap changes no sum only by chance). Diagonal keeps
+    /// this too: its stored puzzles were rated so (generator version 6), and rectangles
+    /// would move some of their ratings.
+    Never,
 }
 
 /// How a picture (print sheet, solving page) marks what a variant adds.
@@ -59,6 +95,9 @@ pub enum Mark {
 pub struct RuleSet {
     /// The name used on the command line, in config and in the bank.
     pub name: &'static str,
+    /// A short tag after the side where tables are narrow (`stats`: `9d`); empty for the
+    /// classic rules.
+    pub tag: &'static str,
     /// The grid sides it is made in.
     pub sizes: &'static [usize],
     /// The units it adds to rows, columns and boxes.
@@ -72,9 +111,9 @@ pub struct RuleSet {
     /// (2.9) in any unit, naked sets as generalized naked sets (eliminating from every cell
     /// that sees the set's cells holding a digit), a strong link in an extra unit 0.3 dearer.
     pub generalized_rating: bool,
-    /// Whether the uniqueness techniques (unique rectangles, BUG+1) hold: a deadly pattern
-    /// is only deadly when no rule beyond rows, columns and boxes can break it.
-    pub uniqueness_techniques: bool,
+    /// Which uniqueness techniques hold: a deadly pattern is only deadly when no rule
+    /// beyond rows, columns and boxes breaks it.
+    pub deadly_patterns: DeadlyPatterns,
     /// How pictures mark it.
     pub mark: Mark,
     /// What the variant adds to the classic rule, as the end of a printed rules line
@@ -101,49 +140,127 @@ impl RuleSet {
 }
 
 /// Every variant's rule set, at its index.
-const RULES: [RuleSet; 3] = [
+const RULES: [RuleSet; 8] = [
     RuleSet {
         name: "classic",
+        tag: "",
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::None,
         cages: false,
         symmetries: Symmetries::Sudoku,
         generalized_rating: false,
-        uniqueness_techniques: true,
+        deadly_patterns: DeadlyPatterns::Hold,
         mark: Mark::Plain,
         rule: "",
         settle_first_from: None,
     },
     RuleSet {
         name: "diagonal",
+        tag: "d",
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::Diagonals,
         cages: false,
         symmetries: Symmetries::Mirrored,
         generalized_rating: true,
-        uniqueness_techniques: false,
+        deadly_patterns: DeadlyPatterns::Never,
         mark: Mark::ShadeExtraUnits,
         rule: ", and in each of the two shaded main diagonals",
         settle_first_from: Some(6.0),
     },
     RuleSet {
         name: "killer",
+        tag: "k",
         // Cages grow on up to 9 digits: the sums of larger grids are beyond the rater.
         sizes: &[4, 6, 9],
         units: ExtraUnits::None,
         cages: true,
         symmetries: Symmetries::Sudoku,
         generalized_rating: false,
-        uniqueness_techniques: false,
+        deadly_patterns: DeadlyPatterns::Never,
         mark: Mark::Cages,
         rule: "; the digits of each dashed cage do not repeat and add up to its sum",
         settle_first_from: Some(2.6),
+    },
+    RuleSet {
+        name: "windoku",
+        tag: "w",
+        sizes: &[9, 16],
+        units: ExtraUnits::Windows,
+        cages: false,
+        symmetries: Symmetries::Lines,
+        generalized_rating: true,
+        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
+        mark: Mark::ShadeExtraUnits,
+        rule: ", and in each shaded window",
+        settle_first_from: Some(6.0),
+    },
+    RuleSet {
+        name: "disjoint-groups",
+        tag: "dg",
+        sizes: &SUPPORTED_SIZES,
+        units: ExtraUnits::DisjointGroups,
+        cages: false,
+        symmetries: Symmetries::Lines,
+        generalized_rating: true,
+        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
+        // Every cell is in a group: shading would mark the whole grid.
+        mark: Mark::Plain,
+        rule: ", and among the cells at the same position within each box",
+        settle_first_from: Some(6.0),
+    },
+    RuleSet {
+        name: "asterisk",
+        tag: "a",
+        sizes: &[9],
+        units: ExtraUnits::Asterisk,
+        cages: false,
+        symmetries: Symmetries::Lines,
+        generalized_rating: true,
+        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
+        mark: Mark::ShadeExtraUnits,
+        rule: ", and among the nine shaded cells",
+        settle_first_from: Some(6.0),
+    },
+    RuleSet {
+        name: "girandola",
+        tag: "g",
+        sizes: &[9],
+        units: ExtraUnits::Girandola,
+        cages: false,
+        symmetries: Symmetries::Lines,
+        generalized_rating: true,
+        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
+        mark: Mark::ShadeExtraUnits,
+        rule: ", and among the nine shaded cells",
+        settle_first_from: Some(6.0),
+    },
+    RuleSet {
+        name: "center-dot",
+        tag: "cd",
+        sizes: &[9],
+        units: ExtraUnits::CenterDots,
+        cages: false,
+        symmetries: Symmetries::Lines,
+        generalized_rating: true,
+        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
+        mark: Mark::ShadeExtraUnits,
+        rule: ", and among the nine shaded box centres",
+        settle_first_from: Some(6.0),
     },
 ];
 
 impl Variant {
     /// Every variant, in the order of their index.
-    pub const ALL: [Variant; 3] = [Variant::Classic, Variant::Diagonal, Variant::Killer];
+    pub const ALL: [Variant; 8] = [
+        Variant::Classic,
+        Variant::Diagonal,
+        Variant::Killer,
+        Variant::Windoku,
+        Variant::DisjointGroups,
+        Variant::Asterisk,
+        Variant::Girandola,
+        Variant::CenterDot,
+    ];
 
     /// The variant's rule set.
     #[inline]
@@ -215,6 +332,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tags_tell_variants_apart() {
+        let mut tags: Vec<&str> = Variant::ALL.map(|v| v.rules().tag).to_vec();
+        tags.sort_unstable();
+        tags.dedup();
+        assert_eq!(tags.len(), Variant::ALL.len());
+    }
+
+    #[test]
     fn names_round_trip() {
         for v in Variant::ALL {
             assert_eq!(v.name().parse::<Variant>(), Ok(v));
@@ -223,7 +348,8 @@ mod tests {
         let err = "killer9".parse::<Variant>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown variant `killer9`: use one of classic, diagonal, killer"
+            "unknown variant `killer9`: use one of classic, diagonal, killer, windoku, \
+             disjoint-groups, asterisk, girandola, center-dot"
         );
     }
 }

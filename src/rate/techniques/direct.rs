@@ -20,6 +20,8 @@ fn placing(technique: Technique, pattern: Vec<usize>, cell: usize, digit: u8) ->
 /// Direct pointing (`pointing`: a digit's places in a box on one line) or direct claiming
 /// (a digit's places in a line inside one box): the digit would leave the rest of that
 /// line (box), and a box (line) crossing it would be left with one place for the digit.
+/// Extra units the reference treats as boxes ([`crate::grid::ExtraUnits::box_like`]) lock and are
+/// locked into as well: a box into one of them is a pointing, the rest claimings.
 pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
     let layout = b.layout();
     let n = b.n();
@@ -70,7 +72,103 @@ pub fn locked(b: &Board, pointing: bool) -> Option<Step> {
             }
         }
     }
+    if b.geometry().variant().rules().units.box_like() {
+        let pairs: &[(Kind, Kind)] = if pointing {
+            &[(Kind::Box, Kind::Extra)]
+        } else {
+            &[
+                (Kind::Extra, Kind::Row),
+                (Kind::Extra, Kind::Column),
+                (Kind::Row, Kind::Extra),
+                (Kind::Column, Kind::Extra),
+                (Kind::Extra, Kind::Box),
+            ]
+        };
+        for &(from, into) in pairs {
+            if let Some(step) = locked_across(b, technique, from, into, open) {
+                return Some(step);
+            }
+        }
+    }
     b.digits_found_nothing(search, open);
+    None
+}
+
+/// A kind of unit, for locked candidates across extra units.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Row,
+    Column,
+    Box,
+    Extra,
+}
+
+impl Kind {
+    /// The unit of this kind through `cell` (box-like extra units hold every cell once).
+    fn through(self, b: &Board, cell: usize) -> Option<usize> {
+        match self {
+            Kind::Row => Some(b.units_of(cell)[0]),
+            Kind::Column => Some(b.units_of(cell)[1]),
+            Kind::Box => Some(b.units_of(cell)[2]),
+            Kind::Extra => b.layout().extra_places_of(cell).next().map(|p| p.unit),
+        }
+    }
+
+    /// Every unit of this kind.
+    fn units(self, b: &Board) -> std::ops::Range<usize> {
+        let (layout, n) = (b.layout(), b.n());
+        match self {
+            Kind::Row => 0..n,
+            Kind::Column => n..2 * n,
+            Kind::Box => layout.boxes(),
+            Kind::Extra => layout.extra_units(),
+        }
+    }
+}
+
+/// The direct locked candidate of a digit in a unit of kind `from` whose places all lie
+/// in one unit of kind `into`: that unit's other places would go, and a unit of kind
+/// `from` crossing it would be left with one place.
+fn locked_across(
+    b: &Board,
+    technique: Technique,
+    from: Kind,
+    into: Kind,
+    open: u16,
+) -> Option<Step> {
+    for u in from.units(b) {
+        for d in digits(!b.placed_in(u) & open) {
+            let places = b.positions(u, d);
+            if places.count_ones() < 2 {
+                continue;
+            }
+            let mut cells = cells_at(b, u, places);
+            let first = cells.next().expect("two places");
+            let Some(target) = into.through(b, first) else {
+                continue;
+            };
+            if !cells.all(|c| into.through(b, c) == Some(target)) {
+                continue;
+            }
+            let mut checked = UnitVec::<usize>::new();
+            for c in cells_at(b, target, b.positions(target, d)) {
+                let Some(crossing) = from.through(b, c) else {
+                    continue;
+                };
+                if crossing == u || checked.contains(&crossing) {
+                    continue;
+                }
+                checked.push(crossing);
+                let left: UnitVec<usize> = cells_at(b, crossing, b.positions(crossing, d))
+                    .filter(|&x| into.through(b, x) != Some(target))
+                    .collect();
+                if b.positions(crossing, d).count_ones() > 1 && left.len() == 1 {
+                    let pattern = cells_at(b, u, places).collect();
+                    return Some(placing(technique, pattern, left[0], d));
+                }
+            }
+        }
+    }
     None
 }
 

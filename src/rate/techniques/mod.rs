@@ -21,7 +21,7 @@ pub mod uniqueness;
 pub mod wings;
 
 use super::board::Board;
-use crate::grid::RuleSet;
+use crate::grid::{DeadlyPatterns, RuleSet};
 use serde::Serialize;
 use step::Step;
 
@@ -236,8 +236,10 @@ impl Technique {
             | GeneralizedNakedPair
             | GeneralizedNakedTriple
             | GeneralizedNakedQuad => rules.generalized_rating,
-            UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4
-            | BugPlusOne => rules.uniqueness_techniques,
+            UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
+                rules.deadly_patterns != DeadlyPatterns::Never
+            }
+            BugPlusOne => rules.deadly_patterns == DeadlyPatterns::Hold,
             _ => !self.needs_cages() || rules.cages,
         }
     }

@@ -82,11 +82,32 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
             if !corners.iter().all(|&c| b.is_open(c)) {
                 return None;
             }
+            if !keeps_extra_units(b, &corners) {
+                return None;
+            }
             // Two corners hold just the pair, so the corners share exactly two digits.
             let pair = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
             two_bits(pair).then_some(Rectangle { corners, pair })
         })
         .collect()
+}
+
+/// Whether every extra unit meets the corners (row-major: two on the first row, two on
+/// the second) in none or in one side's two, so that swapping the pair around the
+/// rectangle keeps each unit whole.
+fn keeps_extra_units(b: &Board, corners: &[usize; 4]) -> bool {
+    let layout = b.layout();
+    let mut met: UnitVec<(usize, u8)> = UnitVec::new();
+    for (i, &c) in corners.iter().enumerate() {
+        for place in layout.extra_places_of(c) {
+            match met.iter_mut().find(|(u, _)| *u == place.unit) {
+                Some((_, mask)) => *mask |= 1 << i,
+                None => met.push((place.unit, 1 << i)),
+            }
+        }
+    }
+    met.iter()
+        .all(|&(_, mask)| matches!(mask, 0b0011 | 0b1100 | 0b0101 | 0b1010))
 }
 
 fn step(technique: Technique, corners: &[usize; 4], elims: Vec<(usize, u8)>) -> Option<Step> {

@@ -26,18 +26,20 @@ pub fn puzzles(rel: &str) -> Vec<Grid> {
 
 /// Solutions of `cells` (row-major, 0 for empty) up to `limit`, by plain backtracking on
 /// the open cell with the fewest digits left: a counter written apart from the
-/// production solver, to check what it stores. Knows the diagonal variant's rule.
+/// production solver, to check what it stores. Knows the extra units of each variant
+/// ([`extra_groups`]).
 pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64) -> u64 {
     let n = g.n();
-    let diagonals = g.variant().rules().units == sudoku_bank::grid::ExtraUnits::Diagonals;
     let fits = |cells: &[u8], cell: usize, d: u8| {
         let (r, c) = (cell / n, cell % n);
+        let groups = extra_groups(g, r, c);
         !(0..cells.len()).any(|o| {
             let (ro, co) = (o / n, o % n);
-            let same_diagonal =
-                diagonals && ((ro == co && r == c) || (ro + co == n - 1 && r + c == n - 1));
             cells[o] == d
-                && (ro == r || co == c || g.box_of(ro, co) == g.box_of(r, c) || same_diagonal)
+                && (ro == r
+                    || co == c
+                    || g.box_of(ro, co) == g.box_of(r, c)
+                    || extra_groups(g, ro, co).iter().any(|k| groups.contains(k)))
         })
     };
     let mut best: Option<(usize, Vec<u8>)> = None;
@@ -60,6 +62,52 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
         }
     }
     found
+}
+
+/// The extra units through cell (`r`, `c`) under `g`'s variant, as keys that two cells
+/// share when they share a unit, written from the rules as puzzle books state them (and
+/// the reference rater's region maps), not from the production layout.
+pub fn extra_groups(g: sudoku_bank::grid::Geometry, r: usize, c: usize) -> Vec<(u8, usize)> {
+    let n = g.n();
+    let (br, bc) = (g.box_rows(), g.box_cols());
+    // The nine-cell shapes of 9x9, row by row.
+    const ASTERISK: &str =
+        ".........|....#....|..#...#..|.........|.#..#..#.|.........|..#...#..|....#....|.........";
+    const GIRANDOLA: &str =
+        "#.......#|....#....|.........|.........|.#..#..#.|.........|.........|....#....|#.......#";
+    let on = |map: &str| {
+        map.split('|')
+            .nth(r)
+            .is_some_and(|row| row.as_bytes()[c] == b'#')
+    };
+    let mut keys = Vec::new();
+    match g.variant().name() {
+        "diagonal" => {
+            if r == c {
+                keys.push((0, 0));
+            }
+            if r + c == n - 1 {
+                keys.push((0, 1));
+            }
+        }
+        "windoku" => {
+            // Lines 1-3 and 5-7 (on 9x9) hold the printed windows; 0, 4, 8 the hidden ones.
+            let class = |line: usize| {
+                if line.is_multiple_of(br + 1) {
+                    br
+                } else {
+                    line / (br + 1)
+                }
+            };
+            keys.push((1, class(r) * (br + 1) + class(c)));
+        }
+        "disjoint-groups" => keys.push((2, (r % br) * bc + c % bc)),
+        "asterisk" if on(ASTERISK) => keys.push((3, 0)),
+        "girandola" if on(GIRANDOLA) => keys.push((4, 0)),
+        "center-dot" if r % br == br / 2 && c % bc == bc / 2 => keys.push((5, 0)),
+        _ => {}
+    }
+    keys
 }
 
 /// Runs the `bank` binary with `args` (and optional stdin).

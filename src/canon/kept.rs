@@ -1,0 +1,134 @@
+//! The form of a grid under a rule set's own group ([`Symmetries::Mirrored`] or
+//! [`Symmetries::Lines`]): the least image under every transformation that keeps the
+//! sudoku rules *and* the extra units — the line maps of
+//! [`Geometry::for_each_line_map`], transposition when the group holds it, and
+//! relabelling in order of first appearance (empty cells 0). Used for puzzles and
+//! solution grids alike: 96 images on diagonal 9×9, 18,432 on diagonal 16×16, 2,592 on
+//! disjoint groups 9×9, each cut off at its first cell above the best.
+//!
+//! [`Geometry::for_each_line_map`]: crate::grid::Geometry::for_each_line_map
+//! [`Symmetries::Mirrored`]: crate::grid::Symmetries::Mirrored
+//! [`Symmetries::Lines`]: crate::grid::Symmetries::Lines
+
+use crate::grid::{Grid, Symmetries};
+
+/// The least image of `grid` (full or not) under its rule set's group.
+pub fn minlex_kept(grid: &Grid) -> Grid {
+    let g = grid.geometry();
+    debug_assert_ne!(g.variant().rules().symmetries, Symmetries::Sudoku);
+    let n = g.n();
+    let mut best = vec![u8::MAX; n * n];
+    let transposes: &[bool] = if g.group_transposes() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let mut image = vec![0u8; n * n];
+    g.for_each_line_map(|rows, cols| {
+        for &transpose in transposes {
+            let source = |r: usize, c: usize| {
+                let (r, c) = if transpose { (c, r) } else { (r, c) };
+                grid.get(rows[r] as usize * n + cols[c] as usize)
+            };
+            // Relabelled cell by cell; stops at the first cell above the best.
+            let (mut labels, mut next) = ([0u8; 17], 1u8);
+            let mut below = false;
+            let mut cut = false;
+            for (i, slot) in image.iter_mut().enumerate() {
+                let v = source(i / n, i % n);
+                let v = if v == 0 {
+                    0
+                } else {
+                    if labels[v as usize] == 0 {
+                        labels[v as usize] = next;
+                        next += 1;
+                    }
+                    labels[v as usize]
+                };
+                *slot = v;
+                if !below {
+                    if v > best[i] {
+                        cut = true;
+                        break;
+                    }
+                    below = v < best[i];
+                }
+            }
+            if !cut && below {
+                best.copy_from_slice(&image);
+            }
+        }
+    });
+    Grid::from_cells(g, best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{solution_grid, Route};
+    use crate::grid::{Geometry, Symmetry, Variant, SUPPORTED_SIZES};
+    use crate::rng::Rand;
+
+    /// Images under random group elements share the form; other grids differ.
+    #[test]
+    fn orbit_shares_one_form() {
+        for v in Variant::ALL {
+            if v.rules().symmetries == Symmetries::Sudoku {
+                continue;
+            }
+            for n in SUPPORTED_SIZES
+                .into_iter()
+                .filter(|&n| v.rules().made_in(n))
+            {
+                let g = Geometry::for_size(n).unwrap().with_variant(v);
+                let mut forms = Vec::new();
+                for seed in 0..3 {
+                    let grid = solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None)
+                        .unwrap();
+                    let form = minlex_kept(&grid);
+                    assert!(form.find_conflict().is_none(), "{v} {n}");
+                    for t in 0..3 {
+                        let image = solution_grid_image(&grid, &mut Rand::new(seed * 10 + t));
+                        assert!(image.find_conflict().is_none(), "{v} {n}");
+                        assert_eq!(minlex_kept(&image), form, "{v} {n}");
+                    }
+                    for s in Symmetry::group(g) {
+                        let mut cells = vec![0; g.cells()];
+                        for (cell, &d) in grid.cells().iter().enumerate() {
+                            cells[s.map_cell(n, cell)] = d;
+                        }
+                        assert_eq!(minlex_kept(&Grid::from_cells(g, cells)), form, "{v} {n}");
+                    }
+                    forms.push(form);
+                }
+                forms.sort_by(|a, b| a.cells().cmp(b.cells()));
+                forms.dedup();
+                // (4x4 diagonal grids are few, and may all be one grid in disguise.)
+                assert!(
+                    n == 4 || forms.len() > 1,
+                    "{v} {n}: random grids all one form"
+                );
+            }
+        }
+    }
+
+    /// `grid` under a random element of its group and a random relabelling.
+    fn solution_grid_image(grid: &Grid, rng: &mut Rand) -> Grid {
+        let g = grid.geometry();
+        let n = g.n();
+        let mut maps = Vec::new();
+        g.for_each_line_map(|rows, cols| maps.push((rows.to_vec(), cols.to_vec())));
+        let (rows, cols) = &maps[rng.below(maps.len() as u32) as usize];
+        let transpose = g.group_transposes() && rng.below(2) == 1;
+        let mut digits: Vec<u8> = (1..=n as u8).collect();
+        rng.shuffle(&mut digits);
+        let cells = (0..n * n)
+            .map(|i| {
+                let (r, c) = (i / n, i % n);
+                let (r, c) = if transpose { (c, r) } else { (r, c) };
+                digits[grid.get(rows[r] as usize * n + cols[c] as usize) as usize - 1]
+            })
+            .collect();
+        Grid::from_cells(g, cells)
+    }
+}

@@ -1,0 +1,282 @@
+//! The line permutations of [`super::Symmetries::Lines`]: for each axis, the box-keeping
+//! permutations of its lines that map every extra unit onto an extra unit.
+
+use super::slots::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
+use super::Symmetries;
+use crate::grid::Geometry;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// The line permutations that keep a rule set's extra units, per axis: any row
+/// permutation with any column permutation (and transposition when it keeps the units
+/// too) is a transformation of the rule set.
+#[derive(Debug)]
+pub struct LineGroup {
+    /// Row permutations: row `r` of the image is row `rows[r]` of the source.
+    pub rows: Vec<Vec<u8>>,
+    /// Column permutations, likewise.
+    pub cols: Vec<Vec<u8>>,
+    /// Whether transposing keeps the extra units.
+    pub transpose: bool,
+}
+
+impl Geometry {
+    /// The line group of the rule set (meaningful under [`Symmetries::Lines`]), found once
+    /// per geometry by a search over the box-keeping permutations of each axis that prunes
+    /// on the extra units two lines share. On 9×9: 8 row permutations for windoku, 36 for
+    /// disjoint groups, 48 for box centres, 4 for the asterisk and the girandola.
+    pub fn line_group(self) -> &'static LineGroup {
+        static GROUPS: PerGeometry<LineGroup> = [const { OnceLock::new() }; GEOMETRY_SLOTS];
+        per_geometry(&GROUPS, self, |g| {
+            let rules = g.variant().rules();
+            debug_assert_eq!(rules.symmetries, Symmetries::Lines);
+            // (Without units every box-keeping permutation would be listed.)
+            assert!(
+                rules.made_in(g.n()),
+                "{} is not made in {}",
+                rules.name,
+                g.n()
+            );
+            let units = rules.units.cells(g);
+            let n = g.n();
+            let transposed = |c: u16| ((c as usize % n) * n + c as usize / n) as u16;
+            let unit_set: HashSet<Vec<u16>> = units.iter().map(|u| sorted(u.clone())).collect();
+            let transpose = g.square_boxes()
+                && units.iter().all(|u| {
+                    unit_set.contains(&sorted(u.iter().map(|&c| transposed(c)).collect()))
+                });
+            LineGroup {
+                rows: AxisSearch::new(g, &units, Axis::Rows).run(),
+                cols: AxisSearch::new(g, &units, Axis::Columns).run(),
+                transpose,
+            }
+        })
+    }
+}
+
+impl Geometry {
+    /// Calls `f(rows, cols)` for each line map of the rule set's group (rows of the image
+    /// from `rows` of the source, columns from `cols`), for a rule set whose symmetries are
+    /// [`Symmetries::Mirrored`] or [`Symmetries::Lines`]; transposition comes on top when
+    /// [`Geometry::group_transposes`] says so.
+    pub fn for_each_line_map(self, mut f: impl FnMut(&[u8], &[u8])) {
+        match self.variant().rules().symmetries {
+            Symmetries::Mirrored => {
+                let n = self.n();
+                let mut mirrored = [0u8; 16];
+                for pi in self.mirrored_permutations() {
+                    f(pi, pi);
+                    // The column mirror swaps the two diagonals.
+                    for (m, &p) in mirrored.iter_mut().zip(pi) {
+                        *m = (n - 1) as u8 - p;
+                    }
+                    f(pi, &mirrored[..n]);
+                }
+            }
+            Symmetries::Lines => {
+                let group = self.line_group();
+                for rows in &group.rows {
+                    for cols in &group.cols {
+                        f(rows, cols);
+                    }
+                }
+            }
+            Symmetries::Sudoku => unreachable!("the sudoku group is searched, not listed"),
+        }
+    }
+
+    /// Whether the rule set's group holds transposition.
+    pub fn group_transposes(self) -> bool {
+        match self.variant().rules().symmetries {
+            Symmetries::Lines => self.line_group().transpose,
+            Symmetries::Sudoku | Symmetries::Mirrored => self.square_boxes(),
+        }
+    }
+}
+
+fn sorted(mut cells: Vec<u16>) -> Vec<u16> {
+    cells.sort_unstable();
+    cells
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    Rows,
+    Columns,
+}
+
+/// The search for one axis's permutations `π` (line `i` of the source goes to line
+/// `π(i)`; the result lists their inverses, as sources per image line).
+struct AxisSearch {
+    n: usize,
+    /// Lines per band along this axis.
+    band: usize,
+    axis: Axis,
+    /// The extra units through each cell, as a bit mask.
+    mask: Vec<u64>,
+    units: HashSet<Vec<u16>>,
+    unit_list: Vec<Vec<u16>>,
+}
+
+impl AxisSearch {
+    fn new(g: Geometry, units: &[Vec<u16>], axis: Axis) -> AxisSearch {
+        assert!(units.len() <= 64, "at most 64 extra units");
+        let mut mask = vec![0u64; g.cells()];
+        for (u, unit) in units.iter().enumerate() {
+            for &c in unit {
+                mask[c as usize] |= 1 << u;
+            }
+        }
+        AxisSearch {
+            n: g.n(),
+            band: match axis {
+                Axis::Rows => g.box_rows(),
+                Axis::Columns => g.box_cols(),
+            },
+            axis,
+            mask,
+            units: units.iter().map(|u| sorted(u.clone())).collect(),
+            unit_list: units.to_vec(),
+        }
+    }
+
+    /// The cell at `pos` along line `line`.
+    fn cell(&self, line: usize, pos: usize) -> usize {
+        match self.axis {
+            Axis::Rows => line * self.n + pos,
+            Axis::Columns => pos * self.n + line,
+        }
+    }
+
+    fn run(&self) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        self.extend(0, &mut vec![u8::MAX; self.n], &mut out);
+        out
+    }
+
+    /// Extends `pi`, fixed on lines `0..i`, in every way that keeps bands and the extra
+    /// units shared between lines; pushes each complete one that maps units onto units.
+    fn extend(&self, i: usize, pi: &mut [u8], out: &mut Vec<Vec<u8>>) {
+        let n = self.n;
+        if i == n {
+            if self.keeps_units(pi) {
+                let mut sources = vec![0u8; n];
+                for (line, &to) in pi.iter().enumerate() {
+                    sources[to as usize] = line as u8;
+                }
+                out.push(sources);
+            }
+            return;
+        }
+        for v in 0..n {
+            if pi[..i].contains(&(v as u8)) {
+                continue;
+            }
+            pi[i] = v as u8;
+            if self.consistent(pi, i) {
+                self.extend(i + 1, pi, out);
+            }
+        }
+        pi[i] = u8::MAX;
+    }
+
+    /// Whether line `i`'s new image keeps bands and, cell by cell against every line
+    /// placed so far, which cells are in extra units and which share one.
+    fn consistent(&self, pi: &[u8], i: usize) -> bool {
+        let v = pi[i] as usize;
+        let shares = |a: usize, b: usize| self.mask[a] & self.mask[b] != 0;
+        (0..=i).all(|b| {
+            let w = pi[b] as usize;
+            (i / self.band == b / self.band) == (v / self.band == w / self.band)
+                && (0..self.n).all(|x| {
+                    let (from, to) = (self.cell(i, x), self.cell(v, x));
+                    (self.mask[from] != 0) == (self.mask[to] != 0)
+                        && (0..self.n)
+                            .all(|y| shares(from, self.cell(b, y)) == shares(to, self.cell(w, y)))
+                })
+        })
+    }
+
+    /// Whether the complete `pi` maps every extra unit onto one.
+    fn keeps_units(&self, pi: &[u8]) -> bool {
+        let n = self.n;
+        self.unit_list.iter().all(|unit| {
+            let image = unit
+                .iter()
+                .map(|&c| {
+                    let (r, c) = (c as usize / n, c as usize % n);
+                    match self.axis {
+                        Axis::Rows => pi[r] as usize * n + c,
+                        Axis::Columns => r * n + pi[c] as usize,
+                    }
+                })
+                .map(|c| c as u16)
+                .collect();
+            self.units.contains(&sorted(image))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::grid::{Geometry, Symmetries, Variant, SUPPORTED_SIZES};
+
+    /// Every element maps the units onto units (so a valid grid onto a valid grid), and
+    /// the groups have the sizes worked out by hand on 9×9.
+    #[test]
+    fn line_groups_keep_the_units() {
+        for v in Variant::ALL {
+            let rules = v.rules();
+            if rules.symmetries != Symmetries::Lines {
+                continue;
+            }
+            for n in SUPPORTED_SIZES.into_iter().filter(|&n| rules.made_in(n)) {
+                let g = Geometry::for_size(n).unwrap().with_variant(v);
+                let group = g.line_group();
+                let layout = g.layout();
+                let mut units: Vec<Vec<u16>> = layout
+                    .extra_units()
+                    .map(|u| {
+                        let mut cells = layout.unit(u).to_vec();
+                        cells.sort_unstable();
+                        cells
+                    })
+                    .collect();
+                units.sort();
+                for rows in &group.rows {
+                    for cols in [&group.cols[0], group.cols.last().unwrap()] {
+                        let mut images: Vec<Vec<u16>> = units
+                            .iter()
+                            .map(|u| {
+                                let mut image: Vec<u16> = u
+                                    .iter()
+                                    .map(|&c| {
+                                        let (r, c) = (c as usize / n, c as usize % n);
+                                        let r = rows.iter().position(|&s| s as usize == r).unwrap();
+                                        let c = cols.iter().position(|&s| s as usize == c).unwrap();
+                                        (r * n + c) as u16
+                                    })
+                                    .collect();
+                                image.sort_unstable();
+                                image
+                            })
+                            .collect();
+                        images.sort();
+                        assert_eq!(images, units, "{v} {n}x{n}");
+                    }
+                }
+                if n == 9 {
+                    let expected = match v.name() {
+                        "windoku" => 8,
+                        "disjoint-groups" => 36,
+                        "center-dot" => 48,
+                        _ => 4,
+                    };
+                    assert_eq!(group.rows.len(), expected, "{v}");
+                    assert_eq!(group.cols.len(), expected, "{v}");
+                    assert!(group.transpose, "{v}");
+                }
+            }
+        }
+    }
+}
