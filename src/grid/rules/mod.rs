@@ -192,7 +192,7 @@ const RULES: [RuleSet; 8] = [
         deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
         mark: Mark::ShadeExtraUnits,
         rule: ", and in each shaded window",
-        settle_first_from: Some(6.0),
+        settle_first_from: Some(3.5),
     },
     RuleSet {
         name: "disjoint-groups",
