@@ -224,24 +224,22 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// `fill --tier T --count 50 --seed 41` of each), rated by the reference with its flag
 /// (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`, `--isGirandola=1`, `--isCD=1`).
 /// Measured (exact, within 0.2, tier): windoku 90.0/97.0/98.5 %, disjoint groups
-/// 94.0/97.5/98.5 %, asterisk 87.5/92.5/97.5 %, girandola 93.5/97.5/98.5 %, center dot
-/// 90.5/96.0/98.0 %. The asterisk's misses are chains the reference closes into short
-/// X-loops through the asterisk where the rater takes a longer chain; see the note of
-/// issue 54.
+/// 94.0/97.5/98.5 %, asterisk 89.0/95.0/98.5 %, girandola 93.5/97.0/98.5 %, center dot
+/// 92.0/98.5/99.5 %; the targets are 85, 95 and 95 %.
 #[test]
 fn extra_unit_variants_rate_like_the_reference() {
     for (file, name, exact, within) in [
         ("windoku_se.txt", "windoku", 0.89, 0.965),
         ("disjoint_groups_se.txt", "disjoint-groups", 0.93, 0.97),
-        ("asterisk_se.txt", "asterisk", 0.87, 0.92),
-        ("girandola_se.txt", "girandola", 0.93, 0.97),
-        ("center_dot_se.txt", "center-dot", 0.90, 0.955),
+        ("asterisk_se.txt", "asterisk", 0.88, 0.95 - 1e-9),
+        ("girandola_se.txt", "girandola", 0.93, 0.965),
+        ("center_dot_se.txt", "center-dot", 0.91, 0.98),
     ] {
         let variant: Variant = name.parse().unwrap();
         let a = fill_agreement(file, variant);
         assert!(a.exact >= exact, "{name}: exact {}", a.exact);
         assert!(a.within >= within, "{name}: within 0.2 {}", a.within);
-        assert!(a.tiers >= 0.97, "{name}: tiers {}", a.tiers);
+        assert!(a.tiers >= 0.98, "{name}: tiers {}", a.tiers);
         assert!(
             a.used.contains(&Technique::GeneralizedIntersection),
             "{name}: no generalized intersection"

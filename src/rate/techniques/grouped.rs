@@ -1,8 +1,8 @@
 //! Grouped X-chains: X-chains whose nodes may also be groups, the two or more places of a
 //! digit where a box meets a line or an extra unit (a diagonal). A group is true when the
 //! digit is in one of its cells. Strong links: a unit whose places fall into exactly two
-//! nodes (a line's or an extra unit's places in two boxes, a box's in two rows or two
-//! columns), and an extra unit's two places. Weak links: a node to another whose every
+//! nodes (a line's places in two boxes, a box's in two rows or two columns, an extra
+//! unit's in two boxes, or rows, or columns), and an extra unit's two places. Weak links: a node to another whose every
 //! cell sees every cell of the first. Sukaku Explainer prices a strong-link chain with a
 //! grouped link 0.3 above the plain one: two links 4.3, three 5.7. Chains of up to three
 //! links are looked for.
@@ -150,6 +150,7 @@ fn graph(b: &Board, d: u8, holding: CellSet, g: &mut Graph) {
     g.linked.clear();
     g.at.clear();
     let layout = b.layout();
+    let extra_box_like = b.geometry().variant().rules().units.box_like();
     for u in 0..layout.unit_count() {
         if b.positions(u, d).count_ones() < 2 {
             continue;
@@ -157,9 +158,13 @@ fn graph(b: &Board, d: u8, holding: CellSet, g: &mut Graph) {
         let places = layout.unit_set(u).and(holding);
         let first = places.iter().next().expect("two places");
         // The ways to split the unit's places (units of a cell: row, column, box): by box
-        // for a line or an extra unit, by row and by column for a box.
+        // for a line, by row and by column for a box; as the reference does, every way
+        // for an extra unit it does not treat as a box (an asterisk's places may fall
+        // into one cell and a group on a row), by box for windows and disjoint groups.
         let splits: &[usize] = if layout.boxes().contains(&u) {
             &[0, 1]
+        } else if layout.extra_units().contains(&u) && !extra_box_like {
+            &[2, 0, 1]
         } else {
             &[2]
         };
