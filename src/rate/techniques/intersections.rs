@@ -1,7 +1,7 @@
 //! Locked candidates: pointing (box → line) and claiming (line → box), and on grids with
 //! more units their generalization: a digit's places in any unit all see a cell.
 
-use super::common::{cells_at, locked_into};
+use super::common::{cells_at, holding_each_digit, locked_into};
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
@@ -74,23 +74,29 @@ pub fn generalized(b: &Board) -> Option<Step> {
         .boxes()
         .chain(layout.lines())
         .chain(layout.extra_units());
+    // The open cells holding each digit, built on the first unit that needs them.
+    let mut holding: Option<Vec<CellSet>> = None;
     for u in units {
         for d in digits(!b.placed_in(u) & open) {
             let places = b.positions(u, d);
             if !(2..=6).contains(&places.count_ones()) {
                 continue;
             }
-            // The peers of every place (no place is its own peer, so none of them).
-            let seen = cells_at(b, u, places)
-                .map(|c| b.peer_set(c))
-                .reduce(CellSet::and)
-                .unwrap_or_default();
-            let elims: Vec<(usize, u8)> = seen
-                .iter()
-                .filter(|&c| b.cand(c) & 1 << (d - 1) != 0)
-                .map(|c| (c, d))
-                .collect();
-            if !elims.is_empty() {
+            // The peers of every place (no place is its own peer, so none of them),
+            // holding the digit.
+            let mut cells = cells_at(b, u, places);
+            let first = cells.next().expect("two places");
+            let mut seen = b.peer_set(first);
+            for c in cells {
+                seen = seen.and(b.peer_set(c));
+                if seen.is_empty() {
+                    break;
+                }
+            }
+            let holding = holding.get_or_insert_with(|| holding_each_digit(b));
+            let targets = seen.and(holding[d as usize]);
+            if !targets.is_empty() {
+                let elims = targets.iter().map(|c| (c, d)).collect();
                 let cells = cells_at(b, u, places).collect();
                 return Some(
                     Step::new(Technique::GeneralizedIntersection, cells).eliminating(elims),
