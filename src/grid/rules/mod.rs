@@ -139,6 +139,23 @@ impl RuleSet {
     }
 }
 
+/// What the rule sets that add units of one shape (not diagonals) share, as the reference
+/// rates them; each row says its name, shape and what else differs. As it stands, a nine-cell
+/// shape of 9x9 shaded on paper.
+const SHADED_UNITS: RuleSet = RuleSet {
+    name: "",
+    tag: "",
+    sizes: &[9],
+    units: ExtraUnits::None,
+    cages: false,
+    symmetries: Symmetries::Lines,
+    generalized_rating: true,
+    deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
+    mark: Mark::ShadeExtraUnits,
+    rule: ", and among the nine shaded cells",
+    settle_first_from: Some(6.0),
+};
+
 /// Every variant's rule set, at its index.
 const RULES: [RuleSet; 8] = [
     RuleSet {
@@ -186,66 +203,38 @@ const RULES: [RuleSet; 8] = [
         tag: "w",
         sizes: &[9, 16],
         units: ExtraUnits::Windows,
-        cages: false,
-        symmetries: Symmetries::Lines,
-        generalized_rating: true,
-        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
-        mark: Mark::ShadeExtraUnits,
         rule: ", and in each shaded window",
         settle_first_from: Some(3.5),
+        ..SHADED_UNITS
     },
     RuleSet {
         name: "disjoint-groups",
         tag: "dg",
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::DisjointGroups,
-        cages: false,
-        symmetries: Symmetries::Lines,
-        generalized_rating: true,
-        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
         // Every cell is in a group: shading would mark the whole grid.
         mark: Mark::Plain,
         rule: ", and among the cells at the same position within each box",
-        settle_first_from: Some(6.0),
+        ..SHADED_UNITS
     },
     RuleSet {
         name: "asterisk",
         tag: "a",
-        sizes: &[9],
         units: ExtraUnits::Asterisk,
-        cages: false,
-        symmetries: Symmetries::Lines,
-        generalized_rating: true,
-        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
-        mark: Mark::ShadeExtraUnits,
-        rule: ", and among the nine shaded cells",
-        settle_first_from: Some(6.0),
+        ..SHADED_UNITS
     },
     RuleSet {
         name: "girandola",
         tag: "g",
-        sizes: &[9],
         units: ExtraUnits::Girandola,
-        cages: false,
-        symmetries: Symmetries::Lines,
-        generalized_rating: true,
-        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
-        mark: Mark::ShadeExtraUnits,
-        rule: ", and among the nine shaded cells",
-        settle_first_from: Some(6.0),
+        ..SHADED_UNITS
     },
     RuleSet {
         name: "center-dot",
         tag: "cd",
-        sizes: &[9],
         units: ExtraUnits::CenterDots,
-        cages: false,
-        symmetries: Symmetries::Lines,
-        generalized_rating: true,
-        deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
-        mark: Mark::ShadeExtraUnits,
         rule: ", and among the nine shaded box centres",
-        settle_first_from: Some(6.0),
+        ..SHADED_UNITS
     },
 ];
 
