@@ -394,6 +394,24 @@ mod tests {
         assert_eq!(t.units_of(10), [1, 10, 18]);
     }
 
+    /// Pictures shade the printed windows of windoku (not the hidden ones), the nine
+    /// cells of the asterisk, girandola and box centres, and nothing for disjoint groups.
+    #[test]
+    fn shaded_cells_follow_the_mark() {
+        let shaded = |name: &str| {
+            let v: Variant = name.parse().unwrap();
+            Geometry::CLASSIC.with_variant(v).shaded_cells()
+        };
+        let windoku = shaded("windoku");
+        assert_eq!(windoku.len(), 36);
+        assert!(windoku.contains(&10) && !windoku.contains(&0) && !windoku.contains(&40));
+        for nine in ["asterisk", "girandola", "center-dot"] {
+            assert_eq!(shaded(nine).len(), 9, "{nine}");
+        }
+        assert!(shaded("disjoint-groups").is_empty());
+        assert_eq!(shaded("diagonal").len(), 17);
+    }
+
     #[test]
     fn diagonal_units_follow_the_classic_ones() {
         let g = Geometry::CLASSIC.with_variant(Variant::Diagonal);
