@@ -2,7 +2,7 @@
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
 use crate::grid::Layout;
-use crate::grid::{Geometry, Grid, Symmetries};
+use crate::grid::{Conflict, Geometry, Grid, Symmetries};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
@@ -43,9 +43,19 @@ impl Route {
         }
     }
 
-    /// Whether the route can make grids of `g`: the pattern grid breaks extra units.
+    /// Whether the route can make grids of `g`: the pattern grid breaks the diagonals
+    /// and other extra units (it keeps the anti-knight and anti-king rules on 9×9).
     pub fn usable(self, g: Geometry) -> bool {
-        !(self == Route::Pattern && g.variant().rules().units.any())
+        self.breaks(g).is_none()
+    }
+
+    /// Why the route cannot make grids of `g`: the rule its grid breaks (`digit 1 appears
+    /// twice in the main diagonal`), for messages.
+    pub fn breaks(self, g: Geometry) -> Option<Conflict> {
+        match self {
+            Route::Pattern => pattern_cells(g).find_conflict(),
+            _ => None,
+        }
     }
 
     /// A number of the route's own, mixed into its stream seed, so that two routes never
@@ -95,11 +105,17 @@ pub fn solution_grid(
 /// the diagonal rule (its main diagonal repeats digits), so a variant with diagonals has
 /// no pattern grid: [`Route::usable`] says so before a fill starts.
 pub fn pattern_grid(g: Geometry) -> Grid {
+    let grid = pattern_cells(g);
     assert!(
-        Route::Pattern.usable(g),
+        grid.find_conflict().is_none(),
         "no pattern grid for {}",
         g.label()
     );
+    grid
+}
+
+/// The pattern's cells under `g`'s rules, kept or not.
+fn pattern_cells(g: Geometry) -> Grid {
     let n = g.n();
     let cells = (0..n * n)
         .map(|i| {
@@ -209,7 +225,7 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
 }
 
 struct Filler {
-    /// Row, column, box and extra units of each cell.
+    /// Row, column, box and extra units of each cell, and the cells its move keeps apart.
     layout: &'static Layout,
     /// Digits used in each extra unit.
     extra: Vec<u32>,
@@ -229,6 +245,9 @@ impl Filler {
             self.rows[p.row as usize] | self.cols[p.col as usize] | self.boxes[p.bx as usize];
         for &u in self.layout.extra_units_of(cell) {
             used |= self.extra[u as usize - 3 * self.n];
+        }
+        for other in self.layout.apart_sets[cell].iter() {
+            used |= (1u32 << self.cells[other]) >> 1;
         }
         !used & ((1u32 << self.n) - 1)
     }

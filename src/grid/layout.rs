@@ -22,6 +22,12 @@ pub struct Layout {
     pub cell_units: Vec<u64>,
     /// For each cell, its peers as a cell set.
     pub peer_sets: Vec<CellSet>,
+    /// For each cell, the cells sharing a unit with it (its peers less those a move
+    /// keeps apart): a weak link of a strong-link chain runs inside a unit.
+    pub unit_peer_sets: Vec<CellSet>,
+    /// For each cell, the peers the rule set's move adds ([`super::Apart`]): cells a
+    /// move away that share no unit with it (none under most rule sets).
+    pub apart_sets: Vec<CellSet>,
     /// For each unit, its cells as a cell set.
     unit_sets: Vec<CellSet>,
     /// For each cell, where it sits (no divisions on the rater's hot path).
@@ -106,22 +112,39 @@ impl Layout {
                 }
             }
         }
+        let apart = g.variant().rules().apart;
+        let apart_sets: Vec<CellSet> = (0..cells)
+            .map(|cell| {
+                apart
+                    .cells(g, cell)
+                    .into_iter()
+                    .filter(|&other| cell_units[cell] & cell_units[other] == 0)
+                    .collect()
+            })
+            .collect();
         let mut peers = Vec::new();
         let mut peer_start = Vec::with_capacity(cells + 1);
         for cell in 0..cells {
             peer_start.push(peers.len() as u32);
             peers.extend(
                 (0..cells)
-                    .filter(|&other| other != cell && cell_units[cell] & cell_units[other] != 0)
+                    .filter(|&other| {
+                        other != cell
+                            && (cell_units[cell] & cell_units[other] != 0
+                                || apart_sets[cell].contains(other))
+                    })
                     .map(|other| other as u16),
             );
         }
         peer_start.push(peers.len() as u32);
-        let peer_sets = (0..cells)
+        let peer_sets: Vec<CellSet> = (0..cells)
             .map(|cell| {
                 let at = peer_start[cell] as usize..peer_start[cell + 1] as usize;
                 peers[at].iter().map(|&p| p as usize).collect()
             })
+            .collect();
+        let unit_peer_sets = (0..cells)
+            .map(|cell| peer_sets[cell].minus(apart_sets[cell]))
             .collect();
         let places = (0..cells)
             .map(|cell| {
@@ -154,6 +177,8 @@ impl Layout {
             peers,
             peer_start,
             peer_sets,
+            unit_peer_sets,
+            apart_sets,
             unit_sets,
             places,
             cell_unit_ids,
@@ -164,7 +189,8 @@ impl Layout {
         }
     }
 
-    /// The peers of a cell (cells sharing a unit with it), ascending.
+    /// The peers of a cell (cells sharing a unit with it or kept apart from it by the
+    /// rule set's move), ascending.
     #[inline]
     pub fn peers(&self, cell: usize) -> &[u16] {
         &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]

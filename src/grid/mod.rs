@@ -17,8 +17,8 @@ pub use cages::{
 pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout};
 pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
 pub use rules::{
-    per_geometry, DeadlyPatterns, ExtraUnits, LineGroup, Mark, PerGeometry, RuleSet, Symmetries,
-    UnknownVariant, Variant, GEOMETRY_SLOTS,
+    per_geometry, Apart, DeadlyPatterns, ExtraUnits, LineGroup, Mark, PerGeometry, RuleSet,
+    Symmetries, UnknownVariant, Variant, GEOMETRY_SLOTS,
 };
 pub use symmetry::Symmetry;
 
@@ -329,6 +329,16 @@ impl Grid {
             for u in layout.all_units_of(cell) {
                 seen[u] |= bit;
             }
+            if let Some(other) = layout.apart_sets[cell]
+                .iter()
+                .find(|&other| other < cell && self.cells[other] == v)
+            {
+                return Some(Conflict::Apart {
+                    digit: v,
+                    cells: format!("{} and {}", cell_name(g.n(), other), cell_name(g.n(), cell)),
+                    apart: g.variant().rules().apart,
+                });
+            }
         }
         let cages = self.cages.as_ref()?;
         cages.find_broken(&self.cells).map(|broken| match broken {
@@ -462,6 +472,15 @@ pub enum Conflict {
         /// Where it repeats.
         unit: Unit,
     },
+    /// A digit in two cells the rule set's move keeps apart.
+    Apart {
+        /// The digit.
+        digit: u8,
+        /// The two cells, as `r1c1 and r2c3`.
+        cells: String,
+        /// The move.
+        apart: Apart,
+    },
     /// A killer cage whose filled cells cannot make its sum.
     CageSum {
         /// The cage.
@@ -481,6 +500,16 @@ impl fmt::Display for Conflict {
             Conflict::Repeat { digit, unit } => {
                 write!(f, "digit {} appears twice in {unit}", digit_char(*digit))
             }
+            Conflict::Apart {
+                digit,
+                cells,
+                apart,
+            } => write!(
+                f,
+                "digit {} is in {cells}, {} apart",
+                digit_char(*digit),
+                apart.name()
+            ),
             Conflict::CageSum {
                 cage,
                 cells,

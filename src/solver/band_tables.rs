@@ -28,9 +28,13 @@ pub(super) struct BandTables {
     /// layout's unit `3n + x`); none under classic rules.
     pub(super) extra_units: Box<[[u64; 4]]>,
     /// `peers[cell][k]`: the cells of band `k` that share a row, column or box with
-    /// `cell` (not `cell` itself), so a board is built from its clues a clue at a time
-    /// with one word operation per band.
+    /// `cell` or that the rule set's move keeps apart from it (not `cell` itself), so a
+    /// board is built from its clues a clue at a time with one word operation per band.
     pub(super) peers: Box<[[u64; 4]]>,
+    /// `apart[cell][k]`: the cells of band `k` that the rule set's move keeps apart from
+    /// `cell` and that share no unit with it (a placement clears its units otherwise);
+    /// empty when the rule set has no move.
+    pub(super) apart: Box<[[u64; 4]]>,
 }
 
 impl BandTables {
@@ -79,22 +83,37 @@ impl BandTables {
                 words
             })
             .collect();
+        let words_of = |cells: &mut dyn Iterator<Item = usize>| {
+            let mut words = [0u64; 4];
+            for other in cells {
+                words[other / band_cells] |= 1 << (other % band_cells);
+            }
+            words
+        };
+        let apart: Box<[[u64; 4]]> = if g.variant().rules().apart.any() {
+            (0..n * n)
+                .map(|cell| words_of(&mut layout.apart_sets[cell].iter()))
+                .collect()
+        } else {
+            Box::new([])
+        };
         let peers = (0..n * n)
             .map(|cell| {
                 let (row, col) = (cell / n, cell % n);
-                let mut words = [0u64; 4];
-                for other in (0..n * n).filter(|&o| o != cell) {
+                let mut words = words_of(&mut (0..n * n).filter(|&other| {
                     let (r, c) = (other / n, other % n);
                     let same_box = r / br == row / br && c / bc == col / bc;
-                    if r == row || c == col || same_box {
-                        words[other / band_cells] |= 1 << (other % band_cells);
-                    }
+                    other != cell && (r == row || c == col || same_box)
+                }));
+                for (word, extra) in words.iter_mut().zip(apart.get(cell).unwrap_or(&[0; 4])) {
+                    *word |= extra;
                 }
                 words
             })
             .collect();
         BandTables {
             peers,
+            apart,
             extra_units,
             band_box,
             boxes_of_row,

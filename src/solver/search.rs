@@ -123,6 +123,8 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     pub(super) keep_first: bool,
     /// Whether the rule set adds units (see [`Self::settle_extra_units`]).
     extra_units: bool,
+    /// Whether the rule set keeps cells a move apart (see [`Self::clear_apart`]).
+    apart: bool,
     /// The killer cages, if any.
     cages: Option<&'t CageTable>,
     /// The candidates and open cells when the cage pass last started on this line of the
@@ -212,6 +214,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             stale: 0,
             keep_first: true,
             extra_units: !tables.extra_units.is_empty(),
+            apart: !tables.apart.is_empty(),
             cages: None,
             cage_seen: ([0; 64], [0; 4]),
             rater_cage_steps: false,
@@ -389,6 +392,39 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         }
         self.dirty |= dirty;
         self.stale |= dirty;
+        if self.apart {
+            self.clear_apart::<N, BR, DB, BANDS>(b, d, k, cells);
+        }
+    }
+
+    /// Takes digit `d` out of the cells the rule set's move keeps apart from `cells` of
+    /// band `k`, placed cells included: one of them holding `d` too leaves a row without
+    /// the digit, which settling finds. Kept out of line so other searches carry none of
+    /// its code.
+    #[inline(never)]
+    fn clear_apart<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        d: usize,
+        k: usize,
+        cells: u64,
+    ) {
+        let t = self.tables;
+        let mut m = cells;
+        while m != 0 {
+            let cell = k * Shape::<N, BR, DB>::BAND_CELLS + m.trailing_zeros() as usize;
+            m &= m - 1;
+            for (other, &apart) in t.apart[cell].iter().enumerate().take(BANDS) {
+                let i = d * BANDS + other;
+                let old = b.cand[i];
+                let new = old & !apart;
+                if new != old {
+                    b.cand[i] = new;
+                    self.dirty |= 1 << i;
+                    self.stale |= 1 << i;
+                }
+            }
+        }
     }
 
     /// Settles digit-band word `i`: keeps the row/box pairs some permutation uses, and

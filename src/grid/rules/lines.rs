@@ -1,5 +1,6 @@
 //! The line permutations of [`super::Symmetries::Lines`]: for each axis, the box-keeping
-//! permutations of its lines that map every extra unit onto an extra unit.
+//! permutations of its lines that map every extra unit onto an extra unit and every
+//! pair of cells the rule set's move keeps apart onto such a pair.
 
 use super::slots::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
 use super::Symmetries;
@@ -41,13 +42,15 @@ impl Geometry {
             let n = g.n();
             let transposed = |c: u16| ((c as usize % n) * n + c as usize / n) as u16;
             let unit_set: HashSet<Vec<u16>> = units.iter().map(|u| sorted(u.clone())).collect();
+            let apart = Apart::of(g);
             let transpose = g.square_boxes()
                 && units.iter().all(|u| {
                     unit_set.contains(&sorted(u.iter().map(|&c| transposed(c)).collect()))
-                });
+                })
+                && apart.kept_by(|c| transposed(c as u16) as usize);
             LineGroup {
-                rows: AxisSearch::new(g, &units, Axis::Rows).run(),
-                cols: AxisSearch::new(g, &units, Axis::Columns).run(),
+                rows: AxisSearch::new(g, &units, &apart, Axis::Rows).run(),
+                cols: AxisSearch::new(g, &units, &apart, Axis::Columns).run(),
                 transpose,
             }
         })
@@ -107,7 +110,7 @@ enum Axis {
 
 /// The search for one axis's permutations `π` (line `i` of the source goes to line
 /// `π(i)`; the result lists their inverses, as sources per image line).
-struct AxisSearch {
+struct AxisSearch<'a> {
     n: usize,
     /// Lines per band along this axis.
     band: usize,
@@ -116,10 +119,30 @@ struct AxisSearch {
     mask: Vec<u64>,
     units: HashSet<Vec<u16>>,
     unit_list: Vec<Vec<u16>>,
+    apart: &'a Apart,
 }
 
-impl AxisSearch {
-    fn new(g: Geometry, units: &[Vec<u16>], axis: Axis) -> AxisSearch {
+/// The cells the rule set's move keeps apart from each cell, as sorted lists.
+struct Apart(Vec<Vec<usize>>);
+
+impl Apart {
+    fn of(g: Geometry) -> Apart {
+        let apart = g.variant().rules().apart;
+        Apart((0..g.cells()).map(|c| apart.cells(g, c)).collect())
+    }
+
+    /// Whether the cell map `f` maps every pair kept apart onto a pair kept apart.
+    fn kept_by(&self, f: impl Fn(usize) -> usize) -> bool {
+        self.0.iter().enumerate().all(|(cell, others)| {
+            let mut images: Vec<usize> = others.iter().map(|&o| f(o)).collect();
+            images.sort_unstable();
+            images == self.0[f(cell)]
+        })
+    }
+}
+
+impl AxisSearch<'_> {
+    fn new<'a>(g: Geometry, units: &[Vec<u16>], apart: &'a Apart, axis: Axis) -> AxisSearch<'a> {
         assert!(units.len() <= 64, "at most 64 extra units");
         let mut mask = vec![0u64; g.cells()];
         for (u, unit) in units.iter().enumerate() {
@@ -137,6 +160,7 @@ impl AxisSearch {
             mask,
             units: units.iter().map(|u| sorted(u.clone())).collect(),
             unit_list: units.to_vec(),
+            apart,
         }
     }
 
@@ -159,7 +183,7 @@ impl AxisSearch {
     fn extend(&self, i: usize, pi: &mut [u8], out: &mut Vec<Vec<u8>>) {
         let n = self.n;
         if i == n {
-            if self.keeps_units(pi) {
+            if self.keeps_units(pi) && self.apart.kept_by(|c| self.image(pi, c)) {
                 let mut sources = vec![0u8; n];
                 for (line, &to) in pi.iter().enumerate() {
                     sources[to as usize] = line as u8;
@@ -197,20 +221,21 @@ impl AxisSearch {
         })
     }
 
+    /// Where `pi` sends `cell`.
+    fn image(&self, pi: &[u8], cell: usize) -> usize {
+        let (n, (r, c)) = (self.n, (cell / self.n, cell % self.n));
+        match self.axis {
+            Axis::Rows => pi[r] as usize * n + c,
+            Axis::Columns => r * n + pi[c] as usize,
+        }
+    }
+
     /// Whether the complete `pi` maps every extra unit onto one.
     fn keeps_units(&self, pi: &[u8]) -> bool {
-        let n = self.n;
         self.unit_list.iter().all(|unit| {
             let image = unit
                 .iter()
-                .map(|&c| {
-                    let (r, c) = (c as usize / n, c as usize % n);
-                    match self.axis {
-                        Axis::Rows => pi[r] as usize * n + c,
-                        Axis::Columns => r * n + pi[c] as usize,
-                    }
-                })
-                .map(|c| c as u16)
+                .map(|&c| self.image(pi, c as usize) as u16)
                 .collect();
             self.units.contains(&sorted(image))
         })
@@ -263,6 +288,18 @@ mod tests {
                             .collect();
                         images.sort();
                         assert_eq!(images, units, "{v} {n}x{n}");
+                        let at = |cell: usize| {
+                            let (r, c) = (cell / n, cell % n);
+                            let r = rows.iter().position(|&s| s as usize == r).unwrap();
+                            let c = cols.iter().position(|&s| s as usize == c).unwrap();
+                            r * n + c
+                        };
+                        let apart = rules.apart;
+                        for cell in 0..g.cells() {
+                            for other in apart.cells(g, cell) {
+                                assert!(apart.cells(g, at(cell)).contains(&at(other)), "{v}");
+                            }
+                        }
                     }
                 }
                 if n == 9 {
@@ -270,6 +307,8 @@ mod tests {
                         "windoku" => 8,
                         "disjoint-groups" => 36,
                         "center-dot" => 48,
+                        // The identity and the mirror: a move's length is kept.
+                        "anti-knight" | "anti-king" => 2,
                         _ => 4,
                     };
                     assert_eq!(group.rows.len(), expected, "{v}");

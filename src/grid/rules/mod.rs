@@ -5,11 +5,13 @@
 //! it) and never matches on the variant's name. Adding a variant is a row of [`RULES`],
 //! an [`ExtraUnits`] shape when it adds units, and tests (see `docs/design-notes.md`).
 
+mod apart;
 mod lines;
 mod mirrored;
 mod slots;
 mod units;
 
+pub use apart::Apart;
 pub use lines::LineGroup;
 pub use slots::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
 pub use units::ExtraUnits;
@@ -42,6 +44,10 @@ pub enum Variant {
     Girandola,
     /// Classic rules plus the box centres, holding every digit once.
     CenterDot,
+    /// Classic rules, and no two cells a knight's move apart hold the same digit.
+    AntiKnight,
+    /// Classic rules, and no two diagonally touching cells hold the same digit.
+    AntiKing,
 }
 
 /// The transformations that map every valid grid of a rule set to another: what the
@@ -102,6 +108,8 @@ pub struct RuleSet {
     pub sizes: &'static [usize],
     /// The units it adds to rows, columns and boxes.
     pub units: ExtraUnits,
+    /// The move that keeps two cells from holding the same digit, if any.
+    pub apart: Apart,
     /// Whether puzzles carry cages with sums.
     pub cages: bool,
     /// The transformations that keep the rule.
@@ -135,7 +143,7 @@ impl RuleSet {
     /// Whether the rule set adds nothing to rows, columns and boxes (the classic one):
     /// keys and labels written before variants existed stay as they were for it.
     pub fn is_plain(&self) -> bool {
-        matches!(self.units, ExtraUnits::None) && !self.cages
+        matches!(self.units, ExtraUnits::None) && !self.apart.any() && !self.cages
     }
 }
 
@@ -147,6 +155,7 @@ const SHADED_UNITS: RuleSet = RuleSet {
     tag: "",
     sizes: &[9],
     units: ExtraUnits::None,
+    apart: Apart::None,
     cages: false,
     symmetries: Symmetries::Lines,
     generalized_rating: true,
@@ -156,13 +165,32 @@ const SHADED_UNITS: RuleSet = RuleSet {
     settle_first_from: Some(6.0),
 };
 
+/// What the rule sets that keep cells a chess move apart share, as the reference rates
+/// them: the cells a move away are peers like those of a unit (generalized rating), and a
+/// deadly pattern holds unless a move's cell holds one of its digits.
+const KEPT_APART: RuleSet = RuleSet {
+    name: "",
+    tag: "",
+    sizes: &[9],
+    units: ExtraUnits::None,
+    apart: Apart::None,
+    cages: false,
+    symmetries: Symmetries::Lines,
+    generalized_rating: true,
+    deadly_patterns: DeadlyPatterns::Hold,
+    mark: Mark::Plain,
+    rule: "",
+    settle_first_from: Some(3.5),
+};
+
 /// Every variant's rule set, at its index.
-const RULES: [RuleSet; 8] = [
+const RULES: [RuleSet; 10] = [
     RuleSet {
         name: "classic",
         tag: "",
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::None,
+        apart: Apart::None,
         cages: false,
         symmetries: Symmetries::Sudoku,
         generalized_rating: false,
@@ -176,6 +204,7 @@ const RULES: [RuleSet; 8] = [
         tag: "d",
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::Diagonals,
+        apart: Apart::None,
         cages: false,
         symmetries: Symmetries::Mirrored,
         generalized_rating: true,
@@ -190,6 +219,7 @@ const RULES: [RuleSet; 8] = [
         // Cages grow on up to 9 digits: the sums of larger grids are beyond the rater.
         sizes: &[4, 6, 9],
         units: ExtraUnits::None,
+        apart: Apart::None,
         cages: true,
         symmetries: Symmetries::Sudoku,
         generalized_rating: false,
@@ -236,11 +266,30 @@ const RULES: [RuleSet; 8] = [
         rule: ", and among the nine shaded box centres",
         ..SHADED_UNITS
     },
+    RuleSet {
+        name: "anti-knight",
+        tag: "an",
+        // No 16x16: its first grid took minutes (2 timeouts in 16 attempts, 5 puzzles
+        // in 186 s).
+        sizes: &[4, 6, 9, 12],
+        apart: Apart::Knight,
+        rule: "; no two cells a knight's move apart hold the same digit",
+        ..KEPT_APART
+    },
+    RuleSet {
+        name: "anti-king",
+        tag: "ak",
+        // No 4x4 grid keeps the rule; 16x16 as slow as anti-knight's.
+        sizes: &[6, 9, 12],
+        apart: Apart::King,
+        rule: "; no two diagonally touching cells hold the same digit",
+        ..KEPT_APART
+    },
 ];
 
 impl Variant {
     /// Every variant, in the order of their index.
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 10] = [
         Variant::Classic,
         Variant::Diagonal,
         Variant::Killer,
@@ -249,6 +298,8 @@ impl Variant {
         Variant::Asterisk,
         Variant::Girandola,
         Variant::CenterDot,
+        Variant::AntiKnight,
+        Variant::AntiKing,
     ];
 
     /// The variant's rule set.
@@ -338,7 +389,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown variant `killer9`: use one of classic, diagonal, killer, windoku, \
-             disjoint-groups, asterisk, girandola, center-dot"
+             disjoint-groups, asterisk, girandola, center-dot, anti-knight, anti-king"
         );
     }
 }

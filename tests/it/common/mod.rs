@@ -27,7 +27,7 @@ pub fn puzzles(rel: &str) -> Vec<Grid> {
 /// Solutions of `cells` (row-major, 0 for empty) up to `limit`, by plain backtracking on
 /// the open cell with the fewest digits left: a counter written apart from the
 /// production solver, to check what it stores. Knows the extra units of each variant
-/// ([`extra_groups`]).
+/// ([`extra_groups`]) and the cells its chess move keeps apart ([`kept_apart`]).
 pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64) -> u64 {
     let n = g.n();
     let fits = |cells: &[u8], cell: usize, d: u8| {
@@ -39,7 +39,8 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
                 && (ro == r
                     || co == c
                     || g.box_of(ro, co) == g.box_of(r, c)
-                    || extra_groups(g, ro, co).iter().any(|k| groups.contains(k)))
+                    || extra_groups(g, ro, co).iter().any(|k| groups.contains(k))
+                    || kept_apart(g, (r, c), (ro, co)))
         })
     };
     let mut best: Option<(usize, Vec<u8>)> = None;
@@ -62,6 +63,17 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
         }
     }
     found
+}
+
+/// Whether `g`'s variant forbids the same digit in cells `a` and `b` (row, column) for
+/// a chess move between them, as the anti-knight and anti-king rules state it.
+pub fn kept_apart(g: sudoku_bank::grid::Geometry, a: (usize, usize), b: (usize, usize)) -> bool {
+    let (dr, dc) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
+    match g.variant().name() {
+        "anti-knight" => (dr, dc) == (1, 2) || (dr, dc) == (2, 1),
+        "anti-king" => dr == 1 && dc == 1,
+        _ => false,
+    }
 }
 
 /// The extra units through cell (`r`, `c`) under `g`'s variant, as keys that two cells
