@@ -83,8 +83,9 @@ impl Board {
             cages: puzzle.cages().cloned(),
             notes: true,
         };
-        // Digits placed in each unit, then each open cell's candidates in one pass: what
-        // placing the clues one by one would leave, without the peer-by-peer eliminations.
+        // Digits placed in each unit, then each open cell's candidates in one pass (less
+        // the clues the rule set's move keeps apart): what placing the clues one by one
+        // would leave, without the peer-by-peer eliminations.
         let layout = b.layout;
         for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
             for u in layout.all_units_of(cell) {
@@ -98,6 +99,9 @@ impl Board {
             }
             let units = b.units_of(cell);
             let mut open = all & !layout.all_units_of(cell).fold(0, |m, u| m | b.placed[u]);
+            for other in layout.apart_sets[cell].iter() {
+                open &= !((1u16 << puzzle.get(other)) >> 1);
+            }
             if let Some(cages) = &b.cages {
                 let k = cages.cage_of(cell);
                 for &mate in cages.cells(k) {
@@ -457,11 +461,26 @@ impl Board {
         self.layout.peer_sets[cell]
     }
 
+    /// The cells sharing a unit with `cell`: its peers less those the rule set's move
+    /// keeps apart (the same set under most rule sets).
+    #[inline]
+    pub fn unit_peer_set(&self, cell: usize) -> CellSet {
+        self.layout.unit_peer_sets[cell]
+    }
+
     /// Whether two different cells share a unit.
+    #[inline]
+    pub fn shares_unit(&self, a: usize, b: usize) -> bool {
+        let cu = &self.layout.cell_units;
+        a != b && cu[a] & cu[b] != 0
+    }
+
+    /// Whether two different cells are peers: they share a unit, or the rule set's move
+    /// keeps them apart.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
         let cu = &self.layout.cell_units;
-        a != b && cu[a] & cu[b] != 0
+        a != b && (cu[a] & cu[b] != 0 || self.layout.apart_sets[a].contains(b))
     }
 
     /// The grid of placed digits.

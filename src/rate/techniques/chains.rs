@@ -282,7 +282,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                 let weak = if by_weak {
                     CellSet::default()
                 } else {
-                    b.peer_set(cell).and(nodes).minus(weak_seen)
+                    b.unit_peer_set(cell).and(nodes).minus(weak_seen)
                 };
                 for t in strong_targets.chain(weak.iter().map(|x| x * 2 + 1)) {
                     if t / 2 == start || !trail.reach(t, s) {
@@ -296,7 +296,7 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                         }
                         let mut seen = seen_by_both(b, start, t / 2, nodes);
                         let closes = (4..=MOST_LOOP_NODES).contains(&trail.length(t))
-                            && b.sees(start, t / 2);
+                            && b.shares_unit(start, t / 2);
                         // A loop's path is read once, for its weak links and the step.
                         let path = closes.then(|| trail.path(t, 2));
                         if let Some(path) = &path {

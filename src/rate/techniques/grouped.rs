@@ -37,6 +37,8 @@ struct Node {
     group: bool,
     /// Cells that see every cell of the node.
     sees_all: CellSet,
+    /// Cells that share a unit with every cell of the node (a weak link runs in a unit).
+    shares_all: CellSet,
 }
 
 /// The nodes and links of one digit (rebuilt in place for the next digit).
@@ -65,13 +67,16 @@ impl Graph {
         }
         let mut list = cells.iter();
         let first = list.next().expect("a node has a cell");
-        let (sees_all, group) = list.fold((b.peer_set(first), false), |(s, _), c| {
-            (s.and(b.peer_set(c)), true)
-        });
+        let (mut sees_all, mut shares_all) = (b.peer_set(first), b.unit_peer_set(first));
+        for c in list {
+            sees_all = sees_all.and(b.peer_set(c));
+            shares_all = shares_all.and(b.unit_peer_set(c));
+        }
         self.nodes.push(Node {
             cells,
-            group,
+            group: cells.len() > 1,
             sees_all,
+            shares_all,
         });
         self.nodes.len() - 1
     }
@@ -134,10 +139,10 @@ impl Graph {
     }
 }
 
-/// Whether a weak link joins node `x` to node `y`: every cell of `y` sees every cell of
+/// Whether a weak link joins node `x` to node `y`: every cell of `y` shares a unit with every cell of
 /// `x` (so `y` is off once `x` is on).
 fn weakly_linked(nodes: &[Node], x: usize, y: usize) -> bool {
-    nodes[y].cells.minus(nodes[x].sees_all).is_empty()
+    nodes[y].cells.minus(nodes[x].shares_all).is_empty()
 }
 
 /// Builds `g` afresh as the nodes and strong links of digit `d`, whose places are

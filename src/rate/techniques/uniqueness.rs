@@ -87,7 +87,8 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
             }
             // Two corners hold just the pair, so the corners share exactly two digits.
             let pair = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
-            two_bits(pair).then_some(Rectangle { corners, pair })
+            let free = corners.iter().all(|&c| !kept_apart_from(b, c, pair));
+            (two_bits(pair) && free).then_some(Rectangle { corners, pair })
         })
         .collect()
 }
@@ -108,6 +109,15 @@ fn keeps_extra_units(b: &Board, corners: &[usize; 4]) -> bool {
     }
     met.iter()
         .all(|&(_, mask)| matches!(mask, 0b0011 | 0b1100 | 0b0101 | 0b1010))
+}
+
+/// Whether an open cell the rule set's move keeps apart from `cell` holds a digit of
+/// `digits`: swapping the pattern's digits could then break that rule, so the pattern is
+/// not deadly (as the reference's `isRestricted` rules out such loops and BUGs).
+fn kept_apart_from(b: &Board, cell: usize, digits: u16) -> bool {
+    b.layout().apart_sets[cell]
+        .iter()
+        .any(|other| b.is_open(other) && b.cand(other) & digits != 0)
 }
 
 fn step(technique: Technique, corners: &[usize; 4], elims: Vec<(usize, u8)>) -> Option<Step> {
@@ -263,6 +273,10 @@ pub fn bug_plus_one(b: &Board) -> Option<Step> {
     let n = b.n();
     let row = cell / n;
     let digit = digits(b.cand(cell)).find(|&d| b.positions(row, d).count_ones() == 3)?;
+    let without = |c: usize| b.cand(c) & !((c == cell) as u16 * (1 << (digit - 1)));
+    if open.iter().any(|&c| kept_apart_from(b, c, without(c))) {
+        return None;
+    }
     let mut s = Step::new(Technique::BugPlusOne, vec![cell]);
     s.placements = vec![(cell, digit)];
     Some(s)
