@@ -47,12 +47,12 @@ impl SpecArgs {
         if let Err(msg) = self.strategy.check(geometry) {
             bail!("{msg}");
         }
-        if !self.route.usable(geometry) {
+        if let Some(broken) = self.route.breaks(geometry) {
             bail!(
-                "--route {}: the pattern grid breaks the diagonal rule; use transform, \
-                 backtrack or enumerate for --variant {}",
+                "--route {}: the pattern grid breaks the rules of {} ({broken}); use \
+                 transform, backtrack or enumerate",
                 self.route.name(),
-                self.variant
+                geometry.label()
             );
         }
         let stop = match self.clues {

@@ -142,11 +142,13 @@ impl Generation {
     /// units); an error when none can.
     pub fn routes_for(&self, g: Geometry) -> Result<Weighted<Route>> {
         Weighted::new(self.routes.items().filter(|(r, _)| r.usable(g))).with_context(|| {
+            let broken = Route::Pattern
+                .breaks(g)
+                .map_or_else(String::new, |c| format!(" ({c})"));
             format!(
-                "generation.routes: the pattern route cannot make {} grids (the pattern grid \
-                 breaks {}): give transform, backtrack or enumerate a weight above 0",
+                "generation.routes: the pattern route cannot make {} grids{broken}: give \
+                 transform, backtrack or enumerate a weight above 0",
                 g.label(),
-                g.variant().rules().units.unit_name(g, 0)
             )
         })
     }

@@ -820,6 +820,34 @@ fn solving_page_draws_killer_cages() {
     });
 }
 
+/// An anti-knight solving page, which shades nothing, states the rule above the board.
+#[test]
+fn solving_page_states_an_unshaded_variants_rule() {
+    with_browser(|browser| {
+        let line = ok(&["generate", "--variant", "anti-knight", "--seed", "5"]);
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("anti-knight.html");
+        ok(&[
+            "explain",
+            "--variant",
+            "anti-knight",
+            line.trim(),
+            "--html",
+            page.to_str().unwrap(),
+        ]);
+        browser.open(&page);
+        let summary = browser.eval("return document.getElementById('summary').textContent");
+        assert!(
+            summary.as_str().unwrap().starts_with(
+                "anti-knight 9x9: place 1-9 once in every row, column and box; \
+                 no two cells a knight's move apart hold the same digit. Score "
+            ),
+            "{summary}"
+        );
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+    });
+}
+
 /// A bank with a run that timed out into alarms (deadline 0) and a normal run.
 fn bank_with_alarms(db: &str) {
     let o = bank(

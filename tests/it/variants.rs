@@ -314,17 +314,44 @@ fn bad_variant_input_is_refused() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("breaks the diagonal rule")
-            || stderr(&o).contains("breaks the main diagonal"),
+        stderr(&o).contains("breaks the rules of diagonal 9x9")
+            && stderr(&o).contains("appears twice in the main diagonal"),
         "{}",
         stderr(&o)
     );
+    // The pattern grid keeps the anti-knight rule: the route works there.
+    ok(&["generate", "--variant", "anti-knight", "--route", "pattern"]);
     // Two 5s on the main diagonal (r1c1, r9c9): fine as classic, a clash as diagonal.
     let line = format!("5{}5", ".".repeat(79));
     assert!(ok(&["solve", &line]).lines().count() >= 1);
     let o = bank(&["solve", "--variant", "diagonal", &line], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("main diagonal"), "{}", stderr(&o));
+    // Two 1s a knight's move apart (r1c3, r2c5), and two 4s touching diagonally across
+    // boxes (r3c3, r4c4).
+    let mut cells = vec![b'.'; 81];
+    cells[2] = b'1';
+    cells[13] = b'1';
+    let line = String::from_utf8(cells).unwrap();
+    let o = bank(&["solve", "--variant", "anti-knight", &line], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("digit 1 is in r1c3 and r2c5, a knight's move apart"),
+        "{}",
+        stderr(&o)
+    );
+    let mut cells = vec![b'.'; 81];
+    cells[20] = b'4';
+    cells[30] = b'4';
+    let line = String::from_utf8(cells).unwrap();
+    assert!(ok(&["solve", &line]).lines().count() >= 1);
+    let o = bank(&["solve", "--variant", "anti-king", &line], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("digit 4 is in r3c3 and r4c4, a king's move apart"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `[[diagonal.tier]]` in the config gives diagonal puzzles their own tiers, end to end:
@@ -545,18 +572,20 @@ fn the_variant_survives_show_and_sdk() {
     assert_eq!(puzzles(&other).len(), 4);
 }
 
-/// The variants with extra units beyond the diagonals, end to end on each backend: a fill
-/// of every tier whose puzzles the independent counter finds unique under the variant's
-/// rules (and, for some of them, not without), `show` naming the variant, `reproduce`,
-/// `verify`, and disjoint groups on 6x6 too.
+/// The variants with extra units beyond the diagonals or cells kept a move apart, end to
+/// end on each backend: a fill of every tier whose puzzles the independent counter finds
+/// unique under the variant's rules (and, for some of them, not without), `show` naming
+/// the variant, `reproduce`, `verify`, and disjoint groups on 6x6 too.
 #[test]
-fn extra_unit_variants_fill_end_to_end() {
-    const VARIANTS: [&str; 5] = [
+fn added_variants_fill_end_to_end() {
+    const VARIANTS: [&str; 7] = [
         "windoku",
         "disjoint-groups",
         "asterisk",
         "girandola",
         "center-dot",
+        "anti-knight",
+        "anti-king",
     ];
     for (_dir, db) in banks() {
         for v in VARIANTS {
@@ -639,8 +668,11 @@ fn variants_lists_every_rule_set() {
             "disjoint-groups",
             "asterisk",
             "girandola",
-            "center-dot"
+            "center-dot",
+            "anti-knight",
+            "anti-king"
         ]
     );
+    assert!(out.contains("anti-knight\t4,6,9,12\tanti-knight 9x9: place 1-9 once in every row, column and box; no two cells a knight's move apart hold the same digit."), "{out}");
     assert!(out.contains("windoku\t9,16\twindoku 9x9: place 1-9 once in every row, column and box, and in each shaded window."), "{out}");
 }

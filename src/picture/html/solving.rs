@@ -113,8 +113,11 @@ impl SolvingPage {
             .collect();
         let searched = trace::trace(puzzle, MAX_SEARCH_EVENTS);
         SolvingPage {
+            // The rules line first: a variant marked by no shading (anti-knight, …) is
+            // told by it alone.
             summary: format!(
-                "score {:.1}, hardest technique: {}, {} clues, {} steps",
+                "{} Score {:.1}, hardest technique: {}, {} clues, {} steps",
+                g.rules_line(),
                 rating.score,
                 rating.hardest_name(),
                 puzzle.clue_count(),
