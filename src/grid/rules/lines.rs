@@ -42,7 +42,7 @@ impl Geometry {
             let n = g.n();
             let transposed = |c: u16| ((c as usize % n) * n + c as usize / n) as u16;
             let unit_set: HashSet<Vec<u16>> = units.iter().map(|u| sorted(u.clone())).collect();
-            let apart = Apart::of(g);
+            let apart = ApartCells::of(g);
             let transpose = g.square_boxes()
                 && units.iter().all(|u| {
                     unit_set.contains(&sorted(u.iter().map(|&c| transposed(c)).collect()))
@@ -119,16 +119,16 @@ struct AxisSearch<'a> {
     mask: Vec<u64>,
     units: HashSet<Vec<u16>>,
     unit_list: Vec<Vec<u16>>,
-    apart: &'a Apart,
+    apart: &'a ApartCells,
 }
 
 /// The cells the rule set's move keeps apart from each cell, as sorted lists.
-struct Apart(Vec<Vec<usize>>);
+struct ApartCells(Vec<Vec<usize>>);
 
-impl Apart {
-    fn of(g: Geometry) -> Apart {
+impl ApartCells {
+    fn of(g: Geometry) -> ApartCells {
         let apart = g.variant().rules().apart;
-        Apart((0..g.cells()).map(|c| apart.cells(g, c)).collect())
+        ApartCells((0..g.cells()).map(|c| apart.cells(g, c)).collect())
     }
 
     /// Whether the cell map `f` maps every pair kept apart onto a pair kept apart.
@@ -142,7 +142,12 @@ impl Apart {
 }
 
 impl AxisSearch<'_> {
-    fn new<'a>(g: Geometry, units: &[Vec<u16>], apart: &'a Apart, axis: Axis) -> AxisSearch<'a> {
+    fn new<'a>(
+        g: Geometry,
+        units: &[Vec<u16>],
+        apart: &'a ApartCells,
+        axis: Axis,
+    ) -> AxisSearch<'a> {
         assert!(units.len() <= 64, "at most 64 extra units");
         let mut mask = vec![0u64; g.cells()];
         for (u, unit) in units.iter().enumerate() {

@@ -169,18 +169,11 @@ const SHADED_UNITS: RuleSet = RuleSet {
 /// them: the cells a move away are peers like those of a unit (generalized rating), and a
 /// deadly pattern holds unless a move's cell holds one of its digits.
 const KEPT_APART: RuleSet = RuleSet {
-    name: "",
-    tag: "",
-    sizes: &[9],
-    units: ExtraUnits::None,
-    apart: Apart::None,
-    cages: false,
-    symmetries: Symmetries::Lines,
-    generalized_rating: true,
     deadly_patterns: DeadlyPatterns::Hold,
     mark: Mark::Plain,
     rule: "",
     settle_first_from: Some(3.5),
+    ..SHADED_UNITS
 };
 
 /// Every variant's rule set, at its index.
