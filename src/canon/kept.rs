@@ -2,7 +2,8 @@
 //! [`Symmetries::Lines`]): the least image under every transformation that keeps the
 //! sudoku rules *and* the extra units — the line maps of
 //! [`Geometry::for_each_line_map`], transposition when the group holds it, and
-//! relabelling in order of first appearance (empty cells 0). Used for puzzles and
+//! relabelling in order of first appearance (empty cells 0; under
+//! [`Relabelling::Reversal`], the digits as they are and reversed). Used for puzzles and
 //! solution grids alike: 96 images on diagonal 9×9, 18,432 on diagonal 16×16, 2,592 on
 //! disjoint groups 9×9, each cut off at its first cell above the best.
 //!
@@ -10,7 +11,18 @@
 //! [`Symmetries::Mirrored`]: crate::grid::Symmetries::Mirrored
 //! [`Symmetries::Lines`]: crate::grid::Symmetries::Lines
 
-use crate::grid::{Grid, Symmetries};
+use crate::grid::{Grid, Relabelling, Symmetries};
+
+/// How an image's digits are renamed.
+#[derive(Clone, Copy)]
+enum DigitMap {
+    /// 1, 2, 3… in order of first appearance: the least of every relabelling.
+    FirstAppearance,
+    /// As they are.
+    Identity,
+    /// `d ↦ n + 1 − d`.
+    Reversal,
+}
 
 /// The least image of `grid` (full or not) under its rule set's group.
 pub fn minlex_kept(grid: &Grid) -> Grid {
@@ -24,38 +36,47 @@ pub fn minlex_kept(grid: &Grid) -> Grid {
         &[false]
     };
     let mut image = vec![0u8; n * n];
+    let maps: &[DigitMap] = match g.variant().rules().relabelling {
+        Relabelling::Any => &[DigitMap::FirstAppearance],
+        Relabelling::Reversal => &[DigitMap::Identity, DigitMap::Reversal],
+    };
     g.for_each_line_map(|rows, cols| {
         for &transpose in transposes {
             let source = |r: usize, c: usize| {
                 let (r, c) = if transpose { (c, r) } else { (r, c) };
                 grid.get(rows[r] as usize * n + cols[c] as usize)
             };
-            // Relabelled cell by cell; stops at the first cell above the best.
-            let (mut labels, mut next) = ([0u8; 17], 1u8);
-            let mut below = false;
-            let mut cut = false;
-            for (i, slot) in image.iter_mut().enumerate() {
-                let v = source(i / n, i % n);
-                let v = if v == 0 {
-                    0
-                } else {
-                    if labels[v as usize] == 0 {
-                        labels[v as usize] = next;
-                        next += 1;
+            for &map in maps {
+                // Relabelled cell by cell; stops at the first cell above the best.
+                let (mut labels, mut next) = ([0u8; 17], 1u8);
+                let mut below = false;
+                let mut cut = false;
+                for (i, slot) in image.iter_mut().enumerate() {
+                    let v = source(i / n, i % n);
+                    let v = match map {
+                        _ if v == 0 => 0,
+                        DigitMap::Identity => v,
+                        DigitMap::Reversal => n as u8 + 1 - v,
+                        DigitMap::FirstAppearance => {
+                            if labels[v as usize] == 0 {
+                                labels[v as usize] = next;
+                                next += 1;
+                            }
+                            labels[v as usize]
+                        }
+                    };
+                    *slot = v;
+                    if !below {
+                        if v > best[i] {
+                            cut = true;
+                            break;
+                        }
+                        below = v < best[i];
                     }
-                    labels[v as usize]
-                };
-                *slot = v;
-                if !below {
-                    if v > best[i] {
-                        cut = true;
-                        break;
-                    }
-                    below = v < best[i];
                 }
-            }
-            if !cut && below {
-                best.copy_from_slice(&image);
+                if !cut && below {
+                    best.copy_from_slice(&image);
+                }
             }
         }
     });
@@ -120,7 +141,14 @@ mod tests {
         let (rows, cols) = &maps[rng.below(maps.len() as u32) as usize];
         let transpose = g.group_transposes() && rng.below(2) == 1;
         let mut digits: Vec<u8> = (1..=n as u8).collect();
-        rng.shuffle(&mut digits);
+        match g.variant().rules().relabelling {
+            Relabelling::Any => rng.shuffle(&mut digits),
+            Relabelling::Reversal => {
+                if rng.below(2) == 1 {
+                    digits.reverse()
+                }
+            }
+        }
         let cells = (0..n * n)
             .map(|i| {
                 let (r, c) = (i / n, i % n);

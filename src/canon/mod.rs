@@ -9,11 +9,13 @@ mod puzzle;
 pub use full::{minlex_solution, solution_class, solution_class_of_form};
 pub use puzzle::{full_fingerprint, full_fingerprint_of_form, minlex_puzzle};
 
-use crate::grid::{Cages, Grid, Symmetry};
+use crate::grid::{Cages, Grid, Relabelling, Symmetry};
 use std::sync::Arc;
 
 /// The canonical form: over every box-keeping symmetry, the image with digits relabelled
 /// in order of first appearance (row by row), lexicographically least (empty = 0 first).
+/// Under a rule set that keeps digits in order, the relabellings are the identity and
+/// the reversal ([`Relabelling::Reversal`]).
 ///
 /// A killer puzzle's form is the least image of (givens, cages, sums) under the symmetries
 /// alone: relabelling digits changes the sums, so it makes another puzzle.
@@ -29,7 +31,15 @@ pub fn canonical(puzzle: &Grid) -> Grid {
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             image[s.map_cell(n, cell)] = v;
         }
-        relabel(&mut image, n);
+        match g.variant().rules().relabelling {
+            Relabelling::Any => relabel(&mut image, n),
+            Relabelling::Reversal => {
+                let reversed: Vec<u8> = image.iter().map(|&v| reversed(v, n)).collect();
+                if reversed < image {
+                    image = reversed;
+                }
+            }
+        }
         if best.as_ref().is_none_or(|b| image < *b) {
             best = Some(image.clone());
         }
@@ -64,6 +74,15 @@ fn killer_canonical(puzzle: &Grid, cages: &Cages) -> Grid {
         }
     }
     best.expect("the group has the identity").0
+}
+
+/// Digit `v` reversed (`d ↦ n + 1 − d`), empty cells kept.
+fn reversed(v: u8, n: usize) -> u8 {
+    if v == 0 {
+        0
+    } else {
+        n as u8 + 1 - v
+    }
 }
 
 /// Renames digits 1, 2, 3… in order of first appearance.

@@ -2,7 +2,7 @@
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
 use crate::grid::Layout;
-use crate::grid::{Conflict, Geometry, Grid, Symmetries};
+use crate::grid::{Conflict, Geometry, Grid, Neighbours, Relabelling, Symmetries};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
@@ -140,7 +140,8 @@ fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<
         .expect("an empty grid has solutions"))
 }
 
-/// A grid under a random element of the validity-preserving group: digit relabelling,
+/// A grid under a random element of the validity-preserving group: digit relabelling
+/// (only reversal, or none, where the rule set keeps digits in order),
 /// rows within bands, bands, columns within stacks, stacks, and transposition when boxes
 /// are square. A rule set with a group of its own draws from that instead: under
 /// [`Symmetries::Mirrored`] the line permutations that keep both diagonals (see
@@ -150,7 +151,14 @@ fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
     let g = source.geometry();
     let n = g.n();
     let mut digits: Vec<u8> = (1..=n as u8).collect();
-    rng.shuffle(&mut digits);
+    match g.variant().rules().relabelling {
+        Relabelling::Any => rng.shuffle(&mut digits),
+        Relabelling::Reversal => {
+            if rng.below(2) == 1 {
+                digits.reverse();
+            }
+        }
+    }
     let widen = |lines: &[u8]| lines.iter().map(|&l| l as usize).collect::<Vec<usize>>();
     let (rows, cols) = match g.variant().rules().symmetries {
         Symmetries::Mirrored => {
@@ -208,6 +216,7 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
     let layout = g.layout();
     let mut filler = Filler {
         layout,
+        neighbours: g.variant().rules().neighbours,
         extra: vec![0; layout.extra_units().len()],
         n,
         cells: vec![0; n * n],
@@ -227,6 +236,8 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
 struct Filler {
     /// Row, column, box and extra units of each cell, and the cells its move keeps apart.
     layout: &'static Layout,
+    /// What the rule set bars beside a digit.
+    neighbours: Neighbours,
     /// Digits used in each extra unit.
     extra: Vec<u32>,
     n: usize,
@@ -248,6 +259,9 @@ impl Filler {
         }
         for other in self.layout.apart_sets[cell].iter() {
             used |= (1u32 << self.cells[other]) >> 1;
+        }
+        for other in self.layout.neighbour_sets[cell].iter() {
+            used |= u32::from(self.neighbours.barred(self.cells[other], self.n));
         }
         !used & ((1u32 << self.n) - 1)
     }

@@ -87,6 +87,10 @@ impl Unavoidable {
             // Swapping two digits changes cage sums, so under cages no set is unavoidable.
             return found;
         }
+        // Under a rule beyond units (a move, touching digits) a swap that keeps every unit
+        // may still break it: such a set is kept only when its swap makes a valid grid.
+        let rules = g.variant().rules();
+        let beyond_units = rules.apart.any() || rules.neighbours.any();
         // Union-find over the rows: a row's two cells (digit a's and digit b's) always go
         // together, so a component is a set of rows; columns and boxes join rows.
         let mut parent = [0usize; 16];
@@ -111,20 +115,22 @@ impl Unavoidable {
                 if roots[..n].iter().all(|&root| root == roots[0]) {
                     continue; // one component: the relabelling of the two digits
                 }
-                // Index in `sets` of each root's component, once it has one.
-                let mut index_of = [NONE; 16];
+                // The cells of each root's component.
+                let mut components: [Vec<usize>; 16] = Default::default();
                 for (r, &root) in roots[..n].iter().enumerate() {
-                    if index_of[root] == NONE {
-                        index_of[root] = found.sets.len() as u16;
-                        found.sets.push(CellSet::default());
+                    components[root].extend([cell_in_row[a * n + r], cell_in_row[b * n + r]]);
+                }
+                for cells in components.iter().filter(|c| !c.is_empty()) {
+                    if beyond_units && !swap_keeps_rules(solution, cells) {
+                        continue;
                     }
-                    let k = index_of[root];
-                    // Slots of the other digit: digits above the cell's own shift down one.
-                    for (cell, slot) in [
-                        (cell_in_row[a * n + r], b - 2),
-                        (cell_in_row[b * n + r], a - 1),
-                    ] {
-                        found.sets[k as usize].insert(cell);
+                    let k = found.sets.len() as u16;
+                    found.sets.push(cells.iter().copied().collect());
+                    for &cell in cells {
+                        // Slots of the other digit: digits above the cell's own shift down one.
+                        let own = solution.get(cell) as usize;
+                        let other = if own == a { b } else { a };
+                        let slot = if other > own { other - 2 } else { other - 1 };
                         found.through[cell * found.slots + slot] = k;
                     }
                 }
@@ -225,6 +231,16 @@ impl Learned {
         }
         false
     }
+}
+
+/// Whether swapping the two digits of `cells` in `solution` leaves a valid grid.
+fn swap_keeps_rules(solution: &Grid, cells: &[usize]) -> bool {
+    let (a, b) = (solution.get(cells[0]), solution.get(cells[1]));
+    let mut swapped = solution.clone();
+    for &cell in cells {
+        swapped.set(cell, if solution.get(cell) == a { b } else { a });
+    }
+    swapped.find_conflict().is_none()
 }
 
 fn find(parent: &mut [usize], mut x: usize) -> usize {

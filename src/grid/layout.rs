@@ -28,6 +28,9 @@ pub struct Layout {
     /// For each cell, the peers the rule set's move adds ([`super::Apart`]): cells a
     /// move away that share no unit with it (none under most rule sets).
     pub apart_sets: Vec<CellSet>,
+    /// For each cell, the cells touching it whose digits the rule set restricts beyond
+    /// differing ([`super::Neighbours`]; none under most rule sets).
+    pub neighbour_sets: Vec<CellSet>,
     /// For each unit, its cells as a cell set.
     unit_sets: Vec<CellSet>,
     /// For each cell, where it sits (no divisions on the rater's hot path).
@@ -122,6 +125,10 @@ impl Layout {
                     .collect()
             })
             .collect();
+        let neighbours = g.variant().rules().neighbours;
+        let neighbour_sets = (0..cells)
+            .map(|cell| neighbours.cells(g, cell).into_iter().collect())
+            .collect();
         let mut peers = Vec::new();
         let mut peer_start = Vec::with_capacity(cells + 1);
         for cell in 0..cells {
@@ -179,6 +186,7 @@ impl Layout {
             peer_sets,
             unit_peer_sets,
             apart_sets,
+            neighbour_sets,
             unit_sets,
             places,
             cell_unit_ids,

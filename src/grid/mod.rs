@@ -17,8 +17,8 @@ pub use cages::{
 pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout};
 pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
 pub use rules::{
-    per_geometry, Apart, DeadlyPatterns, ExtraUnits, LineGroup, Mark, PerGeometry, RuleSet,
-    Symmetries, UnknownVariant, Variant, GEOMETRY_SLOTS,
+    per_geometry, Apart, DeadlyPatterns, ExtraUnits, LineGroup, Mark, Neighbours, PerGeometry,
+    Relabelling, RuleSet, Symmetries, UnknownVariant, Variant, GEOMETRY_SLOTS,
 };
 pub use symmetry::Symmetry;
 
@@ -310,7 +310,8 @@ impl Grid {
     }
 
     /// The first conflict (a digit twice in one unit: row, column, box, or an extra unit
-    /// of the rule set; a killer cage repeating a digit or missing its sum), if any.
+    /// of the rule set; twice a move apart; consecutive digits in touching cells; a
+    /// killer cage repeating a digit or missing its sum), if any.
     pub fn find_conflict(&self) -> Option<Conflict> {
         let g = self.geometry;
         let layout = g.layout();
@@ -337,6 +338,15 @@ impl Grid {
                     digit: v,
                     cells: format!("{} and {}", cell_name(g.n(), other), cell_name(g.n(), cell)),
                     apart: g.variant().rules().apart,
+                });
+            }
+            let barred = g.variant().rules().neighbours.barred(v, g.n());
+            if let Some(other) = layout.neighbour_sets[cell].iter().find(|&other| {
+                other < cell && u32::from(barred) & (1u32 << self.cells[other]) >> 1 != 0
+            }) {
+                return Some(Conflict::Consecutive {
+                    digits: (self.cells[other], v),
+                    cells: format!("{} and {}", cell_name(g.n(), other), cell_name(g.n(), cell)),
                 });
             }
         }
@@ -481,6 +491,13 @@ pub enum Conflict {
         /// The move.
         apart: Apart,
     },
+    /// Consecutive digits in two touching cells (non-consecutive).
+    Consecutive {
+        /// The two digits, in the order of the cells.
+        digits: (u8, u8),
+        /// The two cells, as `r1c1 and r1c2`.
+        cells: String,
+    },
     /// A killer cage whose filled cells cannot make its sum.
     CageSum {
         /// The cage.
@@ -509,6 +526,12 @@ impl fmt::Display for Conflict {
                 "digit {} is in {cells}, {} apart",
                 digit_char(*digit),
                 apart.name()
+            ),
+            Conflict::Consecutive { digits, cells } => write!(
+                f,
+                "digits {} and {} are in {cells}, touching, and consecutive",
+                digit_char(digits.0),
+                digit_char(digits.1)
             ),
             Conflict::CageSum {
                 cage,
@@ -609,6 +632,32 @@ mod tests {
         assert_eq!(
             Geometry::CLASSIC.with_variant(Variant::Diagonal).label(),
             "diagonal 9x9 (3x3 boxes)"
+        );
+    }
+
+    #[test]
+    fn consecutive_neighbours_conflict_only_under_their_rule() {
+        let g = Geometry::CLASSIC.with_variant(Variant::NonConsecutive);
+        let mut d = Grid::empty(g);
+        d.set(10, 5); // r2c2
+        d.set(11, 7);
+        d.set(12, 6); // r2c4, touching r2c3
+        d.set(20, 8); // r3c3, touching r2c3 above
+        assert_eq!(
+            d.find_conflict().unwrap().to_string(),
+            "digits 7 and 6 are in r2c3 and r2c4, touching, and consecutive"
+        );
+        d.set(12, 9);
+        assert_eq!(
+            d.find_conflict().unwrap().to_string(),
+            "digits 7 and 8 are in r2c3 and r3c3, touching, and consecutive"
+        );
+        d.set(20, 4); // r3c3: diagonally touching r2c2's 5 is allowed
+        assert_eq!(d.find_conflict(), None);
+        d.set(20, 6);
+        assert_eq!(
+            Grid::from_cells(Geometry::CLASSIC, d.cells().to_vec()).find_conflict(),
+            None
         );
     }
 

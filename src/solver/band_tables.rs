@@ -5,8 +5,8 @@
 //! band's boxes number `n / box_cols = box_rows`, so the rows × boxes pattern of one digit
 //! is a square of at most 4 × 4 bits.
 
-use crate::grid::Geometry;
 use crate::grid::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
+use crate::grid::{CellSet, Geometry};
 use std::sync::OnceLock;
 
 /// Tables for one geometry. Indexes are masked to the table sizes, so lookups need no
@@ -35,6 +35,9 @@ pub(super) struct BandTables {
     /// `cell` and that share no unit with it (a placement clears its units otherwise);
     /// empty when the rule set has no move.
     pub(super) apart: Box<[[u64; 4]]>,
+    /// `neighbours[cell][k]`: the cells of band `k` touching `cell` whose digits the
+    /// rule set restricts ([`crate::grid::Neighbours`]); empty when it restricts none.
+    pub(super) neighbours: Box<[[u64; 4]]>,
 }
 
 impl BandTables {
@@ -90,13 +93,16 @@ impl BandTables {
             }
             words
         };
-        let apart: Box<[[u64; 4]]> = if g.variant().rules().apart.any() {
-            (0..n * n)
-                .map(|cell| words_of(&mut layout.apart_sets[cell].iter()))
-                .collect()
-        } else {
-            Box::new([])
+        // Each cell's set as band words, or nothing when the rule set has none.
+        let per_cell = |any: bool, sets: &[CellSet]| -> Box<[[u64; 4]]> {
+            match any {
+                true => sets.iter().map(|set| words_of(&mut set.iter())).collect(),
+                false => Box::new([]),
+            }
         };
+        let rules = g.variant().rules();
+        let apart = per_cell(rules.apart.any(), &layout.apart_sets);
+        let neighbours = per_cell(rules.neighbours.any(), &layout.neighbour_sets);
         let peers = (0..n * n)
             .map(|cell| {
                 let (row, col) = (cell / n, cell % n);
@@ -114,6 +120,7 @@ impl BandTables {
         BandTables {
             peers,
             apart,
+            neighbours,
             extra_units,
             band_box,
             boxes_of_row,

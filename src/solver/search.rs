@@ -123,8 +123,10 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     pub(super) keep_first: bool,
     /// Whether the rule set adds units (see [`Self::settle_extra_units`]).
     extra_units: bool,
-    /// Whether the rule set keeps cells a move apart (see [`Self::clear_apart`]).
+    /// Whether the rule set keeps cells a move apart (see [`Self::clear_near`]).
     apart: bool,
+    /// Whether the rule set bars digits beside a digit (see [`Self::clear_near`]).
+    consecutive: bool,
     /// The killer cages, if any.
     cages: Option<&'t CageTable>,
     /// The candidates and open cells when the cage pass last started on this line of the
@@ -215,6 +217,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             keep_first: true,
             extra_units: !tables.extra_units.is_empty(),
             apart: !tables.apart.is_empty(),
+            consecutive: !tables.neighbours.is_empty(),
             cages: None,
             cage_seen: ([0; 64], [0; 4]),
             rater_cage_steps: false,
@@ -280,6 +283,11 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 b.open[k] &= !bit;
             }
         }
+        if self.consecutive
+            && !Self::bar_consecutive::<N, BR, DB, BANDS>(t, clues, &given, &mut blocked)
+        {
+            return None;
+        }
         for (i, cand) in b.cand.iter_mut().enumerate() {
             let k = Shape::<N, BR, DB>::BAND_OF[i & 63] as usize;
             *cand = (b.open[k] & !blocked[i]) | given[i];
@@ -287,6 +295,28 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         self.dirty = if DB == 64 { u64::MAX } else { (1 << DB) - 1 };
         self.stale = self.dirty;
         Some(b)
+    }
+
+    /// Blocks the digits consecutive to each clue in the cells touching it; `false` when
+    /// such a cell is a clue of one of them.
+    fn bar_consecutive<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        t: &BandTables,
+        clues: &[u8],
+        given: &[u64; DB],
+        blocked: &mut [u64; DB],
+    ) -> bool {
+        for (cell, &v) in clues.iter().enumerate().filter(|(_, &v)| v != 0) {
+            let d = v as usize - 1;
+            for e in [d.wrapping_sub(1), d + 1].into_iter().filter(|&e| e < N) {
+                for (k, &touching) in t.neighbours[cell].iter().enumerate().take(BANDS) {
+                    if given[e * BANDS + k] & touching != 0 {
+                        return false;
+                    }
+                    blocked[e * BANDS + k] |= touching;
+                }
+            }
+        }
+        true
     }
 
     /// The board with the digits `values` placed (0 = open) and the candidates `cands`
@@ -392,17 +422,39 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         }
         self.dirty |= dirty;
         self.stale |= dirty;
-        if self.apart {
-            self.clear_apart::<N, BR, DB, BANDS>(b, d, k, cells);
+        if self.apart || self.consecutive {
+            self.clear_near::<N, BR, DB, BANDS>(b, d, k, cells);
         }
     }
 
-    /// Takes digit `d` out of the cells the rule set's move keeps apart from `cells` of
-    /// band `k`, placed cells included: one of them holding `d` too leaves a row without
-    /// the digit, which settling finds. Kept out of line so other searches carry none of
-    /// its code.
+    /// Takes digit `d` (from 0) out of the cells `words` (one word per band), marking the
+    /// words it changes.
+    #[inline(always)]
+    fn clear_cells<const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        d: usize,
+        words: &[u64; 4],
+    ) {
+        for (other, &cells) in words.iter().enumerate().take(BANDS) {
+            let i = d * BANDS + other;
+            let old = b.cand[i];
+            let new = old & !cells;
+            if new != old {
+                b.cand[i] = new;
+                self.dirty |= 1 << i;
+                self.stale |= 1 << i;
+            }
+        }
+    }
+
+    /// Takes what the rule set bars near a placement out of the cells near `cells` of band
+    /// `k` (placed `d`): digit `d` from the cells its move keeps apart, the digits
+    /// consecutive to `d` from the cells touching them. Placed cells too: one of them
+    /// holding such a digit then leaves a row without it, which settling finds. Kept out
+    /// of line so other searches carry none of its code.
     #[inline(never)]
-    fn clear_apart<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+    fn clear_near<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
         d: usize,
@@ -414,14 +466,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         while m != 0 {
             let cell = k * Shape::<N, BR, DB>::BAND_CELLS + m.trailing_zeros() as usize;
             m &= m - 1;
-            for (other, &apart) in t.apart[cell].iter().enumerate().take(BANDS) {
-                let i = d * BANDS + other;
-                let old = b.cand[i];
-                let new = old & !apart;
-                if new != old {
-                    b.cand[i] = new;
-                    self.dirty |= 1 << i;
-                    self.stale |= 1 << i;
+            if self.apart {
+                self.clear_cells(b, d, &t.apart[cell]);
+            }
+            if self.consecutive {
+                for e in [d.wrapping_sub(1), d + 1].into_iter().filter(|&e| e < N) {
+                    self.clear_cells(b, e, &t.neighbours[cell]);
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! The line permutations of [`super::Symmetries::Lines`]: for each axis, the box-keeping
 //! permutations of its lines that map every extra unit onto an extra unit and every
-//! pair of cells the rule set's move keeps apart onto such a pair.
+//! pair of cells the rule set relates by position (a move apart, touching) onto such a
+//! pair.
 
 use super::slots::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
 use super::Symmetries;
@@ -42,7 +43,7 @@ impl Geometry {
             let n = g.n();
             let transposed = |c: u16| ((c as usize % n) * n + c as usize / n) as u16;
             let unit_set: HashSet<Vec<u16>> = units.iter().map(|u| sorted(u.clone())).collect();
-            let apart = ApartCells::of(g);
+            let apart = PairedCells::of(g);
             let transpose = g.square_boxes()
                 && units.iter().all(|u| {
                     unit_set.contains(&sorted(u.iter().map(|&c| transposed(c)).collect()))
@@ -119,24 +120,32 @@ struct AxisSearch<'a> {
     mask: Vec<u64>,
     units: HashSet<Vec<u16>>,
     unit_list: Vec<Vec<u16>>,
-    apart: &'a ApartCells,
+    apart: &'a PairedCells,
 }
 
-/// The cells the rule set's move keeps apart from each cell, as sorted lists.
-struct ApartCells(Vec<Vec<usize>>);
+/// The cells the rule set relates to each cell by position, as sorted lists per
+/// relation: those its move keeps apart, those whose digits it restricts beside it.
+struct PairedCells([Vec<Vec<usize>>; 2]);
 
-impl ApartCells {
-    fn of(g: Geometry) -> ApartCells {
-        let apart = g.variant().rules().apart;
-        ApartCells((0..g.cells()).map(|c| apart.cells(g, c)).collect())
+impl PairedCells {
+    fn of(g: Geometry) -> PairedCells {
+        let rules = g.variant().rules();
+        PairedCells([
+            (0..g.cells()).map(|c| rules.apart.cells(g, c)).collect(),
+            (0..g.cells())
+                .map(|c| rules.neighbours.cells(g, c))
+                .collect(),
+        ])
     }
 
-    /// Whether the cell map `f` maps every pair kept apart onto a pair kept apart.
+    /// Whether the cell map `f` maps every related pair onto a pair related alike.
     fn kept_by(&self, f: impl Fn(usize) -> usize) -> bool {
-        self.0.iter().enumerate().all(|(cell, others)| {
-            let mut images: Vec<usize> = others.iter().map(|&o| f(o)).collect();
-            images.sort_unstable();
-            images == self.0[f(cell)]
+        self.0.iter().all(|related| {
+            related.iter().enumerate().all(|(cell, others)| {
+                let mut images: Vec<usize> = others.iter().map(|&o| f(o)).collect();
+                images.sort_unstable();
+                images == related[f(cell)]
+            })
         })
     }
 }
@@ -145,7 +154,7 @@ impl AxisSearch<'_> {
     fn new<'a>(
         g: Geometry,
         units: &[Vec<u16>],
-        apart: &'a ApartCells,
+        apart: &'a PairedCells,
         axis: Axis,
     ) -> AxisSearch<'a> {
         assert!(units.len() <= 64, "at most 64 extra units");
@@ -299,10 +308,13 @@ mod tests {
                             let c = cols.iter().position(|&s| s as usize == c).unwrap();
                             r * n + c
                         };
-                        let apart = rules.apart;
+                        let (apart, touching) = (rules.apart, rules.neighbours);
                         for cell in 0..g.cells() {
                             for other in apart.cells(g, cell) {
                                 assert!(apart.cells(g, at(cell)).contains(&at(other)), "{v}");
+                            }
+                            for other in touching.cells(g, cell) {
+                                assert!(touching.cells(g, at(cell)).contains(&at(other)), "{v}");
                             }
                         }
                     }
@@ -313,7 +325,7 @@ mod tests {
                         "disjoint-groups" => 36,
                         "center-dot" => 48,
                         // The identity and the mirror: a move's length is kept.
-                        "anti-knight" | "anti-king" => 2,
+                        "anti-knight" | "anti-king" | "non-consecutive" => 2,
                         _ => 4,
                     };
                     assert_eq!(group.rows.len(), expected, "{v}");

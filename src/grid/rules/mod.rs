@@ -8,11 +8,13 @@
 mod apart;
 mod lines;
 mod mirrored;
+mod neighbours;
 mod slots;
 mod units;
 
 pub use apart::Apart;
 pub use lines::LineGroup;
+pub use neighbours::{Neighbours, Relabelling};
 pub use slots::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
 pub use units::ExtraUnits;
 
@@ -48,6 +50,8 @@ pub enum Variant {
     AntiKnight,
     /// Classic rules, and no two diagonally touching cells hold the same digit.
     AntiKing,
+    /// Classic rules, and no two orthogonally touching cells hold consecutive digits.
+    NonConsecutive,
 }
 
 /// The transformations that map every valid grid of a rule set to another: what the
@@ -110,10 +114,14 @@ pub struct RuleSet {
     pub units: ExtraUnits,
     /// The move that keeps two cells from holding the same digit, if any.
     pub apart: Apart,
+    /// What it says of the digits of orthogonal neighbours.
+    pub neighbours: Neighbours,
     /// Whether puzzles carry cages with sums.
     pub cages: bool,
     /// The transformations that keep the rule.
     pub symmetries: Symmetries,
+    /// The relabellings of digits that keep it.
+    pub relabelling: Relabelling,
     /// Whether the rater prices steps as the reference rater prices a grid with units
     /// beyond rows, columns and boxes: locked candidates as generalized intersections
     /// (2.9) in any unit, naked sets as generalized naked sets (eliminating from every cell
@@ -143,7 +151,10 @@ impl RuleSet {
     /// Whether the rule set adds nothing to rows, columns and boxes (the classic one):
     /// keys and labels written before variants existed stay as they were for it.
     pub fn is_plain(&self) -> bool {
-        matches!(self.units, ExtraUnits::None) && !self.apart.any() && !self.cages
+        matches!(self.units, ExtraUnits::None)
+            && !self.apart.any()
+            && !self.neighbours.any()
+            && !self.cages
     }
 }
 
@@ -156,8 +167,10 @@ const SHADED_UNITS: RuleSet = RuleSet {
     sizes: &[9],
     units: ExtraUnits::None,
     apart: Apart::None,
+    neighbours: Neighbours::Free,
     cages: false,
     symmetries: Symmetries::Lines,
+    relabelling: Relabelling::Any,
     generalized_rating: true,
     deadly_patterns: DeadlyPatterns::RectanglesKeepingUnits,
     mark: Mark::ShadeExtraUnits,
@@ -165,10 +178,11 @@ const SHADED_UNITS: RuleSet = RuleSet {
     settle_first_from: Some(6.0),
 };
 
-/// What the rule sets that keep cells a chess move apart share, as the reference rates
+/// What the rule sets that forbid pairs of digits in nearby cells share (anti-knight,
+/// anti-king, non-consecutive: the reference's "forbidden pairs"), as the reference rates
 /// them: the cells a move away are peers like those of a unit (generalized rating), and a
-/// deadly pattern holds unless a move's cell holds one of its digits.
-const KEPT_APART: RuleSet = RuleSet {
+/// deadly pattern holds unless a nearby cell holds a digit the rule bars beside it.
+const FORBIDDEN_PAIRS: RuleSet = RuleSet {
     deadly_patterns: DeadlyPatterns::Hold,
     mark: Mark::Plain,
     rule: "",
@@ -177,15 +191,17 @@ const KEPT_APART: RuleSet = RuleSet {
 };
 
 /// Every variant's rule set, at its index.
-const RULES: [RuleSet; 10] = [
+const RULES: [RuleSet; 11] = [
     RuleSet {
         name: "classic",
         tag: "",
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::None,
         apart: Apart::None,
+        neighbours: Neighbours::Free,
         cages: false,
         symmetries: Symmetries::Sudoku,
+        relabelling: Relabelling::Any,
         generalized_rating: false,
         deadly_patterns: DeadlyPatterns::Hold,
         mark: Mark::Plain,
@@ -198,8 +214,10 @@ const RULES: [RuleSet; 10] = [
         sizes: &SUPPORTED_SIZES,
         units: ExtraUnits::Diagonals,
         apart: Apart::None,
+        neighbours: Neighbours::Free,
         cages: false,
         symmetries: Symmetries::Mirrored,
+        relabelling: Relabelling::Any,
         generalized_rating: true,
         deadly_patterns: DeadlyPatterns::Never,
         mark: Mark::ShadeExtraUnits,
@@ -213,8 +231,10 @@ const RULES: [RuleSet; 10] = [
         sizes: &[4, 6, 9],
         units: ExtraUnits::None,
         apart: Apart::None,
+        neighbours: Neighbours::Free,
         cages: true,
         symmetries: Symmetries::Sudoku,
+        relabelling: Relabelling::Any,
         generalized_rating: false,
         deadly_patterns: DeadlyPatterns::Never,
         mark: Mark::Cages,
@@ -267,7 +287,7 @@ const RULES: [RuleSet; 10] = [
         sizes: &[4, 6, 9, 12],
         apart: Apart::Knight,
         rule: "; no two cells a knight's move apart hold the same digit",
-        ..KEPT_APART
+        ..FORBIDDEN_PAIRS
     },
     RuleSet {
         name: "anti-king",
@@ -276,13 +296,28 @@ const RULES: [RuleSet; 10] = [
         sizes: &[6, 9, 12],
         apart: Apart::King,
         rule: "; no two diagonally touching cells hold the same digit",
-        ..KEPT_APART
+        ..FORBIDDEN_PAIRS
+    },
+    RuleSet {
+        name: "non-consecutive",
+        tag: "nc",
+        // No 4x4 grid keeps the rule.
+        sizes: &[6, 9, 12],
+        neighbours: Neighbours::NonConsecutive,
+        // Digits keep which are consecutive only under reversal; lines keep which cells
+        // touch only under the mirrors.
+        relabelling: Relabelling::Reversal,
+        // The reference rates it with the classic techniques (no generalized ones), its
+        // own two (locked and forcing-cell non-consecutive) and links between neighbours.
+        generalized_rating: false,
+        rule: "; no two orthogonally touching cells hold consecutive digits",
+        ..FORBIDDEN_PAIRS
     },
 ];
 
 impl Variant {
     /// Every variant, in the order of their index.
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 11] = [
         Variant::Classic,
         Variant::Diagonal,
         Variant::Killer,
@@ -293,6 +328,7 @@ impl Variant {
         Variant::CenterDot,
         Variant::AntiKnight,
         Variant::AntiKing,
+        Variant::NonConsecutive,
     ];
 
     /// The variant's rule set.
@@ -382,7 +418,8 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown variant `killer9`: use one of classic, diagonal, killer, windoku, \
-             disjoint-groups, asterisk, girandola, center-dot, anti-knight, anti-king"
+             disjoint-groups, asterisk, girandola, center-dot, anti-knight, anti-king, \
+             non-consecutive"
         );
     }
 }
