@@ -84,9 +84,11 @@ impl Board {
             notes: true,
         };
         // Digits placed in each unit, then each open cell's candidates in one pass (less
-        // the clues the rule set's move keeps apart): what placing the clues one by one
+        // the clues the rule set's move keeps apart and the digits it bars beside the
+        // clues touching it): what placing the clues one by one
         // would leave, without the peer-by-peer eliminations.
         let layout = b.layout;
+        let neighbours = g.variant().rules().neighbours;
         for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
             for u in layout.all_units_of(cell) {
                 b.placed[u] |= 1 << (v - 1);
@@ -100,7 +102,10 @@ impl Board {
             let units = b.units_of(cell);
             let mut open = all & !layout.all_units_of(cell).fold(0, |m, u| m | b.placed[u]);
             for other in layout.apart_sets[cell].iter() {
-                open &= !((1u16 << puzzle.get(other)) >> 1);
+                open &= !(((1u32 << puzzle.get(other)) >> 1) as u16);
+            }
+            for other in layout.neighbour_sets[cell].iter() {
+                open &= !neighbours.barred(puzzle.get(other), n);
             }
             if let Some(cages) = &b.cages {
                 let k = cages.cage_of(cell);
@@ -174,7 +179,8 @@ impl Board {
         self.cand.len()
     }
 
-    /// Places `digit` and removes it from the peers' candidates.
+    /// Places `digit` and removes it from the peers' candidates (and the digits the rule
+    /// set bars beside it from the cells touching it).
     pub fn place(&mut self, cell: usize, digit: u8) {
         let bit = 1u16 << (digit - 1);
         for d in digits(self.cand[cell]) {
@@ -187,6 +193,12 @@ impl Board {
         }
         for &p in self.layout.peers(cell) {
             self.eliminate(p as usize, digit);
+        }
+        let layout = self.layout;
+        for other in layout.neighbour_sets[cell].iter() {
+            for e in digits(self.barred_beside(digit)) {
+                self.eliminate(other, e);
+            }
         }
         if let Some(cages) = self.cages.clone() {
             for &mate in cages.cells(cages.cage_of(cell)) {
@@ -481,6 +493,23 @@ impl Board {
     pub fn sees(&self, a: usize, b: usize) -> bool {
         let cu = &self.layout.cell_units;
         a != b && (cu[a] & cu[b] != 0 || self.layout.apart_sets[a].contains(b))
+    }
+
+    /// The digits the rule set bars from the cells touching a cell that holds `digit`
+    /// (non-consecutive: its consecutive digits), as a candidate mask; 0 under most rules.
+    #[inline]
+    pub fn barred_beside(&self, digit: u8) -> u16 {
+        self.geometry
+            .variant()
+            .rules()
+            .neighbours
+            .barred(digit, self.n())
+    }
+
+    /// The cells touching `cell` whose digits the rule set restricts ([`Self::barred_beside`]).
+    #[inline]
+    pub fn neighbour_set(&self, cell: usize) -> CellSet {
+        self.layout.neighbour_sets[cell]
     }
 
     /// The grid of placed digits.

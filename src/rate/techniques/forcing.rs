@@ -214,8 +214,13 @@ fn shortest_chain(
 /// without a run (nor the links, when no place of any digit needs one). The first step
 /// scoring at most `enough` ends the search.
 pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
+    // Under a rule barring digits beside a digit, a run turns other digits off too, which
+    // neither the memo nor the one-digit test follows: every place is run.
+    let barred_beside = b.geometry().variant().rules().neighbours.any();
     // Digit masks (bit d - 1): the digits to run, and those a run contradicted.
-    let quiet = |d: u8| b.digit_found_nothing_since(DigitSearch::Nishio, d as usize - 1, d);
+    let quiet = |d: u8| {
+        !barred_beside && b.digit_found_nothing_since(DigitSearch::Nishio, d as usize - 1, d)
+    };
     let all = ((1u32 << b.n()) - 1) as u16;
     let open = digits(all)
         .filter(|&d| !quiet(d))
@@ -239,7 +244,7 @@ pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         for digit in digits(b.cand(cell) & open) {
             let (places, units) = (holding[digit as usize], &unit_places[digit as usize]);
-            if !may_contradict(b, cell, places, units) {
+            if !may_contradict(b, cell, places, units) && !barred_beside {
                 continue;
             }
             let imp =

@@ -5,6 +5,7 @@
 pub mod chaining;
 pub mod chains;
 pub mod common;
+pub mod consecutive;
 pub mod cycles;
 pub mod direct;
 pub mod exclusion;
@@ -107,6 +108,12 @@ techniques! {
     CageCombination => ("cage combination", 2.0, |b, _| killer::cage_combination(b)),
     /// A cell with one candidate left.
     NakedSingle => ("naked single", 2.3, |b, _| singles::naked_single(b)),
+    /// Non-consecutive: a cell whose two or three candidates lie within one of a digit
+    /// keeps that digit out of the cells touching it.
+    NcForcingCell => ("nc forcing cell", 2.4, |b, _| consecutive::forcing_cell(b)),
+    /// Non-consecutive: a digit's places in a unit that all touch a cell (or are it) keep
+    /// its consecutive digits out of that cell.
+    LockedNc => ("locked nc", 2.5, |b, _| consecutive::locked(b)),
     /// A hidden triple whose removals would leave a hidden single in its unit.
     DirectHiddenTriple => ("direct hidden triple", 2.5, |b, _| direct::hidden(b, 3)),
     /// Killer: the innies or outies of whole rows, columns or boxes make a known sum (2.5
@@ -240,6 +247,7 @@ impl Technique {
                 rules.deadly_patterns != DeadlyPatterns::Never
             }
             BugPlusOne => rules.deadly_patterns == DeadlyPatterns::Hold,
+            NcForcingCell | LockedNc => rules.neighbours.any(),
             _ => !self.needs_cages() || rules.cages,
         }
     }

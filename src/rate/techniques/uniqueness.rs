@@ -2,6 +2,7 @@
 
 use super::common::{first_covering, naked_eliminations, UnitVec};
 use super::Technique;
+use crate::grid::CellSet;
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::techniques::step::Step;
 use std::rc::Rc;
@@ -87,7 +88,7 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
             }
             // Two corners hold just the pair, so the corners share exactly two digits.
             let pair = corners.iter().fold(u16::MAX, |m, &c| m & b.cand(c));
-            let free = corners.iter().all(|&c| !kept_apart_from(b, c, pair));
+            let free = corners.iter().all(|&c| !restricted(b, c, pair));
             (two_bits(pair) && free).then_some(Rectangle { corners, pair })
         })
         .collect()
@@ -111,13 +112,18 @@ fn keeps_extra_units(b: &Board, corners: &[usize; 4]) -> bool {
         .all(|&(_, mask)| matches!(mask, 0b0011 | 0b1100 | 0b0101 | 0b1010))
 }
 
-/// Whether an open cell the rule set's move keeps apart from `cell` holds a digit of
-/// `digits`: swapping the pattern's digits could then break that rule, so the pattern is
-/// not deadly (as the reference's `isRestricted` rules out such loops and BUGs).
-fn kept_apart_from(b: &Board, cell: usize, digits: u16) -> bool {
-    b.layout().apart_sets[cell]
-        .iter()
-        .any(|other| b.is_open(other) && b.cand(other) & digits != 0)
+/// Whether an open cell near `cell` holds a digit the rule set bars there beside a digit
+/// of `pattern`: one the move keeps apart holding a digit of it, one touching it holding a
+/// digit consecutive to one of it (non-consecutive). Swapping the pattern's digits could
+/// then break that rule, so the pattern is not deadly (as the reference's `isRestricted`
+/// rules out such loops and BUGs).
+fn restricted(b: &Board, cell: usize, pattern: u16) -> bool {
+    let layout = b.layout();
+    let held = |cells: CellSet, mask: u16| {
+        mask != 0 && cells.iter().any(|o| b.is_open(o) && b.cand(o) & mask != 0)
+    };
+    let beside = digits(pattern).fold(0, |m, d| m | b.barred_beside(d));
+    held(layout.apart_sets[cell], pattern) || held(layout.neighbour_sets[cell], beside)
 }
 
 fn step(technique: Technique, corners: &[usize; 4], elims: Vec<(usize, u8)>) -> Option<Step> {
@@ -274,7 +280,7 @@ pub fn bug_plus_one(b: &Board) -> Option<Step> {
     let row = cell / n;
     let digit = digits(b.cand(cell)).find(|&d| b.positions(row, d).count_ones() == 3)?;
     let without = |c: usize| b.cand(c) & !((c == cell) as u16 * (1 << (digit - 1)));
-    if open.iter().any(|&c| kept_apart_from(b, c, without(c))) {
+    if open.iter().any(|&c| restricted(b, c, without(c))) {
         return None;
     }
     let mut s = Step::new(Technique::BugPlusOne, vec![cell]);

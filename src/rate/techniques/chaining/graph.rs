@@ -124,6 +124,40 @@ fn kills_within<const W: usize>(
     kills
 }
 
+/// Adds to `kills` what the rule set bars beyond units, on every digit as the reference's
+/// chains do (Nishio's too): the digit in the cells its move keeps apart, the digits it
+/// bars beside the digit (non-consecutive) in the cells touching it.
+fn add_rule_kills(
+    board: &Board,
+    number: &[u32],
+    candidates: &[(u16, u8)],
+    words: usize,
+    kills: &mut [u64],
+) {
+    let rules = board.geometry().variant().rules();
+    if !rules.apart.any() && !rules.neighbours.any() {
+        return;
+    }
+    let (layout, n) = (board.layout(), board.n());
+    for (k, &(cell, digit)) in candidates.iter().enumerate() {
+        let (cell, kill) = (cell as usize, &mut kills[k * words..(k + 1) * words]);
+        let mut add = |other: usize, d: u8| {
+            let j = number[other * n + d as usize - 1];
+            if j != NONE {
+                kill[j as usize / 64] |= 1 << (j % 64);
+            }
+        };
+        for other in layout.apart_sets[cell].iter() {
+            add(other, digit);
+        }
+        for other in layout.neighbour_sets[cell].iter() {
+            for e in digits(board.barred_beside(digit)) {
+                add(other, e);
+            }
+        }
+    }
+}
+
 impl LinkGraph {
     /// The links of `board` under `rules`.
     pub(super) fn new(board: &Board, rules: Rules) -> LinkGraph {
@@ -140,7 +174,8 @@ impl LinkGraph {
         let candidates = candidate.len();
         let words = candidates.div_ceil(64).max(1);
         let id = |cell: usize, digit: u8| number[cell * n + digit as usize - 1] as usize;
-        let kills = kills(board, rules, &candidate, words);
+        let mut kills = kills(board, rules, &candidate, words);
+        add_rule_kills(board, &number, &candidate, words, &mut kills);
         // A candidate has at most four strong partners: its cell's other digit, and one in
         // each unit.
         let mut strong = Vec::with_capacity(4 * candidates);

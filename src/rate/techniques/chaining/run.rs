@@ -255,19 +255,21 @@ impl<'l, 'b> Run<'l, 'b> {
     }
 
     /// Nodes of the chains that lead to `p` (itself and every potential it rests on), and
-    /// whether they all concern one digit.
+    /// whether they are the reference's X-chain: on static links, no link inside a cell
+    /// (so one digit throughout, but for the links a rule set adds between digits of
+    /// touching cells); on dynamic ones, whether they all concern one digit.
     pub fn ancestors(&mut self, p: Potential) -> (usize, bool) {
         let digit = self.links.split(p).1;
         if !self.links.rules.dynamic {
             // Static causes are single: the chain back to the start, without the walk's
             // stack and stamps.
-            let (mut count, mut one_digit, mut q) = (1, true, p);
+            let (mut count, mut x_chain, mut q) = (1, true, p);
             while let Cause::By(parent) = self.cause[q as usize] {
                 count += 1;
-                one_digit &= self.links.split(parent).1 == digit;
+                x_chain &= self.links.split(parent).0 != self.links.split(q).0;
                 q = parent;
             }
-            return (count, one_digit);
+            return (count, x_chain);
         }
         self.current += 1;
         self.stack.clear();

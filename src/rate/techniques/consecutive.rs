@@ -1,0 +1,89 @@
+//! The non-consecutive steps, as the reference rater (Sukaku Explainer, `--isNC=1`) takes
+//! them: a cell whose candidates lie within one of a digit bars that digit beside it
+//! ("NC forcing cell", 2.4), and a digit's places in a unit that all touch a cell bar the
+//! digit's consecutive ones there ("locked NC", 2.5).
+
+use super::Technique;
+use crate::grid::CellSet;
+use crate::rate::board::{digits, Board};
+use crate::rate::techniques::step::Step;
+
+/// Open cells of `cells` holding a digit of `mask`, as eliminations.
+fn holding(b: &Board, cells: CellSet, mask: u16) -> Vec<(usize, u8)> {
+    cells
+        .iter()
+        .filter(|&c| b.is_open(c))
+        .flat_map(|c| digits(b.cand(c) & mask).map(move |d| (c, d)))
+        .collect()
+}
+
+/// NC forcing cell: an open cell with two or three candidates, all within one of a digit
+/// `v` (`{v-1, v, v+1}` holds them), keeps `v` out of every cell touching it: there `v`
+/// would leave the cell only digits equal (the two share a line) or consecutive to it.
+/// Cells are tried in order, as the reference does.
+pub fn forcing_cell(b: &Board) -> Option<Step> {
+    for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+        let cand = b.cand(cell);
+        if !(2..=3).contains(&cand.count_ones()) {
+            continue;
+        }
+        let (lo, hi) = (cand.trailing_zeros(), 15 - cand.leading_zeros());
+        if hi - lo > 2 {
+            continue;
+        }
+        // The digits v (bit v-1) with lo and hi both within one of v: bits hi-1 ..= lo+1.
+        let from = hi.saturating_sub(1);
+        let barred = ((1u32 << (lo + 2)) - (1u32 << from)) as u16;
+        let elims = holding(b, b.neighbour_set(cell), barred);
+        if !elims.is_empty() {
+            let mut step = Step::new(Technique::NcForcingCell, vec![cell]).eliminating(elims);
+            step.describe(b, || {
+                let cand: Vec<String> = digits(cand).map(|d| d.to_string()).collect();
+                format!(
+                    "{{{}}} here: no touching cell can hold the digit between",
+                    cand.join(",")
+                )
+            });
+            return Some(step);
+        }
+    }
+    None
+}
+
+/// Locked NC: the places of a digit in a row, column or box that all touch one cell (or
+/// are it) keep the digit's consecutive ones out of that cell. Digits are tried in order,
+/// each in the columns, then the rows, then the boxes, as the reference does.
+pub fn locked(b: &Board) -> Option<Step> {
+    let layout = b.layout();
+    let n = b.n();
+    for d in 1..=n as u8 {
+        let barred = b.barred_beside(d);
+        let units = (n..2 * n).chain(0..n).chain(layout.boxes());
+        for u in units {
+            let places = b.positions(u, d);
+            if places == 0 || places.count_ones() > 5 {
+                continue;
+            }
+            let cells: Vec<usize> = digits(places)
+                .map(|i| b.unit(u)[i as usize - 1] as usize)
+                .collect();
+            let mut victims = CellSet::default();
+            for (i, &c) in cells.iter().enumerate() {
+                let mut around = b.neighbour_set(c);
+                around.insert(c);
+                victims = if i == 0 { around } else { victims.and(around) };
+            }
+            let elims = holding(b, victims, barred);
+            if !elims.is_empty() {
+                let mut step = Step::new(Technique::LockedNc, cells).eliminating(elims);
+                step.describe(b, || {
+                    format!(
+                        "{d} goes in one of these cells, each touching or being the cells cleared"
+                    )
+                });
+                return Some(step);
+            }
+        }
+    }
+    None
+}
