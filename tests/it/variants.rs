@@ -352,6 +352,33 @@ fn bad_variant_input_is_refused() {
         "{}",
         stderr(&o)
     );
+    // 4 and 5 side by side (r5c5, r5c6): fine as classic, a clash as non-consecutive,
+    // whose rule the pattern grid breaks too.
+    let line = format!("{}45{}", ".".repeat(40), ".".repeat(39));
+    assert!(ok(&["solve", &line]).lines().count() >= 1);
+    let o = bank(&["solve", "--variant", "non-consecutive", &line], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("digits 4 and 5 are in r5c5 and r5c6, touching, and consecutive"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bank(
+        &[
+            "generate",
+            "--variant",
+            "non-consecutive",
+            "--route",
+            "pattern",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("touching, and consecutive"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// `[[diagonal.tier]]` in the config gives diagonal puzzles their own tiers, end to end:
@@ -572,13 +599,14 @@ fn the_variant_survives_show_and_sdk() {
     assert_eq!(puzzles(&other).len(), 4);
 }
 
-/// The variants with extra units beyond the diagonals or cells kept a move apart, end to
+/// The variants with extra units beyond the diagonals, cells kept a move apart or digits
+/// kept from touching cells (non-consecutive), end to
 /// end on each backend: a fill of every tier whose puzzles the independent counter finds
 /// unique under the variant's rules (and, for some of them, not without), `show` naming
 /// the variant, `reproduce`, `verify`, and disjoint groups on 6x6 too.
 #[test]
 fn added_variants_fill_end_to_end() {
-    const VARIANTS: [&str; 7] = [
+    const VARIANTS: [&str; 8] = [
         "windoku",
         "disjoint-groups",
         "asterisk",
@@ -586,6 +614,7 @@ fn added_variants_fill_end_to_end() {
         "center-dot",
         "anti-knight",
         "anti-king",
+        "non-consecutive",
     ];
     for (_dir, db) in banks() {
         for v in VARIANTS {
@@ -670,7 +699,8 @@ fn variants_lists_every_rule_set() {
             "girandola",
             "center-dot",
             "anti-knight",
-            "anti-king"
+            "anti-king",
+            "non-consecutive"
         ]
     );
     assert!(out.contains("anti-knight\t4,6,9,12\tanti-knight 9x9: place 1-9 once in every row, column and box; no two cells a knight's move apart hold the same digit."), "{out}");

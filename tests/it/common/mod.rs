@@ -27,7 +27,8 @@ pub fn puzzles(rel: &str) -> Vec<Grid> {
 /// Solutions of `cells` (row-major, 0 for empty) up to `limit`, by plain backtracking on
 /// the open cell with the fewest digits left: a counter written apart from the
 /// production solver, to check what it stores. Knows the extra units of each variant
-/// ([`extra_groups`]) and the cells its chess move keeps apart ([`kept_apart`]).
+/// ([`extra_groups`]), the cells its chess move keeps apart ([`kept_apart`]) and the
+/// touching cells that may not hold consecutive digits ([`consecutive_beside`]).
 pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64) -> u64 {
     let n = g.n();
     let fits = |cells: &[u8], cell: usize, d: u8| {
@@ -35,12 +36,13 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
         let groups = extra_groups(g, r, c);
         !(0..cells.len()).any(|o| {
             let (ro, co) = (o / n, o % n);
-            cells[o] == d
-                && (ro == r
-                    || co == c
-                    || g.box_of(ro, co) == g.box_of(r, c)
-                    || extra_groups(g, ro, co).iter().any(|k| groups.contains(k))
-                    || kept_apart(g, (r, c), (ro, co)))
+            (cells[o] != 0 && consecutive_beside(g, (r, c), (ro, co)) && cells[o].abs_diff(d) == 1)
+                || cells[o] == d
+                    && (ro == r
+                        || co == c
+                        || g.box_of(ro, co) == g.box_of(r, c)
+                        || extra_groups(g, ro, co).iter().any(|k| groups.contains(k))
+                        || kept_apart(g, (r, c), (ro, co)))
         })
     };
     let mut best: Option<(usize, Vec<u8>)> = None;
@@ -74,6 +76,16 @@ pub fn kept_apart(g: sudoku_bank::grid::Geometry, a: (usize, usize), b: (usize, 
         "anti-king" => dr == 1 && dc == 1,
         _ => false,
     }
+}
+
+/// Whether `g`'s variant forbids consecutive digits in cells `a` and `b` (row, column):
+/// orthogonally touching cells under the non-consecutive rule.
+pub fn consecutive_beside(
+    g: sudoku_bank::grid::Geometry,
+    a: (usize, usize),
+    b: (usize, usize),
+) -> bool {
+    g.variant().name() == "non-consecutive" && a.0.abs_diff(b.0) + a.1.abs_diff(b.1) == 1
 }
 
 /// The extra units through cell (`r`, `c`) under `g`'s variant, as keys that two cells
