@@ -53,6 +53,9 @@ const LEARNED_MOST_SETS: usize = 64;
 /// An empty slot of `through`.
 const NONE: u16 = u16::MAX;
 
+/// A component whose swap breaks a rule beyond units: no set.
+const BROKEN: u16 = u16::MAX - 1;
+
 impl Unavoidable {
     /// The two-digit unavoidable sets of `solution`, smaller than the whole of two digits'
     /// cells (swapping two digits everywhere is a relabelling: no clue set misses it).
@@ -115,22 +118,36 @@ impl Unavoidable {
                 if roots[..n].iter().all(|&root| root == roots[0]) {
                     continue; // one component: the relabelling of the two digits
                 }
-                // The cells of each root's component.
-                let mut components: [Vec<usize>; 16] = Default::default();
-                for (r, &root) in roots[..n].iter().enumerate() {
-                    components[root].extend([cell_in_row[a * n + r], cell_in_row[b * n + r]]);
+                // Under a rule beyond units, each root's component, to check its swap.
+                let mut components = [CellSet::default(); 16];
+                if beyond_units {
+                    for (r, &root) in roots[..n].iter().enumerate() {
+                        components[root].insert(cell_in_row[a * n + r]);
+                        components[root].insert(cell_in_row[b * n + r]);
+                    }
                 }
-                for cells in components.iter().filter(|c| !c.is_empty()) {
-                    if beyond_units && !swap_keeps_rules(solution, cells) {
+                // Index in `sets` of each root's component, once it has one.
+                let mut index_of = [NONE; 16];
+                for (r, &root) in roots[..n].iter().enumerate() {
+                    if index_of[root] == NONE {
+                        index_of[root] =
+                            if beyond_units && !swap_keeps_rules(solution, components[root]) {
+                                BROKEN
+                            } else {
+                                found.sets.push(CellSet::default());
+                                (found.sets.len() - 1) as u16
+                            };
+                    }
+                    let k = index_of[root];
+                    if k == BROKEN {
                         continue;
                     }
-                    let k = found.sets.len() as u16;
-                    found.sets.push(cells.iter().copied().collect());
-                    for &cell in cells {
-                        // Slots of the other digit: digits above the cell's own shift down one.
-                        let own = solution.get(cell) as usize;
-                        let other = if own == a { b } else { a };
-                        let slot = if other > own { other - 2 } else { other - 1 };
+                    // Slots of the other digit: digits above the cell's own shift down one.
+                    for (cell, slot) in [
+                        (cell_in_row[a * n + r], b - 2),
+                        (cell_in_row[b * n + r], a - 1),
+                    ] {
+                        found.sets[k as usize].insert(cell);
                         found.through[cell * found.slots + slot] = k;
                     }
                 }
@@ -234,10 +251,12 @@ impl Learned {
 }
 
 /// Whether swapping the two digits of `cells` in `solution` leaves a valid grid.
-fn swap_keeps_rules(solution: &Grid, cells: &[usize]) -> bool {
-    let (a, b) = (solution.get(cells[0]), solution.get(cells[1]));
+fn swap_keeps_rules(solution: &Grid, cells: CellSet) -> bool {
+    let mut digits = cells.iter().map(|c| solution.get(c));
+    let a = digits.next().unwrap_or(0);
+    let b = digits.find(|&d| d != a).unwrap_or(a);
     let mut swapped = solution.clone();
-    for &cell in cells {
+    for cell in cells.iter() {
         swapped.set(cell, if solution.get(cell) == a { b } else { a });
     }
     swapped.find_conflict().is_none()

@@ -123,10 +123,9 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     pub(super) keep_first: bool,
     /// Whether the rule set adds units (see [`Self::settle_extra_units`]).
     extra_units: bool,
-    /// Whether the rule set keeps cells a move apart (see [`Self::clear_near`]).
-    apart: bool,
-    /// Whether the rule set bars digits beside a digit (see [`Self::clear_near`]).
-    consecutive: bool,
+    /// Whether the rule set keeps cells a move apart or bars digits beside a digit (see
+    /// [`Self::clear_near`]): one flag, so that the usual search tests one.
+    near: bool,
     /// The killer cages, if any.
     cages: Option<&'t CageTable>,
     /// The candidates and open cells when the cage pass last started on this line of the
@@ -216,8 +215,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             stale: 0,
             keep_first: true,
             extra_units: !tables.extra_units.is_empty(),
-            apart: !tables.apart.is_empty(),
-            consecutive: !tables.neighbours.is_empty(),
+            near: !tables.apart.is_empty() || !tables.neighbours.is_empty(),
             cages: None,
             cage_seen: ([0; 64], [0; 4]),
             rater_cage_steps: false,
@@ -283,7 +281,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 b.open[k] &= !bit;
             }
         }
-        if self.consecutive
+        if !t.neighbours.is_empty()
             && !Self::bar_consecutive::<N, BR, DB, BANDS>(t, clues, &given, &mut blocked)
         {
             return None;
@@ -422,7 +420,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         }
         self.dirty |= dirty;
         self.stale |= dirty;
-        if self.apart || self.consecutive {
+        if self.near {
             self.clear_near::<N, BR, DB, BANDS>(b, d, k, cells);
         }
     }
@@ -466,12 +464,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         while m != 0 {
             let cell = k * Shape::<N, BR, DB>::BAND_CELLS + m.trailing_zeros() as usize;
             m &= m - 1;
-            if self.apart {
-                self.clear_cells(b, d, &t.apart[cell]);
+            if let Some(apart) = t.apart.get(cell) {
+                self.clear_cells(b, d, apart);
             }
-            if self.consecutive {
+            if let Some(touching) = t.neighbours.get(cell) {
                 for e in [d.wrapping_sub(1), d + 1].into_iter().filter(|&e| e < N) {
-                    self.clear_cells(b, e, &t.neighbours[cell]);
+                    self.clear_cells(b, e, touching);
                 }
             }
         }
