@@ -135,9 +135,13 @@ pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<
 
 /// The solver's first solution of an empty grid, branching in random order.
 fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
-    Ok(Solver::with_deadline(deadline)
-        .random_solution(&Grid::empty(g), rng)?
-        .expect("an empty grid has solutions"))
+    let solver = Solver::with_deadline(deadline);
+    let empty = Grid::empty(g);
+    let grid = match g.variant().rules().grid_search_restarts {
+        Some(nodes) => solver.random_solution_restarting(&empty, rng, nodes)?,
+        None => solver.random_solution(&empty, rng)?,
+    };
+    Ok(grid.expect("an empty grid has solutions"))
 }
 
 /// A grid under a random element of the validity-preserving group: digit relabelling

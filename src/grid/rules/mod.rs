@@ -140,6 +140,9 @@ pub struct RuleSet {
     /// puzzles rate below the tier and a rating costs most: measured per variant (see
     /// the design notes, "Settling before rating").
     pub settle_first_from: Option<f64>,
+    /// The node budget from which the solver's random search for a solution grid restarts
+    /// (doubling it each time), where that search is heavy-tailed; `None`: one search.
+    pub grid_search_restarts: Option<u64>,
 }
 
 impl RuleSet {
@@ -176,6 +179,7 @@ const SHADED_UNITS: RuleSet = RuleSet {
     mark: Mark::ShadeExtraUnits,
     rule: ", and among the nine shaded cells",
     settle_first_from: Some(6.0),
+    grid_search_restarts: None,
 };
 
 /// What the rule sets that forbid pairs of digits in nearby cells share (anti-knight,
@@ -189,6 +193,9 @@ const FORBIDDEN_PAIRS: RuleSet = RuleSet {
     settle_first_from: Some(3.5),
     ..SHADED_UNITS
 };
+
+/// The first node budget of a restarting grid search ([`RuleSet::grid_search_restarts`]).
+const RESTART_NODES: u64 = 256;
 
 /// Every variant's rule set, at its index.
 const RULES: [RuleSet; 11] = [
@@ -207,6 +214,7 @@ const RULES: [RuleSet; 11] = [
         mark: Mark::Plain,
         rule: "",
         settle_first_from: None,
+        grid_search_restarts: None,
     },
     RuleSet {
         name: "diagonal",
@@ -223,6 +231,7 @@ const RULES: [RuleSet; 11] = [
         mark: Mark::ShadeExtraUnits,
         rule: ", and in each of the two shaded main diagonals",
         settle_first_from: Some(6.0),
+        grid_search_restarts: None,
     },
     RuleSet {
         name: "killer",
@@ -240,6 +249,7 @@ const RULES: [RuleSet; 11] = [
         mark: Mark::Cages,
         rule: "; the digits of each dashed cage do not repeat and add up to its sum",
         settle_first_from: Some(2.6),
+        grid_search_restarts: None,
     },
     RuleSet {
         name: "windoku",
@@ -311,6 +321,7 @@ const RULES: [RuleSet; 11] = [
         // own two (locked and forcing-cell non-consecutive) and links between neighbours.
         generalized_rating: false,
         rule: "; no two orthogonally touching cells hold consecutive digits",
+        grid_search_restarts: Some(RESTART_NODES),
         ..FORBIDDEN_PAIRS
     },
 ];
