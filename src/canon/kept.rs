@@ -140,15 +140,7 @@ mod tests {
         g.for_each_line_map(|rows, cols| maps.push((rows.to_vec(), cols.to_vec())));
         let (rows, cols) = &maps[rng.below(maps.len() as u32) as usize];
         let transpose = g.group_transposes() && rng.below(2) == 1;
-        let mut digits: Vec<u8> = (1..=n as u8).collect();
-        match g.variant().rules().relabelling {
-            Relabelling::Any => rng.shuffle(&mut digits),
-            Relabelling::Reversal => {
-                if rng.below(2) == 1 {
-                    digits.reverse()
-                }
-            }
-        }
+        let digits = crate::generate::random_relabelling(g, rng);
         let cells = (0..n * n)
             .map(|i| {
                 let (r, c) = (i / n, i % n);

@@ -154,15 +154,7 @@ fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<
 fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
     let g = source.geometry();
     let n = g.n();
-    let mut digits: Vec<u8> = (1..=n as u8).collect();
-    match g.variant().rules().relabelling {
-        Relabelling::Any => rng.shuffle(&mut digits),
-        Relabelling::Reversal => {
-            if rng.below(2) == 1 {
-                digits.reverse();
-            }
-        }
-    }
+    let digits = random_relabelling(g, rng);
     let widen = |lines: &[u8]| lines.iter().map(|&l| l as usize).collect::<Vec<usize>>();
     let (rows, cols) = match g.variant().rules().symmetries {
         Symmetries::Mirrored => {
@@ -197,6 +189,21 @@ fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
         })
         .collect();
     Grid::from_cells(g, cells)
+}
+
+/// A random relabelling of `g`'s digits kept by its rule set (`digits[d - 1]` replaces
+/// `d`): any permutation, or under [`Relabelling::Reversal`] the identity or the reversal.
+pub(crate) fn random_relabelling(g: Geometry, rng: &mut Rand) -> Vec<u8> {
+    let mut digits: Vec<u8> = (1..=g.n() as u8).collect();
+    match g.variant().rules().relabelling {
+        Relabelling::Any => rng.shuffle(&mut digits),
+        Relabelling::Reversal => {
+            if rng.below(2) == 1 {
+                digits.reverse();
+            }
+        }
+    }
+    digits
 }
 
 /// A permutation of `per_group × groups` lines that permutes the groups and the lines

@@ -9,6 +9,8 @@ pub mod forced;
 pub mod killer;
 pub mod unavoidable;
 
+#[cfg(test)]
+pub(crate) use base::random_relabelling;
 pub use base::{mother_grid, pattern_grid, solution_grid, Route};
 pub use dig::{dig, is_minimal, BaseGrid, DigError, DigStop, Digger, Strategy};
 pub use killer::{grow_cages, CageSizes};

@@ -194,9 +194,9 @@ impl Board {
         for &p in self.layout.peers(cell) {
             self.eliminate(p as usize, digit);
         }
-        let layout = self.layout;
+        let (layout, barred) = (self.layout, self.barred_beside(digit));
         for other in layout.neighbour_sets[cell].iter() {
-            for e in digits(self.barred_beside(digit)) {
+            for e in digits(barred) {
                 self.eliminate(other, e);
             }
         }

@@ -244,7 +244,7 @@ pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         for digit in digits(b.cand(cell) & open) {
             let (places, units) = (holding[digit as usize], &unit_places[digit as usize]);
-            if !may_contradict(b, cell, places, units) && !barred_beside {
+            if !barred_beside && !may_contradict(b, cell, places, units) {
                 continue;
             }
             let imp =

@@ -119,11 +119,15 @@ fn keeps_extra_units(b: &Board, corners: &[usize; 4]) -> bool {
 /// rules out such loops and BUGs).
 fn restricted(b: &Board, cell: usize, pattern: u16) -> bool {
     let layout = b.layout();
-    let held = |cells: CellSet, mask: u16| {
-        mask != 0 && cells.iter().any(|o| b.is_open(o) && b.cand(o) & mask != 0)
-    };
-    let beside = digits(pattern).fold(0, |m, d| m | b.barred_beside(d));
-    held(layout.apart_sets[cell], pattern) || held(layout.neighbour_sets[cell], beside)
+    let held =
+        |cells: CellSet, mask: u16| cells.iter().any(|o| b.is_open(o) && b.cand(o) & mask != 0);
+    let touching = layout.neighbour_sets[cell];
+    held(layout.apart_sets[cell], pattern)
+        || (!touching.is_empty()
+            && held(
+                touching,
+                digits(pattern).fold(0, |m, d| m | b.barred_beside(d)),
+            ))
 }
 
 fn step(technique: Technique, corners: &[usize; 4], elims: Vec<(usize, u8)>) -> Option<Step> {

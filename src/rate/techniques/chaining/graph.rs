@@ -150,8 +150,9 @@ fn add_rule_kills(
         for other in layout.apart_sets[cell].iter() {
             add(other, digit);
         }
+        let barred = board.barred_beside(digit);
         for other in layout.neighbour_sets[cell].iter() {
-            for e in digits(board.barred_beside(digit)) {
+            for e in digits(barred) {
                 add(other, e);
             }
         }
