@@ -7,14 +7,15 @@ use super::{
     BaseGridRecord, PuzzleRecord, RatingRecord, Sample, SampleRow, Source, StoredCages,
     StoredPuzzle,
 };
-use crate::grid::{Geometry, Variant};
+use crate::grid::{Geometry, Regions, Variant};
 use anyhow::{anyhow, Context, Result};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::LazyLock;
 
 /// A record's columns, in the order [`puzzle_values`] gives them and [`read_puzzle`]
 /// reads them.
-pub const PUZZLE_COLUMNS: [&str; 28] = [
+pub const PUZZLE_COLUMNS: [&str; 29] = [
     "base_grid_id",
     "size",
     "box_rows",
@@ -43,6 +44,7 @@ pub const PUZZLE_COLUMNS: [&str; 28] = [
     "full_fingerprint",
     "variant",
     "cages",
+    "regions",
 ];
 
 /// The `base_grids` columns, in the order [`base_grid_values`] gives them.
@@ -154,6 +156,7 @@ pub fn puzzle_values(p: &PuzzleRecord) -> Vec<Value> {
         Value::Text(p.full_fingerprint.clone()),
         text(g.variant().name()),
         Value::Text(p.cages.as_ref().map(StoredCages::column)),
+        Value::Text(p.regions.as_ref().map(|r| r.to_text())),
     ]
 }
 
@@ -295,6 +298,11 @@ fn read_columns(r: &impl ReadRow) -> Result<StoredPuzzle> {
                 .text(col("cages"))?
                 .map(|text| StoredCages::from_column(geometry, &text))
                 .transpose()?,
+            regions: r
+                .text(col("regions"))?
+                .map(|text| Regions::parse(geometry, &text).map(Arc::new))
+                .transpose()
+                .context("regions column")?,
         },
     })
 }

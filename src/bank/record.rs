@@ -4,8 +4,8 @@
 
 use super::samples::AttemptTimes;
 use crate::generate::{CageSizes, Route, Strategy};
-use crate::grid::{parse_cells_with, Cages, Geometry, Grid};
-use anyhow::{anyhow, Context, Result};
+use crate::grid::{parse_cells_with, Boxes, Cages, Geometry, Grid, Regions};
+use anyhow::{anyhow, bail, Context, Result};
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
@@ -129,6 +129,9 @@ pub struct PuzzleRecord {
     pub origin: Option<String>,
     /// A killer puzzle's cages (`None` for the other variants).
     pub cages: Option<StoredCages>,
+    /// A jigsaw puzzle's regions (`None` for the other variants), as their map.
+    #[serde(serialize_with = "optional_regions_text")]
+    pub regions: Option<Arc<Regions>>,
 }
 
 impl PuzzleRecord {
@@ -145,6 +148,16 @@ impl PuzzleRecord {
     fn grid_of(&self, line: &str, what: &str) -> Result<Grid> {
         let grid = parse_cells_with(line, self.geometry)
             .with_context(|| format!("stored {what} is malformed"))?;
+        let per_puzzle = self.geometry.variant().rules().boxes == Boxes::PerPuzzle;
+        let grid = match (&self.regions, per_puzzle) {
+            (Some(r), true) => grid.with_regions(r.clone()),
+            (None, false) => grid,
+            (None, true) => bail!("stored jigsaw {what} has no regions"),
+            (Some(_), false) => bail!("stored {} {what} has regions", self.geometry.variant()),
+        };
+        if let Some(conflict) = grid.find_conflict() {
+            bail!("stored {what} is malformed: {conflict}");
+        }
         match (&self.cages, self.geometry.variant().has_cages()) {
             (Some(c), true) => Ok(grid.with_cages(c.cages.clone())),
             (None, false) => Ok(grid),
@@ -378,6 +391,16 @@ impl RunStatus {
 /// readers lose digits above 2^53).
 fn seed_text<S: Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(seed)
+}
+
+fn optional_regions_text<S: Serializer>(
+    regions: &Option<Arc<Regions>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match regions {
+        Some(r) => s.serialize_str(&r.to_text()),
+        None => s.serialize_none(),
+    }
 }
 
 fn optional_seed_text<S: Serializer>(seed: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {

@@ -11,7 +11,8 @@
 //! [`Symmetries::Mirrored`]: crate::grid::Symmetries::Mirrored
 //! [`Symmetries::Lines`]: crate::grid::Symmetries::Lines
 
-use crate::grid::{Grid, Relabelling, Symmetries};
+use crate::grid::{Grid, Regions, Relabelling, Symmetries};
+use std::sync::Arc;
 
 /// How an image's digits are renamed.
 #[derive(Clone, Copy)]
@@ -26,6 +27,9 @@ enum DigitMap {
 
 /// The least image of `grid` (full or not) under its rule set's group.
 pub fn minlex_kept(grid: &Grid) -> Grid {
+    if let Some(regions) = grid.regions() {
+        return minlex_jigsaw(grid, regions);
+    }
     let g = grid.geometry();
     debug_assert_ne!(g.variant().rules().symmetries, Symmetries::Sudoku);
     let n = g.n();
@@ -83,6 +87,37 @@ pub fn minlex_kept(grid: &Grid) -> Grid {
     Grid::from_cells(g, best)
 }
 
+/// [`minlex_kept`] of a jigsaw grid: over the square's 8 symmetries, the image whose
+/// region map (regions numbered by first appearance), then cells (relabelled by first
+/// appearance) are least. The regions move with the cells.
+fn minlex_jigsaw(grid: &Grid, regions: &Regions) -> Grid {
+    let g = grid.geometry();
+    let n = g.n();
+    let mut best: Option<(Vec<u8>, Vec<u8>)> = None;
+    g.for_each_line_map(|rows, cols| {
+        for transpose in [false, true] {
+            let from = |i: usize| {
+                let (r, c) = (i / n, i % n);
+                let (r, c) = if transpose { (c, r) } else { (r, c) };
+                rows[r] as usize * n + cols[c] as usize
+            };
+            let mut map: Vec<u8> = (0..n * n)
+                .map(|i| regions.region_of(from(i)) as u8)
+                .collect();
+            let mut cells: Vec<u8> = (0..n * n).map(|i| grid.get(from(i))).collect();
+            super::relabel_from(&mut map, 0);
+            super::relabel(&mut cells, n);
+            let key = (map, cells);
+            if best.as_ref().is_none_or(|b| key < *b) {
+                best = Some(key);
+            }
+        }
+    });
+    let (map, cells) = best.expect("the group has the identity");
+    let regions = Regions::new(g, &map).expect("a symmetry keeps regions whole");
+    Grid::from_cells(g, cells).with_regions(Arc::new(regions))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,7 +129,8 @@ mod tests {
     #[test]
     fn orbit_shares_one_form() {
         for v in Variant::ALL {
-            if v.rules().symmetries == Symmetries::Sudoku {
+            // Jigsaw grids carry their regions: `jigsaw_images_share_one_form` below.
+            if v.rules().symmetries == Symmetries::Sudoku || v.rules().regions_per_puzzle() {
                 continue;
             }
             for n in SUPPORTED_SIZES
@@ -133,6 +169,33 @@ mod tests {
     }
 
     /// `grid` under a random element of its group and a random relabelling.
+    /// A jigsaw grid moved by each symmetry of the square (its regions with it) and
+    /// relabelled has the grid's form; other grids, other forms.
+    #[test]
+    fn jigsaw_images_share_one_form() {
+        let g = Geometry::CLASSIC.with_variant(Variant::Jigsaw);
+        let mut forms = Vec::new();
+        for seed in 0..3 {
+            let grid =
+                solution_grid(g, Route::Enumerate, &mut Rand::new(seed), None, None).unwrap();
+            let regions = grid.regions().unwrap();
+            let form = minlex_kept(&grid);
+            assert!(form.regions().is_some() && form.find_conflict().is_none());
+            for s in Symmetry::ALL {
+                let mut cells = vec![0; 81];
+                for (cell, &d) in grid.cells().iter().enumerate() {
+                    cells[s.map_cell(9, cell)] = 10 - d;
+                }
+                let moved = Arc::new(regions.mapped(g, s));
+                let image = Grid::from_cells(g, cells).with_regions(moved);
+                assert_eq!(minlex_kept(&image), form, "{s:?}");
+            }
+            forms.push(form);
+        }
+        forms.dedup();
+        assert_eq!(forms.len(), 3);
+    }
+
     fn solution_grid_image(grid: &Grid, rng: &mut Rand) -> Grid {
         let g = grid.geometry();
         let n = g.n();

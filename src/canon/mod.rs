@@ -23,6 +23,10 @@ pub fn canonical(puzzle: &Grid) -> Grid {
     if let Some(cages) = puzzle.cages() {
         return killer_canonical(puzzle, cages);
     }
+    if puzzle.regions().is_some() {
+        // The square's 8 symmetries are the whole of a jigsaw puzzle's group.
+        return kept::minlex_kept(puzzle);
+    }
     let g = puzzle.geometry();
     let n = g.n();
     let mut best: Option<Vec<u8>> = None;
@@ -87,19 +91,26 @@ fn reversed(v: u8, n: usize) -> u8 {
 
 /// Renames digits 1, 2, 3… in order of first appearance.
 fn relabel(cells: &mut [u8], n: usize) {
-    let mut map = [0u8; 17];
-    let mut next = 1u8;
+    let next = relabel_from(cells, 1);
+    debug_assert!(next as usize <= n + 1);
+}
+
+/// Renames the labels of `cells` `first`, `first + 1`… in order of first appearance,
+/// leaving 0 alone when `first` is 1 (an empty cell); returns the next free label.
+fn relabel_from(cells: &mut [u8], first: u8) -> u8 {
+    let mut map = [u8::MAX; 17];
+    let mut next = first;
     for v in cells.iter_mut() {
-        if *v != 0 {
+        if *v != 0 || first == 0 {
             let slot = &mut map[*v as usize];
-            if *slot == 0 {
+            if *slot == u8::MAX {
                 *slot = next;
                 next += 1;
             }
             *v = *slot;
         }
     }
-    debug_assert!(next as usize <= n + 1);
+    next
 }
 
 /// The fingerprint of a puzzle: blake3 of its size, box shape and canonical cells, as hex.
@@ -124,6 +135,9 @@ fn hash_form(tag: &[u8], form: &Grid) -> String {
         hasher.update(g.variant().name().as_bytes());
     }
     hasher.update(form.cells());
+    if let Some(regions) = form.regions() {
+        hasher.update(regions.to_text().as_bytes());
+    }
     if let Some(cages) = form.cages() {
         hasher.update(cages.to_text().as_bytes());
     }

@@ -3,7 +3,7 @@
 use super::args::{BankArgs, ConfigArgs, SelectArgs};
 use crate::bank::{self, PuzzleFilter, StoredPuzzle};
 use crate::formats::exchange;
-use crate::grid::Variant;
+use crate::grid::{Boxes, Variant};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -81,10 +81,16 @@ pub fn run(args: &ExportArgs) -> Result<u8> {
 }
 
 /// The .sdk form holds cells only: a selection with a puzzle whose rules add more than
-/// its cells can show (a killer's cages) is refused before anything is written. (A
-/// diagonal puzzle's cells are all it has; `import --variant diagonal` reads them back.)
+/// its cells can show (a killer's cages, a jigsaw's regions) is refused before anything
+/// is written. (A diagonal puzzle's cells are all it has; `import --variant diagonal`
+/// reads them back.)
 fn refuse_what_sdk_cannot_carry(bank: &bank::Bank, filter: &PuzzleFilter) -> Result<()> {
-    for variant in Variant::ALL.into_iter().filter(|v| v.has_cages()) {
+    for variant in Variant::ALL {
+        let what = match (variant.has_cages(), variant.rules().boxes) {
+            (true, _) => "cages",
+            (false, Boxes::PerPuzzle) => "regions",
+            (false, Boxes::Fixed) => continue,
+        };
         if filter.variant.is_some_and(|v| v != variant) {
             continue;
         }
@@ -100,7 +106,7 @@ fn refuse_what_sdk_cannot_carry(bank: &bank::Bank, filter: &PuzzleFilter) -> Res
         })?;
         if let Some(id) = found {
             bail!(
-                "--format sdk cannot carry the cages of {variant} puzzles (puzzle {id} is one): \
+                "--format sdk cannot carry the {what} of {variant} puzzles (puzzle {id} is one): \
                  export them as jsonl, csv or txt, or leave them out with --variant"
             );
         }

@@ -11,7 +11,9 @@ use crate::config::Settings;
 use crate::formats::exchange::{csv_split, Row};
 use crate::formats::lines::{self, RawLine};
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::{parse_cells_with, parse_line, parse_line_in, parse_line_with, Grid, Variant};
+use crate::grid::{
+    parse_cells_with, parse_line, parse_line_in, parse_line_with, Boxes, Grid, Regions, Variant,
+};
 use crate::pipeline::attempt::grid_id;
 use crate::solver::Solver;
 use anyhow::Result;
@@ -235,6 +237,7 @@ fn rate(p: &Grid, settings: &Settings) -> Result<PuzzleRecord, String> {
             cages: c.clone(),
             grown: None,
         }),
+        regions: p.regions().cloned(),
     })
 }
 
@@ -352,7 +355,9 @@ fn from_row(
     let size: Option<usize> = row.parsed("size")?;
     let variant = row.parsed("variant")?.unwrap_or(variant);
     let cages = row.json("cages")?;
-    // A killer row's cages are in their own field; its puzzle field is the cells.
+    let regions = row.text("regions");
+    // A killer row's cages and a jigsaw row's regions are in their own fields; its puzzle
+    // field is the cells.
     let geometry = size
         .map(|n| {
             crate::grid::Geometry::for_size(n)
@@ -360,7 +365,8 @@ fn from_row(
                 .ok_or_else(|| format!("field 'size' = {n}: use 4, 6, 9, 12 or 16"))
         })
         .transpose()?;
-    let puzzle = match (geometry, cages.is_some()) {
+    let own_fields = cages.is_some() || regions.is_some();
+    let puzzle = match (geometry, own_fields) {
         (Some(g), true) => parse_cells_with(&text, g),
         (Some(g), false) => parse_line_with(&text, g),
         (None, true) => parse_line(&text).map(|p| p.with_variant(variant)),
@@ -375,6 +381,21 @@ fn from_row(
             let cages = crate::grid::Cages::from_json(puzzle.geometry(), &list)
                 .map_err(|e| format!("field 'cages': {e}"))?;
             let grid = puzzle.with_cages(std::sync::Arc::new(cages));
+            if let Some(conflict) = grid.find_conflict() {
+                return Err(format!("field 'puzzle': {conflict}"));
+            }
+            grid
+        }
+        None => puzzle,
+    };
+    let puzzle = match regions {
+        Some(_) if variant.rules().boxes != Boxes::PerPuzzle => {
+            return Err(format!("a {variant} row has no 'regions': drop the field"))
+        }
+        Some(map) => {
+            let regions = Regions::parse(puzzle.geometry(), &map)
+                .map_err(|e| format!("field 'regions': {e}"))?;
+            let grid = puzzle.with_regions(std::sync::Arc::new(regions));
             if let Some(conflict) = grid.find_conflict() {
                 return Err(format!("field 'puzzle': {conflict}"));
             }
@@ -402,8 +423,9 @@ fn from_row(
                     return Err("field 'base_grid' is not the puzzle's solution".into());
                 }
                 let g = puzzle.geometry();
-                let parsed =
-                    parse_cells_with(&grid, g).map_err(|e| format!("field 'base_grid': {e}"))?;
+                let parsed = parse_cells_with(&grid, g)
+                    .map_err(|e| format!("field 'base_grid': {e}"))?
+                    .shaped_like(&puzzle);
                 Some(BaseGridRecord {
                     id: grid_id(&parsed),
                     route,

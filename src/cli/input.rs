@@ -2,7 +2,7 @@
 //! answered on buffered standard output.
 
 use crate::formats::lines::{open, parse, puzzles};
-use crate::grid::{Geometry, Grid, Variant};
+use crate::grid::{Boxes, Geometry, Grid, Variant};
 use anyhow::Result;
 use clap::Args;
 use std::io;
@@ -87,9 +87,16 @@ pub fn for_each_puzzle(
 /// cage map and sums after the cells).
 fn looks_like_puzzle(arg: &str, variant: Variant) -> bool {
     let arg = arg.trim();
-    if variant.has_cages() {
-        let fields: Vec<&str> = arg.split_whitespace().collect();
-        return fields.len() == 3 && looks_like_puzzle(fields[0], Variant::default());
+    // A killer puzzle has three fields (cells, cage map, sums), a jigsaw one two (cells,
+    // region map).
+    let fields = match (variant.has_cages(), variant.rules().boxes) {
+        (true, _) => 3,
+        (false, Boxes::PerPuzzle) => 2,
+        (false, Boxes::Fixed) => 1,
+    };
+    if fields > 1 {
+        let parts: Vec<&str> = arg.split_whitespace().collect();
+        return parts.len() == fields && looks_like_puzzle(parts[0], Variant::default());
     }
     arg.len() >= 16
         && arg

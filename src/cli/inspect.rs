@@ -75,7 +75,13 @@ pub fn run_show(args: &IdArgs, json: bool) -> Result<u8> {
         print!("{cages}");
     }
     println!("solution");
-    print!("{}", pretty(&p.solution));
+    match p.solution_grid() {
+        Ok(g) => print!("{}", g.to_pretty()),
+        Err(_) => print!("{}", pretty(&p.solution)),
+    }
+    if let Some(regions) = &p.regions {
+        println!("regions           {}", regions.to_text());
+    }
     println!("variant           {}", p.geometry.variant());
     println!("puzzle            {}", p.puzzle);
     println!("solution          {}", p.solution);

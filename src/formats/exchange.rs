@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 /// The field names, in CSV column order. The first twenty are the columns of earlier
 /// exports, in their old order, so scripts that cut columns by position keep working.
-const FIELD_NAMES: [&str; 36] = [
+const FIELD_NAMES: [&str; 37] = [
     "id",
     "size",
     "box_rows",
@@ -46,11 +46,12 @@ const FIELD_NAMES: [&str; 36] = [
     "variant",
     "cages",
     "cage_sizes",
+    "regions",
 ];
 
 /// A stored puzzle's values, in [`FIELD_NAMES`] order. Seeds are text (JSON readers lose
 /// digits above 2^53).
-fn values(p: &StoredPuzzle) -> [Value; 36] {
+fn values(p: &StoredPuzzle) -> [Value; 37] {
     let rating = p.rating.as_ref();
     let base = p.base.as_ref();
     [
@@ -94,6 +95,7 @@ fn values(p: &StoredPuzzle) -> [Value; 36] {
             .as_ref()
             .and_then(|c| c.grown)
             .map(|s| s.to_string())),
+        json!(p.regions.as_ref().map(|r| r.to_text())),
     ]
 }
 

@@ -1,11 +1,11 @@
 //! Solution grids by the design's three routes: transforms (of a random *mother* grid,
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
-use crate::grid::Layout;
-use crate::grid::{Conflict, Geometry, Grid, Neighbours, Relabelling, Symmetries};
+use crate::grid::{Boxes, Geometry, Grid, Layout, Neighbours, Regions, Relabelling, Symmetries};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// How a solution grid is built.
@@ -44,16 +44,20 @@ impl Route {
     }
 
     /// Whether the route can make grids of `g`: the pattern grid breaks the diagonals
-    /// and other extra units (it keeps the anti-knight and anti-king rules on 9×9).
+    /// and other extra units (it keeps the anti-knight and anti-king rules on 9×9), and
+    /// has no regions of its own.
     pub fn usable(self, g: Geometry) -> bool {
         self.breaks(g).is_none()
     }
 
     /// Why the route cannot make grids of `g`: the rule its grid breaks (`digit 1 appears
     /// twice in the main diagonal`), for messages.
-    pub fn breaks(self, g: Geometry) -> Option<Conflict> {
+    pub fn breaks(self, g: Geometry) -> Option<String> {
         match self {
-            Route::Pattern => pattern_cells(g).find_conflict(),
+            Route::Pattern if g.variant().rules().boxes == Boxes::PerPuzzle => {
+                Some("its regions would be the boxes".into())
+            }
+            Route::Pattern => pattern_cells(g).find_conflict().map(|c| c.to_string()),
             _ => None,
         }
     }
@@ -101,6 +105,22 @@ pub fn solution_grid(
     }
 }
 
+/// The most nodes a search for a grid under one jigsaw layout may take before the layout
+/// is given up for another (most layouts give a grid within a few hundred).
+const LAYOUT_NODES: u64 = 1 << 14;
+
+/// An empty grid of `g` to fill: under a rule set whose regions are the puzzle's own,
+/// with a random layout of them.
+fn empty_grid(g: Geometry, rng: &mut Rand) -> Grid {
+    match g.variant().rules().boxes {
+        Boxes::Fixed => Grid::empty(g),
+        Boxes::PerPuzzle => {
+            let regions = Regions::random(g, |k| rng.below(k));
+            Grid::empty(g).with_regions(Arc::new(regions))
+        }
+    }
+}
+
 /// The pattern grid `cell(r, c) = (r·box_cols + r / box_rows + c) mod N + 1`. It breaks
 /// the diagonal rule (its main diagonal repeats digits), so a variant with diagonals has
 /// no pattern grid: [`Route::usable`] says so before a fill starts.
@@ -136,12 +156,21 @@ pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<
 /// The solver's first solution of an empty grid, branching in random order.
 fn enumerated(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
     let solver = Solver::with_deadline(deadline);
-    let empty = Grid::empty(g);
-    let grid = match g.variant().rules().grid_search_restarts {
-        Some(nodes) => solver.random_solution_restarting(&empty, rng, nodes)?,
-        None => solver.random_solution(&empty, rng)?,
-    };
-    Ok(grid.expect("an empty grid has solutions"))
+    // Some jigsaw layouts admit no grid: then another layout.
+    loop {
+        let empty = empty_grid(g, rng);
+        let grid = match g.variant().rules().grid_search_restarts {
+            Some(nodes) => {
+                let most = empty.regions().map(|_| LAYOUT_NODES);
+                solver.random_solution_restarting(&empty, rng, nodes, most)?
+            }
+            None => solver.random_solution(&empty, rng)?,
+        };
+        if let Some(grid) = grid {
+            return Ok(grid);
+        }
+        assert!(empty.regions().is_some(), "an empty grid has solutions");
+    }
 }
 
 /// A grid under a random element of the validity-preserving group: digit relabelling
@@ -179,16 +208,38 @@ fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
             line_permutation(g.box_rows(), n / g.box_rows(), rng),
             line_permutation(g.box_cols(), n / g.box_cols(), rng),
         ),
+        Symmetries::Square => {
+            // Each axis kept or reversed; with transposition, the square's 8 symmetries.
+            let mut axis = || -> Vec<usize> {
+                match rng.below(2) {
+                    0 => (0..n).collect(),
+                    _ => (0..n).rev().collect(),
+                }
+            };
+            (axis(), axis())
+        }
     };
     let transpose = g.group_transposes() && rng.below(2) == 1;
+    // The source cell each image cell comes from.
+    let from = |i: usize| {
+        let (r, c) = (rows[i / n], cols[i % n]);
+        let (r, c) = if transpose { (c, r) } else { (r, c) };
+        r * n + c
+    };
     let cells = (0..n * n)
-        .map(|i| {
-            let (r, c) = (rows[i / n], cols[i % n]);
-            let (r, c) = if transpose { (c, r) } else { (r, c) };
-            digits[source.get(r * n + c) as usize - 1]
-        })
+        .map(|i| digits[source.get(from(i)) as usize - 1])
         .collect();
-    Grid::from_cells(g, cells)
+    let image = Grid::from_cells(g, cells);
+    match source.regions() {
+        Some(regions) => {
+            let labels: Vec<u8> = (0..n * n)
+                .map(|i| regions.region_of(from(i)) as u8)
+                .collect();
+            let moved = Regions::new(g, &labels).expect("a symmetry keeps regions whole");
+            image.with_regions(Arc::new(moved))
+        }
+        None => image,
+    }
 }
 
 /// A random relabelling of `g`'s digits kept by its rule set (`digits[d - 1]` replaces
@@ -223,8 +274,28 @@ fn line_permutation(per_group: usize, groups: usize, rng: &mut Rand) -> Vec<usiz
 /// Fills an empty grid cell by cell: the open cell with the fewest allowed digits
 /// first, digits in random order, undoing on dead ends.
 fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
+    // Some jigsaw layouts admit no grid: then another layout.
+    loop {
+        let empty = empty_grid(g, rng);
+        if let Some(grid) = backtrack_fill_in(&empty, rng, deadline)? {
+            return Ok(grid);
+        }
+        assert!(
+            empty.regions().is_some(),
+            "an empty grid can always be filled"
+        );
+    }
+}
+
+/// [`backtrack_fill`] of one empty grid; `None` when it has no fill.
+fn backtrack_fill_in(
+    empty: &Grid,
+    rng: &mut Rand,
+    deadline: Option<Instant>,
+) -> Result<Option<Grid>, Aborted> {
+    let g = empty.geometry();
     let n = g.n();
-    let layout = g.layout();
+    let layout = empty.layout();
     let mut filler = Filler {
         layout,
         neighbours: g.variant().rules().neighbours,
@@ -235,18 +306,17 @@ fn backtrack_fill(g: Geometry, rng: &mut Rand, deadline: Option<Instant>) -> Res
         cols: vec![0; n],
         boxes: vec![0; n],
         steps: 0,
+        most_steps: empty.regions().map_or(u64::MAX, |_| LAYOUT_NODES),
         deadline,
     };
-    if filler.fill(rng)? {
-        Ok(Grid::from_cells(g, filler.cells))
-    } else {
-        unreachable!("an empty grid can always be filled")
-    }
+    Ok(filler
+        .fill(rng)?
+        .then(|| Grid::from_cells(g, filler.cells).shaped_like(empty)))
 }
 
-struct Filler {
+struct Filler<'l> {
     /// Row, column, box and extra units of each cell, and the cells its move keeps apart.
-    layout: &'static Layout,
+    layout: &'l Layout,
     /// What the rule set bars beside a digit.
     neighbours: Neighbours,
     /// Digits used in each extra unit.
@@ -257,10 +327,12 @@ struct Filler {
     cols: Vec<u32>,
     boxes: Vec<u32>,
     steps: u64,
+    /// Steps after which the fill gives up (a jigsaw layout may admit no grid).
+    most_steps: u64,
     deadline: Option<Instant>,
 }
 
-impl Filler {
+impl Filler<'_> {
     fn allowed(&self, cell: usize) -> u32 {
         let p = self.layout.places[cell];
         let mut used =
@@ -290,6 +362,9 @@ impl Filler {
 
     fn fill(&mut self, rng: &mut Rand) -> Result<bool, Aborted> {
         self.steps += 1;
+        if self.steps > self.most_steps {
+            return Ok(false);
+        }
         if self.steps.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Aborted);
         }

@@ -490,7 +490,7 @@ impl<'a> Digger<'a> {
             if self.clues - orbit.len() < target {
                 continue;
             }
-            let layout = self.puzzle.geometry().layout();
+            let layout = self.base.grid.layout();
             for &cell in orbit {
                 self.puzzle.set(cell, 0);
                 self.clue_set.remove(cell);

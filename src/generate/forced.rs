@@ -19,7 +19,7 @@ impl ClueUnits {
     /// The masks of `puzzle`'s clues.
     pub fn of(puzzle: &Grid) -> ClueUnits {
         let g = puzzle.geometry();
-        let layout = g.layout();
+        let layout = puzzle.layout();
         let mut clues = ClueUnits {
             digits: vec![0; layout.unit_count()],
             units: vec![0; g.n() + 1],
@@ -71,12 +71,11 @@ impl ClueUnits {
 /// one of its units may take `digit`, each lying in a unit with a clue `digit` (hidden
 /// single). Then no solution puts another digit there, and no search is needed.
 pub fn forced(puzzle: &Grid, clues: &ClueUnits, cell: usize, digit: u8) -> bool {
-    let g = puzzle.geometry();
-    let layout = g.layout();
+    let layout = puzzle.layout();
     let seen = layout
         .all_units_of(cell)
         .fold(0u32, |m, u| m | clues.digits[u]);
-    let others = (((1u32 << g.n()) - 1) << 1) & !(1 << digit);
+    let others = (((1u32 << puzzle.geometry().n()) - 1) << 1) & !(1 << digit);
     if seen & others == others {
         return true;
     }

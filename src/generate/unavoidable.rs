@@ -68,14 +68,14 @@ impl Unavoidable {
         let mut row_in_col = vec![0usize; (n + 1) * n];
         let mut row_in_box = vec![0usize; (n + 1) * n];
         // The same for the extra units of the rule set.
-        let layout = g.layout();
+        let layout = solution.layout();
         let extra = layout.extra_units();
         let mut row_in_extra = vec![0usize; (n + 1) * extra.len()];
         for (cell, &d) in solution.cells().iter().enumerate() {
             let (r, c, d) = (cell / n, cell % n, d as usize);
             cell_in_row[d * n + r] = cell;
             row_in_col[d * n + c] = r;
-            row_in_box[d * n + g.box_of(r, c)] = r;
+            row_in_box[d * n + layout.places[cell].bx as usize] = r;
             for &u in layout.extra_units_of(cell) {
                 row_in_extra[d * extra.len() + u as usize - extra.start] = r;
             }

@@ -78,6 +78,21 @@ pub struct CellPlace {
 impl Layout {
     fn build(g: Geometry) -> Layout {
         let n = g.n();
+        let boxes: Vec<u8> = (0..g.cells())
+            .map(|c| g.box_of(c / n, c % n) as u8)
+            .collect();
+        Layout::with_boxes(g, &boxes)
+    }
+
+    /// The layout of a jigsaw puzzle: its regions (`regions[cell]`, each of `n` cells)
+    /// where the boxes are.
+    pub(super) fn with_regions(g: Geometry, regions: &[u8]) -> Layout {
+        Layout::with_boxes(g, regions)
+    }
+
+    /// The layout whose box units are the cells of each `boxes[cell]`, listed row by row.
+    fn with_boxes(g: Geometry, boxes: &[u8]) -> Layout {
+        let n = g.n();
         let cells = g.cells();
         let mut units = Vec::with_capacity(3 * n * n);
         for r in 0..n {
@@ -87,12 +102,13 @@ impl Layout {
             units.extend((0..n).map(|r| (r * n + c) as u16));
         }
         for b in 0..n {
-            let (r0, c0) = g.box_origin(b);
-            for i in 0..n {
-                let (r, c) = (r0 + i / g.box_cols(), c0 + i % g.box_cols());
-                units.push((r * n + c) as u16);
-            }
+            units.extend(
+                (0..cells)
+                    .filter(|&c| boxes[c] as usize == b)
+                    .map(|c| c as u16),
+            );
         }
+        debug_assert_eq!(units.len(), 3 * n * n, "every box holds n cells");
         for unit in g.variant().rules().units.cells(g) {
             debug_assert_eq!(unit.len(), n, "an extra unit holds every digit once");
             units.extend(unit);
@@ -153,14 +169,17 @@ impl Layout {
         let unit_peer_sets = (0..cells)
             .map(|cell| peer_sets[cell].minus(apart_sets[cell]))
             .collect();
+        let mut seen_in_box = [0u8; 16];
         let places = (0..cells)
             .map(|cell| {
-                let (r, c) = (cell / n, cell % n);
+                let bx = boxes[cell];
+                let in_box = seen_in_box[bx as usize];
+                seen_in_box[bx as usize] += 1;
                 CellPlace {
-                    row: r as u8,
-                    col: c as u8,
-                    bx: g.box_of(r, c) as u8,
-                    in_box: ((r % g.box_rows()) * g.box_cols() + c % g.box_cols()) as u8,
+                    row: (cell / n) as u8,
+                    col: (cell % n) as u8,
+                    bx,
+                    in_box,
                 }
             })
             .collect::<Vec<CellPlace>>();

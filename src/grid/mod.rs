@@ -7,6 +7,7 @@
 mod cages;
 mod layout;
 mod parse;
+mod regions;
 mod rules;
 mod symmetry;
 
@@ -16,9 +17,10 @@ pub use cages::{
 };
 pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout};
 pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
+pub use regions::{RegionError, Regions};
 pub use rules::{
-    per_geometry, Apart, DeadlyPatterns, ExtraUnits, LineGroup, Mark, Neighbours, PerGeometry,
-    Relabelling, RuleSet, Symmetries, UnknownVariant, Variant, GEOMETRY_SLOTS,
+    per_geometry, Apart, Boxes, DeadlyPatterns, ExtraUnits, LineGroup, Mark, Neighbours,
+    PerGeometry, Relabelling, RuleSet, Symmetries, UnknownVariant, Variant, GEOMETRY_SLOTS,
 };
 pub use symmetry::Symmetry;
 
@@ -165,10 +167,15 @@ impl Geometry {
         } else {
             format!("1-9 and A-{}", digit_char(n as u8))
         };
+        let rules = self.variant.rules();
+        let boxes = match rules.boxes {
+            Boxes::Fixed => "box",
+            Boxes::PerPuzzle => "outlined region",
+        };
         format!(
-            "{}: place {digits} once in every row, column and box{}.",
+            "{}: place {digits} once in every row, column and {boxes}{}.",
             self.short_label(),
-            self.variant.rules().rule
+            rules.rule
         )
     }
 
@@ -190,13 +197,15 @@ impl serde::Serialize for Geometry {
     }
 }
 
-/// A grid: geometry plus cell values (`0` empty, `1..=N` digits), and for a killer
-/// puzzle its cages (shared: digging and solving clone grids often).
+/// A grid: geometry plus cell values (`0` empty, `1..=N` digits), for a killer puzzle
+/// its cages and for a jigsaw one its regions (shared: digging and solving clone grids
+/// often).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
     geometry: Geometry,
     cells: Vec<u8>,
     cages: Option<Arc<Cages>>,
+    regions: Option<Arc<Regions>>,
 }
 
 impl Grid {
@@ -206,6 +215,7 @@ impl Grid {
             geometry,
             cells: vec![0; geometry.cells()],
             cages: None,
+            regions: None,
         }
     }
 
@@ -223,6 +233,7 @@ impl Grid {
             geometry,
             cells,
             cages: None,
+            regions: None,
         }
     }
 
@@ -239,6 +250,44 @@ impl Grid {
         if !variant.has_cages() {
             self.cages = None;
         }
+        if variant.rules().boxes != Boxes::PerPuzzle {
+            self.regions = None;
+        }
+        self
+    }
+
+    /// The same cells with jigsaw `regions` (of this grid's side) in place of the boxes,
+    /// under the rule set whose boxes are the puzzle's own.
+    pub fn with_regions(mut self, regions: Arc<Regions>) -> Grid {
+        debug_assert_eq!(regions.n(), self.geometry.n());
+        if self.geometry.variant().rules().boxes != Boxes::PerPuzzle {
+            self.geometry = self.geometry.with_variant(Variant::jigsaw());
+        }
+        self.regions = Some(regions);
+        self
+    }
+
+    /// The regions of a jigsaw grid (`None` for the other variants).
+    #[inline]
+    pub fn regions(&self) -> Option<&Arc<Regions>> {
+        self.regions.as_ref()
+    }
+
+    /// The grid's units and peers: its regions' layout on a jigsaw grid, else its
+    /// geometry's.
+    #[inline]
+    pub fn layout(&self) -> &Layout {
+        match &self.regions {
+            Some(regions) => regions.layout(),
+            None => self.geometry.layout(),
+        }
+    }
+
+    /// The same cells with the shape (cages, regions) of `other`.
+    pub fn shaped_like(mut self, other: &Grid) -> Grid {
+        self.geometry = other.geometry;
+        self.cages = other.cages.clone();
+        self.regions = other.regions.clone();
         self
     }
 
@@ -260,9 +309,13 @@ impl Grid {
         self.cages.as_ref()
     }
 
-    /// The values only, as a grid with no cages (the solution grid under them).
+    /// The values only, as a grid with no cages (the solution grid under them); a jigsaw
+    /// grid keeps its regions, without which its values make no grid.
     pub fn without_cages(&self) -> Grid {
-        Grid::from_cells(self.geometry, self.cells.clone())
+        Grid {
+            cages: None,
+            ..self.clone()
+        }
     }
 
     /// Cell values, row by row.
@@ -314,14 +367,21 @@ impl Grid {
     /// killer cage repeating a digit or missing its sum), if any.
     pub fn find_conflict(&self) -> Option<Conflict> {
         let g = self.geometry;
-        let layout = g.layout();
+        let layout = self.layout();
+        // A jigsaw grid whose regions are not known (a bare solution) has no boxes.
+        let boxes_bind = self.regions.is_some() || g.variant().rules().boxes == Boxes::Fixed;
+        let binds = |u: &usize| boxes_bind || !layout.boxes().contains(u);
         let mut seen = vec![0u32; layout.unit_count()];
         for (cell, &v) in self.cells.iter().enumerate() {
             if v == 0 {
                 continue;
             }
             let bit = 1u32 << v;
-            if let Some(u) = layout.all_units_of(cell).find(|&u| seen[u] & bit != 0) {
+            if let Some(u) = layout
+                .all_units_of(cell)
+                .filter(binds)
+                .find(|&u| seen[u] & bit != 0)
+            {
                 return Some(Conflict::Repeat {
                     digit: v,
                     unit: Unit::of(g, u),
@@ -390,8 +450,12 @@ impl Grid {
         Some(out)
     }
 
-    /// The grid in rows with box borders, each cell drawn by `cell_char`.
+    /// The grid in rows with box borders (a jigsaw grid's region borders), each cell drawn
+    /// by `cell_char`.
     fn boxed(&self, cell_char: impl Fn(usize) -> char) -> String {
+        if let Some(regions) = &self.regions {
+            return outlined(regions, cell_char);
+        }
         let g = self.geometry;
         let n = g.n();
         let mut sep = String::from("+");
@@ -420,11 +484,55 @@ impl Grid {
     }
 }
 
+/// A jigsaw grid in rows, each cell drawn by `cell_char` between the borders of its
+/// region: `|` and `---` where two touching cells lie in different regions, `+` at a
+/// corner one of them meets.
+fn outlined(regions: &Regions, cell_char: impl Fn(usize) -> char) -> String {
+    let n = regions.n();
+    // Whether a border runs right of (below) cell (r, c); the grid's edge is one.
+    let right = |r: usize, c: usize| {
+        c + 1 == n || regions.region_of(r * n + c) != regions.region_of(r * n + c + 1)
+    };
+    let below = |r: usize, c: usize| {
+        r + 1 == n || regions.region_of(r * n + c) != regions.region_of((r + 1) * n + c)
+    };
+    // The line above row `r` (`r == n`: the bottom edge).
+    let rule = |r: usize| {
+        let across = |c: usize| if r == 0 { true } else { below(r - 1, c) };
+        let mut line = String::from("+");
+        for c in 0..n {
+            line.push_str(if across(c) { "---" } else { "   " });
+            let down = (r > 0 && right(r - 1, c)) || (r < n && right(r, c));
+            let corner = c + 1 == n || across(c) || across(c + 1) || down;
+            line.push(if corner { '+' } else { ' ' });
+        }
+        line.push('\n');
+        line
+    };
+    let mut out = String::new();
+    for r in 0..n {
+        out.push_str(&rule(r));
+        out.push('|');
+        for c in 0..n {
+            out.push(' ');
+            out.push(cell_char(r * n + c));
+            out.push(' ');
+            out.push(if right(r, c) { '|' } else { ' ' });
+        }
+        out.push('\n');
+    }
+    out.push_str(&rule(n));
+    out
+}
+
 /// The one-line text form: the cells, and for a killer grid its cage map and sums after
 /// them (`givens map sums`).
 impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_line())?;
+        if let Some(regions) = &self.regions {
+            write!(f, " {}", regions.to_text())?;
+        }
         match &self.cages {
             Some(cages) => write!(f, " {}", cages.to_text()),
             None => Ok(()),
@@ -441,6 +549,8 @@ pub enum Unit {
     Column(usize),
     /// Box index (0-based, row-major).
     Box(usize),
+    /// Jigsaw region index (0-based, by first appearance row by row).
+    Region(usize),
     /// One of the rule set's extra units of a geometry, by its index among them.
     Extra(Geometry, usize),
     /// Killer cage index (0-based, in the order cages first appear).
@@ -454,6 +564,7 @@ impl Unit {
         match u / n {
             0 => Unit::Row(u),
             1 => Unit::Column(u - n),
+            2 if g.variant().rules().boxes == Boxes::PerPuzzle => Unit::Region(u - 2 * n),
             2 => Unit::Box(u - 2 * n),
             _ => Unit::Extra(g, u - 3 * n),
         }
@@ -466,6 +577,7 @@ impl fmt::Display for Unit {
             Unit::Row(i) => write!(f, "row {}", i + 1),
             Unit::Column(i) => write!(f, "column {}", i + 1),
             Unit::Box(i) => write!(f, "box {}", i + 1),
+            Unit::Region(i) => write!(f, "region {}", i + 1),
             Unit::Extra(g, i) => f.write_str(&g.variant().rules().units.unit_name(*g, *i)),
             Unit::Cage(i) => write!(f, "cage {}", i + 1),
         }

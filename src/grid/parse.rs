@@ -1,6 +1,6 @@
 //! Parsing one puzzle per line.
 
-use super::{CageError, Cages, Conflict, Geometry, Grid, Variant};
+use super::{Boxes, CageError, Cages, Conflict, Geometry, Grid, RegionError, Regions, Variant};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -37,6 +37,12 @@ pub enum ParseError {
     /// Cages that are not a valid partition.
     #[error("{0}")]
     Cages(CageError),
+    /// A jigsaw line without its region map.
+    #[error("a jigsaw line has two fields: givens and region map, one region symbol (1-9, then A-G) per cell (e.g. `4.....8.5... 111122223...`); see the README")]
+    MissingRegions,
+    /// A region map that is not a jigsaw layout.
+    #[error("{0}")]
+    Regions(RegionError),
 }
 
 /// Parses a line whose size is taken from its length (16, 36, 81, 144 or 256 cells).
@@ -61,6 +67,18 @@ pub fn parse_line_in(line: &str, variant: Variant) -> Result<Grid, ParseError> {
 /// The cells, and for a killer line the cages of its next two fields (the text form:
 /// givens, cage map, sums).
 fn parse_fields(line: &str, token: &str, geometry: Geometry) -> Result<Grid, ParseError> {
+    if geometry.variant().rules().boxes == Boxes::PerPuzzle {
+        let map = line
+            .split_whitespace()
+            .nth(1)
+            .ok_or(ParseError::MissingRegions)?;
+        let regions = Regions::parse(geometry, map).map_err(ParseError::Regions)?;
+        let grid = parse_cells(token, geometry)?.with_regions(Arc::new(regions));
+        return match grid.find_conflict() {
+            Some(conflict) => Err(ParseError::Conflict(conflict)),
+            None => Ok(grid),
+        };
+    }
     if !geometry.variant().has_cages() {
         return parse_cells(token, geometry);
     }

@@ -1,6 +1,6 @@
 //! The 8 symmetries of the square (the dihedral group D4) acting on cells.
 
-use super::Geometry;
+use super::{Boxes, Geometry};
 
 /// One symmetry of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,9 +37,11 @@ impl Symmetry {
     ];
 
     /// Whether this symmetry maps boxes onto boxes for the geometry: all eight for square
-    /// boxes; only identity, half turn and the two reflections for oblong boxes.
+    /// boxes; only identity, half turn and the two reflections for oblong boxes; all
+    /// eight where the boxes are a puzzle's own regions (which move with the grid).
     pub fn keeps_boxes(self, geometry: Geometry) -> bool {
         geometry.square_boxes()
+            || geometry.variant().rules().boxes == Boxes::PerPuzzle
             || matches!(
                 self,
                 Symmetry::Identity | Symmetry::Rot180 | Symmetry::Mirror | Symmetry::Flip

@@ -358,6 +358,7 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         served_to: None,
         origin: None,
         cages,
+        regions: puzzle.regions().cloned(),
     }))
 }
 
@@ -371,5 +372,8 @@ pub fn grid_id(grid: &Grid) -> String {
         h.update(g.variant().name().as_bytes());
     }
     h.update(grid.cells());
+    if let Some(regions) = grid.regions() {
+        h.update(regions.to_text().as_bytes());
+    }
     h.finalize().to_hex()[..32].to_string()
 }

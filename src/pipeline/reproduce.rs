@@ -68,6 +68,11 @@ pub fn reproduce(stored: &StoredPuzzle) -> Result<Reproduction> {
     // The base grid is stored as cells only, also for a killer puzzle.
     let stored_base = parse_cells_with(&base.grid, stored.geometry)
         .with_context(|| format!("puzzle {}: stored base grid is malformed", stored.id))?;
+    // A jigsaw puzzle's regions are stored with the puzzle; its base grid has them too.
+    let stored_base = match &stored.regions {
+        Some(regions) => stored_base.with_regions(regions.clone()),
+        None => stored_base,
+    };
     // A killer puzzle's cages are grown again from its seed, then dug as the fill dug them.
     let caged = attempt::caged(&input, &stored_base)
         .with_context(|| format!("puzzle {}: its cages cannot be grown again", stored.id))?;

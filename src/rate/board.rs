@@ -1,7 +1,7 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
 use super::memo::{DigitSearch, PairSearch, SearchMemo, UnitDerived, UnitSearch};
-use crate::grid::{Cages, CellSet, Layout};
+use crate::grid::{Cages, CellSet, Layout, Regions};
 use crate::grid::{Geometry, Grid};
 use std::sync::Arc;
 
@@ -17,11 +17,23 @@ pub struct PairStamps {
     cells: Vec<u32>,
 }
 
+/// The layout of a board of geometry `g` with `regions` (a jigsaw puzzle's, if any): a
+/// function of the two fields, so that a board's other fields stay free to change
+/// while it is read.
+#[inline]
+fn layout_of(g: Geometry, regions: &Option<Arc<Regions>>) -> &Layout {
+    match regions {
+        Some(regions) => regions.layout(),
+        None => g.layout(),
+    }
+}
+
 /// Candidates and placed digits of a grid being solved by hand.
 #[derive(Clone)]
 pub struct Board {
     geometry: Geometry,
-    layout: &'static Layout,
+    /// A jigsaw puzzle's regions, whose layout stands for the geometry's.
+    regions: Option<Arc<Regions>>,
     /// Candidate digits per cell (bit `d-1`); a placed cell keeps only its digit.
     cand: Vec<u16>,
     /// Placed digit per cell, `0` while open.
@@ -66,10 +78,10 @@ impl Board {
         let g = puzzle.geometry();
         let n = g.n();
         let all = ((1u32 << n) - 1) as u16;
-        let units = g.layout().unit_count();
+        let units = puzzle.layout().unit_count();
         let mut b = Board {
             geometry: g,
-            layout: g.layout(),
+            regions: puzzle.regions().cloned(),
             cand: vec![0; g.cells()],
             value: puzzle.cells().to_vec(),
             places: vec![0; units * n],
@@ -87,7 +99,8 @@ impl Board {
         // the clues the rule set's move keeps apart and the digits it bars beside the
         // clues touching it): what placing the clues one by one
         // would leave, without the peer-by-peer eliminations.
-        let layout = b.layout;
+        let regions = b.regions.clone();
+        let layout = regions.as_ref().map_or(g.layout(), |r| r.layout());
         let neighbours = g.variant().rules().neighbours;
         for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
             for u in layout.all_units_of(cell) {
@@ -117,7 +130,7 @@ impl Board {
                 }
             }
             b.cand[cell] = open;
-            let at = b.layout.places[cell];
+            let at = b.layout().places[cell];
             for d in digits(open) {
                 let d = d as usize - 1;
                 b.places[units[0] * n + d] |= 1 << at.col;
@@ -188,13 +201,15 @@ impl Board {
         }
         self.value[cell] = digit;
         self.cand[cell] = bit;
-        for u in self.layout.all_units_of(cell) {
+        let regions = self.regions.clone();
+        let layout = layout_of(self.geometry, &regions);
+        for u in layout.all_units_of(cell) {
             self.placed[u] |= bit;
         }
-        for &p in self.layout.peers(cell) {
+        for &p in layout.peers(cell) {
             self.eliminate(p as usize, digit);
         }
-        let (layout, barred) = (self.layout, self.barred_beside(digit));
+        let barred = self.barred_beside(digit);
         for other in layout.neighbour_sets[cell].iter() {
             for e in digits(barred) {
                 self.eliminate(other, e);
@@ -205,6 +220,12 @@ impl Board {
                 self.eliminate(mate as usize, digit);
             }
         }
+    }
+
+    /// A jigsaw puzzle's regions, which stand for the boxes.
+    #[inline]
+    pub fn regions(&self) -> Option<&Regions> {
+        self.regions.as_deref()
     }
 
     /// A killer puzzle's cages.
@@ -228,10 +249,10 @@ impl Board {
     /// Clears open `cell` from the places of `digit` in its units.
     fn unmark(&mut self, cell: usize, digit: u8) {
         let n = self.n();
-        let at = self.layout.places[cell];
+        let l = layout_of(self.geometry, &self.regions);
+        let at = l.places[cell];
         let (r, c, bx) = (at.row as usize, at.col as usize, at.bx as usize);
         let d = digit as usize - 1;
-        let l = self.layout;
         let (row, col, bx) = (l.row(r), l.column(c), l.box_unit(bx));
         self.places[row * n + d] &= !(1 << c);
         self.places[col * n + d] &= !(1 << r);
@@ -378,7 +399,7 @@ impl Board {
             .collect();
         let cells = (0..self.cells()).map(|c| {
             let own = n - self.cand[c].count_ones();
-            self.layout.all_units_of(c).fold(own, |s, u| s + units[u])
+            self.layout().all_units_of(c).fold(own, |s, u| s + units[u])
         });
         PairStamps {
             cells: cells.collect(),
@@ -434,20 +455,20 @@ impl Board {
     }
 
     /// The cells of unit `u` (rows, then columns, then boxes, then any extra units).
-    pub fn unit(&self, u: usize) -> &'static [u16] {
-        self.layout.unit(u)
+    pub fn unit(&self, u: usize) -> &[u16] {
+        self.layout().unit(u)
     }
 
     /// The row, column and box of a cell, as unit numbers.
     #[inline]
     pub fn units_of(&self, cell: usize) -> [usize; 3] {
-        self.layout.units_of(cell)
+        self.layout().units_of(cell)
     }
 
     /// Number of units.
     #[inline]
     pub fn unit_count(&self) -> usize {
-        self.layout.unit_count()
+        self.layout().unit_count()
     }
 
     /// The value `build` derives from the board as it stands, kept in the memo until
@@ -456,34 +477,34 @@ impl Board {
         self.memo.derived(self.version, build)
     }
 
-    /// The grid's layout: which unit is which.
+    /// The grid's layout: which unit is which (a jigsaw puzzle's regions are its boxes).
     #[inline]
-    pub fn layout(&self) -> &'static Layout {
-        self.layout
+    pub fn layout(&self) -> &Layout {
+        layout_of(self.geometry, &self.regions)
     }
 
     /// The cells sharing a unit with `cell`, in ascending order.
-    pub fn peers(&self, cell: usize) -> &'static [u16] {
-        self.layout.peers(cell)
+    pub fn peers(&self, cell: usize) -> &[u16] {
+        self.layout().peers(cell)
     }
 
     /// The peers of a cell as a set.
     #[inline]
     pub fn peer_set(&self, cell: usize) -> CellSet {
-        self.layout.peer_sets[cell]
+        self.layout().peer_sets[cell]
     }
 
     /// The cells sharing a unit with `cell`: its peers less those the rule set's move
     /// keeps apart (the same set under most rule sets).
     #[inline]
     pub fn unit_peer_set(&self, cell: usize) -> CellSet {
-        self.layout.unit_peer_sets[cell]
+        self.layout().unit_peer_sets[cell]
     }
 
     /// Whether two different cells share a unit.
     #[inline]
     pub fn shares_unit(&self, a: usize, b: usize) -> bool {
-        let cu = &self.layout.cell_units;
+        let cu = &self.layout().cell_units;
         a != b && cu[a] & cu[b] != 0
     }
 
@@ -491,8 +512,8 @@ impl Board {
     /// keeps them apart.
     #[inline]
     pub fn sees(&self, a: usize, b: usize) -> bool {
-        let cu = &self.layout.cell_units;
-        a != b && (cu[a] & cu[b] != 0 || self.layout.apart_sets[a].contains(b))
+        let cu = &self.layout().cell_units;
+        a != b && (cu[a] & cu[b] != 0 || self.layout().apart_sets[a].contains(b))
     }
 
     /// The digits the rule set bars from the cells touching a cell that holds `digit`
@@ -509,7 +530,7 @@ impl Board {
     /// The cells touching `cell` whose digits the rule set restricts ([`Self::barred_beside`]).
     #[inline]
     pub fn neighbour_set(&self, cell: usize) -> CellSet {
-        self.layout.neighbour_sets[cell]
+        self.layout().neighbour_sets[cell]
     }
 
     /// The grid of placed digits.

@@ -6,7 +6,8 @@
 //! is a square of at most 4 × 4 bits.
 
 use crate::grid::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
-use crate::grid::{CellSet, Geometry};
+use crate::grid::{Boxes, CellSet, Geometry, Layout, Regions};
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// Tables for one geometry. Indexes are masked to the table sizes, so lookups need no
@@ -58,13 +59,20 @@ impl BandTables {
                 .filter(|c| set >> (c / bc) & 1 == 1)
                 .fold(0, |m, c| m | 1 << c);
         }
+        // A jigsaw grid's regions are the puzzle's: the geometry's boxes bind nothing, and
+        // the search settles the regions as units of the puzzle (`Search::with_regions`).
+        let boxes = g.variant().rules().boxes == Boxes::Fixed;
         let mut band_box = [0u64; 4];
-        for (k, entry) in band_box.iter_mut().enumerate().take(br) {
+        for (k, entry) in band_box.iter_mut().enumerate().take(br).filter(|_| boxes) {
             *entry = (0..br * n)
                 .filter(|o| (o % n) / bc == k)
                 .fold(0, |m, o| m | 1 << o);
         }
-        let band_keep = permutation_unions(br)
+        let (unions, stack_permutations) = match boxes {
+            true => (permutation_unions(br), permutation_unions(bc)),
+            false => (every_row_used(br), every_column_used(bc)),
+        };
+        let band_keep = unions
             .iter()
             .take(1 << (br * br))
             .map(|&kept| {
@@ -76,16 +84,7 @@ impl BandTables {
             .collect();
         let band_cells = br * n;
         let layout = g.layout();
-        let extra_units = layout
-            .extra_units()
-            .map(|u| {
-                let mut words = [0u64; 4];
-                for &cell in layout.unit(u) {
-                    words[cell as usize / band_cells] |= 1 << (cell as usize % band_cells);
-                }
-                words
-            })
-            .collect();
+        let extra_units = unit_words(g, layout, layout.extra_units());
         let words_of = |cells: &mut dyn Iterator<Item = usize>| {
             let mut words = [0u64; 4];
             for other in cells {
@@ -108,7 +107,7 @@ impl BandTables {
                 let (row, col) = (cell / n, cell % n);
                 let mut words = words_of(&mut (0..n * n).filter(|&other| {
                     let (r, c) = (other / n, other % n);
-                    let same_box = r / br == row / br && c / bc == col / bc;
+                    let same_box = boxes && r / br == row / br && c / bc == col / bc;
                     other != cell && (r == row || c == col || same_box)
                 }));
                 for (word, extra) in words.iter_mut().zip(apart.get(cell).unwrap_or(&[0; 4])) {
@@ -125,9 +124,55 @@ impl BandTables {
             band_box,
             boxes_of_row,
             band_keep,
-            stack_permutations: permutation_unions(bc),
+            stack_permutations,
         }
     }
+}
+
+/// For every `k × k` pattern (bit `r * k + c`), itself when each of its rows has a bit,
+/// else nothing: the union of the patterns with a bit in every row, when the columns
+/// bind nothing (a band's rows × boxes without boxes).
+fn every_row_used(k: usize) -> Box<[u16; 1 << 16]> {
+    let row = (1usize << k) - 1;
+    patterns_where(k, |p| (0..k).all(|r| (p >> (r * k)) & row != 0))
+}
+
+/// [`every_row_used`] for columns (a stack's bands × columns without boxes).
+fn every_column_used(k: usize) -> Box<[u16; 1 << 16]> {
+    let column = (0..k).fold(0usize, |m, r| m | 1 << (r * k));
+    patterns_where(k, |p| (0..k).all(|c| (p >> c) & column != 0))
+}
+
+/// Each `k × k` pattern that `keep` accepts, as itself; the others as nothing.
+fn patterns_where(k: usize, keep: impl Fn(usize) -> bool) -> Box<[u16; 1 << 16]> {
+    let mut out = Box::new([0u16; 1 << 16]);
+    for (pattern, entry) in out.iter_mut().enumerate().take(1 << (k * k)) {
+        if keep(pattern) {
+            *entry = pattern as u16;
+        }
+    }
+    out
+}
+
+/// The cells of `layout`'s units `units`, each as band words of geometry `g`.
+fn unit_words(g: Geometry, layout: &Layout, units: Range<usize>) -> Box<[[u64; 4]]> {
+    let band_cells = g.box_rows() * g.n();
+    units
+        .map(|u| {
+            let mut words = [0u64; 4];
+            for &cell in layout.unit(u) {
+                words[cell as usize / band_cells] |= 1 << (cell as usize % band_cells);
+            }
+            words
+        })
+        .collect()
+}
+
+/// A jigsaw puzzle's regions as band words, which the search settles as units (the
+/// geometry's tables leave the boxes out under such a rule set).
+pub(super) fn region_words(g: Geometry, regions: &Regions) -> Box<[[u64; 4]]> {
+    let layout = regions.layout();
+    unit_words(g, layout, layout.boxes())
 }
 
 /// For every `k × k` pattern, the union of the permutation patterns inside it.

@@ -10,7 +10,7 @@ pub mod trace;
 
 use crate::grid::{Geometry, Grid};
 use crate::rng::Rand;
-use band_tables::band_tables;
+use band_tables::{band_tables, region_words};
 use cages::CageTable;
 use search::{Ascending, BranchOrder, Found, Search};
 use std::time::Instant;
@@ -196,17 +196,25 @@ impl Solver {
     /// its node budget, the budget doubling from `nodes` each time: a random search whose
     /// length is heavy-tailed finishes sooner so (non-consecutive grids: 0 to 80 ms
     /// from an empty grid without restarts).
+    ///
+    /// With `most`, a search would run past `most` nodes gives up: `None`, as when `start`
+    /// has no solution (a jigsaw layout that admits no grid can take minutes to prove so;
+    /// another layout is drawn instead).
     pub fn random_solution_restarting(
         &self,
         start: &Grid,
         rng: &mut Rand,
         mut nodes: u64,
+        most: Option<u64>,
     ) -> Result<Option<Grid>, Aborted> {
         let g = start.geometry();
         loop {
             let order = RandomOrder(&mut *rng);
             if let Some(s) = by_size!(g, explore_within(start, None, 1, *self, order, nodes))? {
                 return Ok(s.first.map(|cells| solution_of(start, cells)));
+            }
+            if most.is_some_and(|most| nodes >= most) {
+                return Ok(None);
             }
             nodes = nodes.saturating_mul(2);
         }
@@ -278,9 +286,26 @@ pub fn solves_below(grid: &Grid, score: f64) -> bool {
 /// place.
 pub struct Narrowing {
     geometry: Geometry,
-    /// The puzzle's cages, built once (building them for every round of a killer settle
-    /// test took more time than the propagation itself).
+    /// The puzzle's cages and regions, built once (building cages for every round of a
+    /// killer settle test took more time than the propagation itself).
+    own: PuzzleTables,
+}
+
+/// What a puzzle adds to its geometry's tables: a killer puzzle's cages, a jigsaw
+/// puzzle's regions.
+struct PuzzleTables {
     cages: Option<CageTable>,
+    regions: Option<Box<[[u64; 4]]>>,
+}
+
+impl PuzzleTables {
+    fn of(puzzle: &Grid) -> PuzzleTables {
+        let g = puzzle.geometry();
+        PuzzleTables {
+            cages: puzzle.cages().map(|c| CageTable::new(g, c)),
+            regions: puzzle.regions().map(|r| region_words(g, r)),
+        }
+    }
 }
 
 impl Narrowing {
@@ -290,7 +315,7 @@ impl Narrowing {
         let g = puzzle.geometry();
         locked_below(g, score).then(|| Narrowing {
             geometry: g,
-            cages: puzzle.cages().map(|c| CageTable::new(g, c)),
+            own: PuzzleTables::of(puzzle),
         })
     }
 
@@ -299,7 +324,7 @@ impl Narrowing {
     /// `None` on a contradiction. A placed cell keeps its digit.
     pub fn narrow(&self, values: &[u8], cands: &[u16]) -> Option<Vec<u16>> {
         let g = self.geometry;
-        by_size!(g, narrowed(g, self.cages.as_ref(), values, cands))
+        by_size!(g, narrowed(g, &self.own, values, cands))
     }
 }
 
@@ -312,17 +337,20 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
 ) -> bool {
     let clues = grid.cells();
     if singles_only {
+        let own = PuzzleTables {
+            cages: None,
+            regions: grid.regions().map(|r| region_words(g, r)),
+        };
         with_rater_steps::<N, BR, DB, BANDS, true, _>(
             g,
-            None,
+            &own,
             |s| s.board::<N, BR, DB, BANDS>(clues),
             |s, b| s.settles::<N, BR, DB, BANDS>(b),
         )
     } else {
-        let cages = grid.cages().map(|c| CageTable::new(g, c));
         with_rater_steps::<N, BR, DB, BANDS, false, _>(
             g,
-            cages.as_ref(),
+            &PuzzleTables::of(grid),
             |s| s.board::<N, BR, DB, BANDS>(clues),
             |s, b| s.settles::<N, BR, DB, BANDS>(b),
         )
@@ -333,13 +361,13 @@ fn settles<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
 /// [`Narrowing::narrow`]'s propagation.
 fn narrowed<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     g: Geometry,
-    cages: Option<&CageTable>,
+    own: &PuzzleTables,
     values: &[u8],
     cands: &[u16],
 ) -> Option<Vec<u16>> {
     with_rater_steps::<N, BR, DB, BANDS, false, _>(
         g,
-        cages,
+        own,
         |s| Some(s.board_from::<N, BR, DB, BANDS>(values, cands)),
         |s, b| s.propagated::<N, BR, DB, BANDS>(b),
     )
@@ -347,7 +375,8 @@ fn narrowed<const N: usize, const BR: usize, const DB: usize, const BANDS: usize
 }
 
 /// `f` of a search that keeps to the rater's steps (singles alone with `SINGLES`, which
-/// reads no cages) under `cages`, and the board `start` makes; `None` when it makes none
+/// reads no cages) under the puzzle's `own` tables, and the board `start` makes; `None`
+/// when it makes none
 /// (two clues clash).
 fn with_rater_steps<
     const N: usize,
@@ -358,12 +387,13 @@ fn with_rater_steps<
     R,
 >(
     g: Geometry,
-    cages: Option<&CageTable>,
+    own: &PuzzleTables,
     start: impl FnOnce(&mut Search<'_, Ascending, SINGLES>) -> Option<search::Board<DB, BANDS>>,
     f: impl FnOnce(&mut Search<'_, Ascending, SINGLES>, &mut search::Board<DB, BANDS>) -> R,
 ) -> Option<R> {
     let mut s = Search::<_, SINGLES>::new(band_tables(g), Ascending, 1, None)
-        .with_cages(cages)
+        .with_cages(own.cages.as_ref())
+        .with_regions(own.regions.as_deref())
         .with_rater_cage_steps();
     let mut board = start(&mut s)?;
     Some(f(&mut s, &mut board))
@@ -379,13 +409,10 @@ pub fn is_unique(grid: &Grid) -> bool {
     count_solutions(grid, 2).count == 1
 }
 
-/// A solution of `puzzle` with the values `cells`, under the puzzle's cages if any.
+/// A solution of `puzzle` with the values `cells`, under the puzzle's cages and regions
+/// if any.
 fn solution_of(puzzle: &Grid, cells: Vec<u8>) -> Grid {
-    let solution = Grid::from_cells(puzzle.geometry(), cells);
-    match puzzle.cages() {
-        Some(cages) => solution.with_cages(cages.clone()),
-        None => solution,
-    }
+    Grid::from_cells(puzzle.geometry(), cells).shaped_like(puzzle)
 }
 
 /// A digit a search keeps out of an open cell, and whether it keeps the solution it
@@ -422,9 +449,10 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         (g.n(), g.box_rows(), g.n() * g.n() / (BR * N)),
         (N, BR, BANDS)
     );
-    let cages = grid.cages().map(|c| CageTable::new(g, c));
+    let own = PuzzleTables::of(grid);
     let mut s = Search::<_, false>::new(band_tables(g), order, limit, solver.deadline)
-        .with_cages(cages.as_ref())
+        .with_cages(own.cages.as_ref())
+        .with_regions(own.regions.as_deref())
         .with_cage_locking(solver.cage_locking)
         .within_nodes(nodes);
     let clues = grid.cells();
@@ -631,6 +659,37 @@ mod tests {
             }
         }
         grid.set(cell, 0);
+    }
+
+    /// Under random jigsaw regions, the solver counts what a plain search over the
+    /// regions' layout lists (the band search settles the regions as units of the
+    /// puzzle, not as boxes), on 6x6 puzzles of a few clues from grids it made.
+    #[test]
+    fn jigsaw_counts_are_the_grids_that_keep_the_regions() {
+        use crate::generate::{solution_grid, Route};
+        use crate::grid::Variant;
+        let g = Geometry::for_size(6).unwrap().with_variant(Variant::Jigsaw);
+        for seed in 0..12u64 {
+            let mut rng = Rand::new(seed);
+            let solution = solution_grid(g, Route::Enumerate, &mut rng, None, None).unwrap();
+            let regions = solution
+                .regions()
+                .expect("a jigsaw grid has regions")
+                .clone();
+            assert!(!regions.are_boxes(g), "seed {seed}");
+            assert!(solution.find_conflict().is_none());
+            let mut puzzle = Grid::empty(g).with_regions(regions);
+            for _ in 0..10 + seed % 6 {
+                let cell = rng.below(36) as usize;
+                puzzle.set(cell, solution.get(cell));
+            }
+            let mut all = Vec::new();
+            every_solution(&mut puzzle.clone(), &mut all);
+            let counted = count_solutions(&puzzle, 100_000);
+            assert_eq!(counted.count, all.len() as u64, "seed {seed}");
+            let first = counted.first.unwrap();
+            assert!(all.contains(&first) && first.regions().is_some());
+        }
     }
 
     #[test]

@@ -121,8 +121,10 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     stale: u64,
     /// Keep the values of the first solution (off when only the count matters).
     pub(super) keep_first: bool,
-    /// Whether the rule set adds units (see [`Self::settle_extra_units`]).
+    /// Whether the rule set or the puzzle adds units (see [`Self::settle_extra_units`]).
     extra_units: bool,
+    /// Those units, as band words: the rule set's, or a jigsaw puzzle's regions.
+    units: &'t [[u64; 4]],
     /// Whether the rule set keeps cells a move apart or bars digits beside a digit (see
     /// [`Self::clear_near`]): one flag, so that the usual search tests one.
     near: bool,
@@ -215,6 +217,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             stale: 0,
             keep_first: true,
             extra_units: !tables.extra_units.is_empty(),
+            units: &tables.extra_units,
             near: !tables.apart.is_empty() || !tables.neighbours.is_empty(),
             cages: None,
             cage_seen: ([0; 64], [0; 4]),
@@ -226,6 +229,16 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     /// The same search, giving up undecided after `nodes` nodes (see [`Self::found`]).
     pub(super) fn within_nodes(mut self, nodes: u64) -> Self {
         self.node_budget = nodes;
+        self
+    }
+
+    /// The same search settling a jigsaw puzzle's regions (as band words) where the boxes
+    /// are; nothing when `regions` is `None`.
+    pub(super) fn with_regions(mut self, regions: Option<&'t [[u64; 4]]>) -> Self {
+        if let Some(regions) = regions {
+            self.units = regions;
+            self.extra_units = true;
+        }
         self
     }
 
@@ -681,7 +694,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         &mut self,
         b: &mut Board<DB, BANDS>,
     ) -> bool {
-        let units = &self.tables.extra_units;
+        let units = self.units;
         let band_words = (1u64 << BANDS) - 1;
         let mut digits = (0..N).fold(0u32, |m, d| {
             m | (((self.stale >> (d * BANDS)) & band_words != 0) as u32) << d

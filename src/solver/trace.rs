@@ -40,7 +40,7 @@ pub struct Trace {
 pub fn trace(puzzle: &Grid, limit: usize) -> Trace {
     let mut search = Watched {
         n: puzzle.geometry().n(),
-        peers: puzzle.geometry().layout(),
+        peers: puzzle.layout(),
         values: puzzle.cells().to_vec(),
         cages: puzzle.cages().cloned(),
         trace: Trace::default(),
@@ -50,16 +50,16 @@ pub fn trace(puzzle: &Grid, limit: usize) -> Trace {
     search.trace
 }
 
-struct Watched {
+struct Watched<'p> {
     n: usize,
-    peers: &'static crate::grid::Layout,
+    peers: &'p crate::grid::Layout,
     values: Vec<u8>,
     cages: Option<Arc<Cages>>,
     trace: Trace,
     limit: usize,
 }
 
-impl Watched {
+impl Watched<'_> {
     fn record(&mut self, event: Event) -> bool {
         if self.trace.events.len() >= self.limit {
             self.trace.truncated = true;

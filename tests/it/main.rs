@@ -13,6 +13,7 @@ mod faults;
 mod fuzz_corpus;
 mod generate;
 mod house;
+mod jigsaw;
 mod killer;
 mod nightly;
 mod pictures;

@@ -678,6 +678,7 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
              DROP TABLE daily;
              ALTER TABLE daily_v7 RENAME TO daily;
              ALTER TABLE alarms DROP COLUMN variant;
+             ALTER TABLE puzzles DROP COLUMN regions;
              PRAGMA user_version = 7;"
         ))
         .unwrap();
@@ -700,5 +701,5 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
         ),
         vec!["classic"]
     );
-    assert_eq!(scalar(&db, "PRAGMA user_version"), 9);
+    assert_eq!(scalar(&db, "PRAGMA user_version"), 10);
 }

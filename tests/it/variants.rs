@@ -700,7 +700,8 @@ fn variants_lists_every_rule_set() {
             "center-dot",
             "anti-knight",
             "anti-king",
-            "non-consecutive"
+            "non-consecutive",
+            "jigsaw"
         ]
     );
     assert!(out.contains("anti-knight\t4,6,9,12\tanti-knight 9x9: place 1-9 once in every row, column and box; no two cells a knight's move apart hold the same digit."), "{out}");

@@ -85,6 +85,16 @@ impl Geometry {
                     }
                 }
             }
+            Symmetries::Square => {
+                let n = self.n();
+                let kept: Vec<u8> = (0..n as u8).collect();
+                let reversed: Vec<u8> = (0..n as u8).rev().collect();
+                for rows in [&kept, &reversed] {
+                    for cols in [&kept, &reversed] {
+                        f(rows, cols);
+                    }
+                }
+            }
             Symmetries::Sudoku => unreachable!("the sudoku group is searched, not listed"),
         }
     }
@@ -93,6 +103,7 @@ impl Geometry {
     pub fn group_transposes(self) -> bool {
         match self.variant().rules().symmetries {
             Symmetries::Lines => self.line_group().transpose,
+            Symmetries::Square => true,
             Symmetries::Sudoku | Symmetries::Mirrored => self.square_boxes(),
         }
     }

@@ -52,6 +52,9 @@ pub enum Variant {
     AntiKing,
     /// Classic rules, and no two orthogonally touching cells hold consecutive digits.
     NonConsecutive,
+    /// Rows, columns and irregular regions in place of the boxes: `n` connected groups of
+    /// `n` cells, drawn per puzzle and carried with it.
+    Jigsaw,
 }
 
 /// The transformations that map every valid grid of a rule set to another: what the
@@ -70,6 +73,18 @@ pub enum Symmetries {
     /// [`LineGroup`] (the box-keeping permutations of each axis that map the extra units
     /// onto extra units), transposition when it keeps them, and relabelling.
     Lines,
+    /// The eight symmetries of the square, the puzzle's own regions moving with the grid
+    /// (no line permutation keeps a jigsaw layout), and relabelling.
+    Square,
+}
+
+/// Where a grid's boxes come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boxes {
+    /// The geometry's `box_rows × box_cols` boxes.
+    Fixed,
+    /// The puzzle's own regions ([`crate::grid::Regions`]), which replace the boxes.
+    PerPuzzle,
 }
 
 /// Which deadly patterns the rater may rely on (the puzzle has one solution, so a pattern
@@ -97,6 +112,8 @@ pub enum Mark {
     ShadeExtraUnits,
     /// Each cage's dashed outline with its sum in the corner.
     Cages,
+    /// Thick borders between the puzzle's regions, where the box borders are.
+    RegionBorders,
 }
 
 /// What a variant adds to the grid and what follows from it, declared once: the layout,
@@ -110,6 +127,8 @@ pub struct RuleSet {
     pub tag: &'static str,
     /// The grid sides it is made in.
     pub sizes: &'static [usize],
+    /// Where its boxes come from.
+    pub boxes: Boxes,
     /// The units it adds to rows, columns and boxes.
     pub units: ExtraUnits,
     /// The move that keeps two cells from holding the same digit, if any.
@@ -151,10 +170,16 @@ impl RuleSet {
         self.sizes.contains(&n)
     }
 
+    /// Whether each puzzle brings its own regions in place of the boxes (jigsaw).
+    pub fn regions_per_puzzle(&self) -> bool {
+        self.boxes == Boxes::PerPuzzle
+    }
+
     /// Whether the rule set adds nothing to rows, columns and boxes (the classic one):
     /// keys and labels written before variants existed stay as they were for it.
     pub fn is_plain(&self) -> bool {
         matches!(self.units, ExtraUnits::None)
+            && self.boxes == Boxes::Fixed
             && !self.apart.any()
             && !self.neighbours.any()
             && !self.cages
@@ -168,6 +193,7 @@ const SHADED_UNITS: RuleSet = RuleSet {
     name: "",
     tag: "",
     sizes: &[9],
+    boxes: Boxes::Fixed,
     units: ExtraUnits::None,
     apart: Apart::None,
     neighbours: Neighbours::Free,
@@ -198,11 +224,12 @@ const FORBIDDEN_PAIRS: RuleSet = RuleSet {
 const RESTART_NODES: u64 = 256;
 
 /// Every variant's rule set, at its index.
-const RULES: [RuleSet; 11] = [
+const RULES: [RuleSet; 12] = [
     RuleSet {
         name: "classic",
         tag: "",
         sizes: &SUPPORTED_SIZES,
+        boxes: Boxes::Fixed,
         units: ExtraUnits::None,
         apart: Apart::None,
         neighbours: Neighbours::Free,
@@ -220,6 +247,7 @@ const RULES: [RuleSet; 11] = [
         name: "diagonal",
         tag: "d",
         sizes: &SUPPORTED_SIZES,
+        boxes: Boxes::Fixed,
         units: ExtraUnits::Diagonals,
         apart: Apart::None,
         neighbours: Neighbours::Free,
@@ -238,6 +266,7 @@ const RULES: [RuleSet; 11] = [
         tag: "k",
         // Cages grow on up to 9 digits: the sums of larger grids are beyond the rater.
         sizes: &[4, 6, 9],
+        boxes: Boxes::Fixed,
         units: ExtraUnits::None,
         apart: Apart::None,
         neighbours: Neighbours::Free,
@@ -324,11 +353,33 @@ const RULES: [RuleSet; 11] = [
         grid_search_restarts: Some(RESTART_NODES),
         ..FORBIDDEN_PAIRS
     },
+    RuleSet {
+        name: "jigsaw",
+        tag: "j",
+        // Regions need room to bend: 4x4 layouts are few and mostly boxes. No 16x16: the
+        // search found no grid for a random layout within 15 s (its propagation has no
+        // region-line reduction yet).
+        sizes: &[6, 9, 12],
+        boxes: Boxes::PerPuzzle,
+        units: ExtraUnits::None,
+        apart: Apart::None,
+        neighbours: Neighbours::Free,
+        cages: false,
+        symmetries: Symmetries::Square,
+        relabelling: Relabelling::Any,
+        // No reference rates jigsaw: the classic scale, the regions standing for boxes.
+        generalized_rating: false,
+        deadly_patterns: DeadlyPatterns::Hold,
+        mark: Mark::RegionBorders,
+        rule: "",
+        settle_first_from: Some(3.5),
+        grid_search_restarts: Some(RESTART_NODES),
+    },
 ];
 
 impl Variant {
     /// Every variant, in the order of their index.
-    pub const ALL: [Variant; 11] = [
+    pub const ALL: [Variant; 12] = [
         Variant::Classic,
         Variant::Diagonal,
         Variant::Killer,
@@ -340,6 +391,7 @@ impl Variant {
         Variant::AntiKnight,
         Variant::AntiKing,
         Variant::NonConsecutive,
+        Variant::Jigsaw,
     ];
 
     /// The variant's rule set.
@@ -370,6 +422,15 @@ impl Variant {
             .into_iter()
             .find(|v| v.has_cages())
             .expect("a rule set with cages")
+    }
+
+    /// The variant whose boxes are each puzzle's own regions (jigsaw), for a grid given
+    /// regions.
+    pub fn jigsaw() -> Variant {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.rules().boxes == Boxes::PerPuzzle)
+            .expect("a rule set with regions")
     }
 
     /// Position in [`Variant::ALL`].
@@ -430,7 +491,7 @@ mod tests {
             err.to_string(),
             "unknown variant `killer9`: use one of classic, diagonal, killer, windoku, \
              disjoint-groups, asterisk, girandola, center-dot, anti-knight, anti-king, \
-             non-consecutive"
+             non-consecutive, jigsaw"
         );
     }
 }

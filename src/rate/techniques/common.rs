@@ -118,6 +118,9 @@ pub fn cells_at(b: &Board, u: usize, places: u16) -> impl Iterator<Item = usize>
 /// one row (column, box) only if they lie in that of their first place, so only that one
 /// is tried (no places count as lying in the first).
 pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
+    if b.regions().is_some() {
+        return locked_into_region(b, u, places);
+    }
     let g = b.geometry();
     let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
     debug_assert!(u < 3 * n, "rows, columns and boxes only, not extra units");
@@ -149,6 +152,28 @@ pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
         let s = first / bc;
         inside(stack_mask << (s * bc)).then(|| layout.box_unit((u / br) * stacks + s))
     }
+}
+
+/// [`locked_into`] where the boxes are a jigsaw puzzle's regions: the unit of the
+/// first place (its row, then its column, for a region; its region for a line) that
+/// holds every place.
+fn locked_into_region(b: &Board, u: usize, places: u16) -> Option<usize> {
+    let layout = b.layout();
+    let n = b.n();
+    let first = layout.unit(u)[places.trailing_zeros() as usize % 16] as usize;
+    let [row, column, region] = layout.units_of(first);
+    let candidates: &[usize] = if u >= 2 * n {
+        &[row, column]
+    } else {
+        &[region]
+    };
+    let cells = layout.unit_set(u);
+    let at = cells_at(b, u, places).collect::<CellSet>();
+    debug_assert!(at.minus(cells).is_empty());
+    candidates
+        .iter()
+        .copied()
+        .find(|&v| at.minus(layout.unit_set(v)).is_empty())
 }
 
 /// The open cells holding each digit (`[d]`; `[0]` is empty).

@@ -12,8 +12,12 @@ use crate::rate::techniques::step::Step;
 /// sees (r2, c); if it is, (r2, c) sees it along row r2. The same with rows and columns
 /// swapped. The first pattern found, in digit, box and cross order; a digit that showed
 /// none is passed over until it changes. Works on the unit position masks the board keeps
-/// (a row's positions are columns, a column's rows, a box's row-major).
+/// (a row's positions are columns, a column's rows, a box's row-major). Boxes only: a
+/// jigsaw region's cells need not lie in a rectangle of rows and columns.
 pub fn empty_rectangle(b: &Board) -> Option<Step> {
+    if b.regions().is_some() {
+        return None;
+    }
     let g = b.geometry();
     let layout = b.layout();
     let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());

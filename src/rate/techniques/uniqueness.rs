@@ -24,7 +24,7 @@ fn rectangles(b: &Board) -> Rc<Vec<Rectangle>> {
 /// pair, so the search starts from pairs of such cells.
 fn find_rectangles(b: &Board) -> Vec<Rectangle> {
     let n = b.n();
-    let g = b.geometry();
+    let layout = b.layout();
     let bivalue: Vec<usize> = (0..b.cells())
         .filter(|&c| b.is_open(c) && two_bits(b.cand(c)))
         .collect();
@@ -73,13 +73,13 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
     found
         .into_iter()
         .filter_map(|[r1, r2, c1, c2]| {
-            // Two boxes: the rows share a band or the columns a stack, not both.
-            let same_band = r1 / g.box_rows() == r2 / g.box_rows();
-            let same_stack = c1 / g.box_cols() == c2 / g.box_cols();
-            if same_band == same_stack {
+            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+            // Two boxes (regions), each holding one side of the rectangle.
+            let [a, b1, c, d] = corners.map(|cell| layout.places[cell].bx);
+            let two_boxes = (a == c && b1 == d && a != b1) || (a == b1 && c == d && a != c);
+            if !two_boxes {
                 return None;
             }
-            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
             if !corners.iter().all(|&c| b.is_open(c)) {
                 return None;
             }

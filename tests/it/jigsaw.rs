@@ -1,0 +1,193 @@
+//! Jigsaw end to end, on each backend: regions drawn per puzzle, stored with it, checked
+//! by a counter written apart from the production solver, carried by show, export and
+//! import, refused by sdk export, and bad region maps refused with exit 2.
+
+use crate::common::{bank, banks, ok, stderr, stdout, temp_db, texts};
+
+/// Whether `map` (one symbol per cell) is `n` regions of `n` cells, each connected.
+fn is_jigsaw_layout(n: usize, map: &[u8]) -> bool {
+    let mut symbols: Vec<u8> = map.to_vec();
+    symbols.sort_unstable();
+    symbols.dedup();
+    symbols.len() == n
+        && symbols.iter().all(|&s| {
+            let cells: Vec<usize> = (0..n * n).filter(|&c| map[c] == s).collect();
+            let mut reached = vec![cells[0]];
+            let mut i = 0;
+            while i < reached.len() {
+                let (r, c) = (reached[i] / n, reached[i] % n);
+                for (dr, dc) in [(0i32, 1i32), (1, 0), (0, -1), (-1, 0)] {
+                    let (r2, c2) = (r as i32 + dr, c as i32 + dc);
+                    if (0..n as i32).contains(&r2) && (0..n as i32).contains(&c2) {
+                        let o = r2 as usize * n + c2 as usize;
+                        if map[o] == s && !reached.contains(&o) {
+                            reached.push(o);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            cells.len() == n && reached.len() == n
+        })
+}
+
+/// Solutions of `cells` under rows, columns and the regions of `map`, up to `limit`.
+fn count(n: usize, map: &[u8], cells: &mut [u8], limit: u64) -> u64 {
+    let fits = |cells: &[u8], cell: usize, d: u8| {
+        !(0..n * n).any(|o| {
+            cells[o] == d && (o / n == cell / n || o % n == cell % n || map[o] == map[cell])
+        })
+    };
+    let Some(open) = (0..n * n).find(|&c| cells[c] == 0) else {
+        return 1;
+    };
+    let mut found = 0;
+    for d in 1..=n as u8 {
+        if fits(cells, open, d) {
+            cells[open] = d;
+            found += count(n, map, cells, limit - found);
+            cells[open] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+    }
+    found
+}
+
+fn digits(line: &str) -> Vec<u8> {
+    line.chars()
+        .map(|c| c.to_digit(17).map_or(0, |d| d as u8))
+        .collect()
+}
+
+#[test]
+fn jigsaw_fills_end_to_end() {
+    for (_dir, db) in banks() {
+        ok(&[
+            "fill",
+            "--variant",
+            "jigsaw",
+            "--count",
+            "8",
+            "--seed",
+            "5",
+            "--db",
+            &db,
+        ]);
+        let rows = texts(
+            &db,
+            "SELECT puzzle || ' ' || solution || ' ' || regions FROM puzzles \
+             WHERE variant = 'jigsaw' ORDER BY id",
+        );
+        assert_eq!(rows.len(), 8, "{db}");
+        let mut layouts = Vec::new();
+        for row in &rows {
+            let fields: Vec<&str> = row.split(' ').collect();
+            let (puzzle, solution, map) = (digits(fields[0]), digits(fields[1]), digits(fields[2]));
+            assert!(is_jigsaw_layout(9, &map), "{row}");
+            assert_eq!(count(9, &map, &mut solution.clone(), 2), 1, "{row}");
+            assert!(puzzle
+                .iter()
+                .zip(&solution)
+                .all(|(&p, &s)| p == 0 || p == s));
+            assert_eq!(count(9, &map, &mut puzzle.clone(), 2), 1, "{row}");
+            layouts.push(map);
+        }
+        layouts.sort();
+        layouts.dedup();
+        assert!(layouts.len() > 1, "one layout for every puzzle");
+        let id = texts(&db, "SELECT CAST(min(id) AS TEXT) FROM puzzles").remove(0);
+        let shown = ok(&["show", &id, "--json", "--db", &db]);
+        assert!(shown.contains("\"variant\": \"jigsaw\"") && shown.contains("\"regions\": \""));
+        let text = ok(&["show", &id, "--db", &db]);
+        assert!(
+            text.contains("regions ") && !text.contains("malformed"),
+            "{text}"
+        );
+        assert!(ok(&["reproduce", &id, "--db", &db]).contains("identical"));
+        assert!(ok(&["verify", "--db", &db]).contains("0 corrupt"));
+        // The txt export (cells, region map) and jsonl read back into a new bank.
+        for format in ["txt", "jsonl"] {
+            let out = ok(&["export", "--format", format, "--db", &db]);
+            let (dir, other) = temp_db();
+            let file = dir.path().join(format!("j.{format}"));
+            std::fs::write(&file, &out).unwrap();
+            let file = file.to_str().unwrap();
+            let mut args = vec!["import", file, "--db", &other];
+            if format == "txt" {
+                args.extend(["--variant", "jigsaw"]);
+            }
+            ok(&args);
+            let a = texts(&db, "SELECT fingerprint FROM puzzles ORDER BY fingerprint");
+            let b = texts(
+                &other,
+                "SELECT fingerprint FROM puzzles ORDER BY fingerprint",
+            );
+            assert_eq!(a, b, "{format}");
+        }
+        let o = bank(&["export", "--format", "sdk", "--db", &db], None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("cannot carry the regions of jigsaw"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// Solving and rating read the region map; a map that is not a layout is exit 2 naming
+/// the line and the problem.
+#[test]
+fn jigsaw_lines_are_read_and_bad_maps_refused() {
+    let generated = ok(&[
+        "generate",
+        "--variant",
+        "jigsaw",
+        "--count",
+        "3",
+        "--seed",
+        "2",
+        "--clues",
+        "30",
+    ]);
+    let lines: Vec<&str> = generated.lines().collect();
+    assert_eq!(lines.len(), 3);
+    for line in &lines {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let solved = ok(&["solve", "--variant", "jigsaw", line]);
+        let solution = digits(solved.trim());
+        let mut cells = digits(fields[0]);
+        assert_eq!(count(9, &digits(fields[1]), &mut cells, 2), 1);
+        assert!(cells.iter().zip(&solution).all(|(&p, &s)| p == 0 || p == s));
+    }
+    let rated = ok(&["rate", "--variant", "jigsaw", lines[0]]);
+    assert!(
+        rated
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse::<f64>()
+            .is_ok(),
+        "{rated}"
+    );
+    let cells = lines[0].split(' ').next().unwrap();
+    let boxes = "111222333111222333111222333444555666444555666444555666777888999777888999777888999";
+    let mut cut = boxes.as_bytes().to_vec();
+    cut.swap(0, 80);
+    let cases = [
+        (
+            format!("{cells} {}", &boxes[1..]),
+            "the region map has 80 symbols",
+        ),
+        (
+            format!("{cells} {}", String::from_utf8(cut).unwrap()),
+            "region 1 is not connected",
+        ),
+    ];
+    for (line, message) in cases {
+        let o = bank(&["rate", "--variant", "jigsaw", &line], None);
+        assert_eq!(o.status.code(), Some(2), "{line}: {}", stdout(&o));
+        assert!(stderr(&o).contains(message), "{}", stderr(&o));
+    }
+}
