@@ -342,6 +342,14 @@ fn json_row(line: &RawLine) -> Result<Row, String> {
     }
 }
 
+/// `grid` once its own fields (cages, regions) are on it, unless its clues clash under them.
+fn unclashed(grid: Grid) -> Result<Grid, String> {
+    match grid.find_conflict() {
+        Some(conflict) => Err(format!("field 'puzzle': {conflict}")),
+        None => Ok(grid),
+    }
+}
+
 /// A puzzle of an export row: solved, rated and fingerprinted here like any import (the
 /// tier is this config's), with the row's metadata kept when it is consistent: the
 /// solution must be the puzzle's, the base grid must be that solution.
@@ -380,11 +388,7 @@ fn from_row(
         Some(list) => {
             let cages = crate::grid::Cages::from_json(puzzle.geometry(), &list)
                 .map_err(|e| format!("field 'cages': {e}"))?;
-            let grid = puzzle.with_cages(std::sync::Arc::new(cages));
-            if let Some(conflict) = grid.find_conflict() {
-                return Err(format!("field 'puzzle': {conflict}"));
-            }
-            grid
+            unclashed(puzzle.with_cages(std::sync::Arc::new(cages)))?
         }
         None => puzzle,
     };
@@ -395,11 +399,7 @@ fn from_row(
         Some(map) => {
             let regions = Regions::parse(puzzle.geometry(), &map)
                 .map_err(|e| format!("field 'regions': {e}"))?;
-            let grid = puzzle.with_regions(std::sync::Arc::new(regions));
-            if let Some(conflict) = grid.find_conflict() {
-                return Err(format!("field 'puzzle': {conflict}"));
-            }
-            grid
+            unclashed(puzzle.with_regions(std::sync::Arc::new(regions)))?
         }
         None => puzzle,
     };

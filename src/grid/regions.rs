@@ -232,7 +232,7 @@ impl Regions {
 
     /// Whether the regions are the boxes of `g`.
     pub fn are_boxes(&self, g: Geometry) -> bool {
-        (0..g.cells()).all(|c| self.of[c] == Regions::boxes(g).of[c])
+        *self == Regions::boxes(g)
     }
 }
 
