@@ -301,6 +301,36 @@ impl Layout {
         2 * self.n..3 * self.n
     }
 
+    /// The box (a jigsaw's region) a cell lies in, numbered from 0.
+    #[inline]
+    pub fn box_containing(&self, cell: usize) -> usize {
+        self.units_of(cell)[2] - 2 * self.n
+    }
+
+    /// Pictures draw a thick line where two cells side by side lie in different boxes:
+    /// for each line between cells (`horizontal`: below row `k - 1`), the runs
+    /// `(from, to, thick)` along it, in cell units, each run one pen.
+    pub fn border_runs(&self, k: usize, horizontal: bool) -> Vec<(usize, usize, bool)> {
+        let n = self.n;
+        let parts = |j: usize| {
+            let (a, b) = if horizontal {
+                ((k - 1) * n + j, k * n + j)
+            } else {
+                (j * n + k - 1, j * n + k)
+            };
+            self.box_containing(a) != self.box_containing(b)
+        };
+        let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+        for j in 0..n {
+            let thick = parts(j);
+            match runs.last_mut() {
+                Some(run) if run.2 == thick => run.1 = j + 1,
+                _ => runs.push((j, j + 1, thick)),
+            }
+        }
+        runs
+    }
+
     /// The extra units (none under classic rules).
     #[inline]
     pub fn extra_units(&self) -> Range<usize> {

@@ -212,8 +212,8 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
     }
 }
 
-/// One grid, centred in its slot under its caption: thick outline and box lines, thin
-/// cell lines (the diagonals' cells shaded for the diagonal variant, the cages with their
+/// One grid, centred in its slot under its caption: thick outline and box (region)
+/// lines, thin cell lines (the diagonals' cells shaded for the diagonal variant, the cages with their
 /// sums for killer), digits centred in their cells. `scale` shrinks solution grids.
 fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
     let geometry = grid.geometry();
@@ -236,22 +236,19 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         let (x, y) = (x0 + (c % n) as f32 * cell, y0 + (c / n) as f32 * cell);
         canvas.shade(x, y, cell, cell, EXTRA_UNIT_SHADE);
     }
+    // Box lines follow the grid's layout: a jigsaw's region borders are drawn thick too.
+    let layout = grid.layout();
+    let pen = |thick: bool| if thick { BOX_LINE } else { CELL_LINE };
     for k in 1..n {
         let at = k as f32 * cell;
-        let (row_pen, col_pen) = (
-            if k % geometry.box_rows() == 0 {
-                BOX_LINE
-            } else {
-                CELL_LINE
-            },
-            if k % geometry.box_cols() == 0 {
-                BOX_LINE
-            } else {
-                CELL_LINE
-            },
-        );
-        canvas.line((x0, y0 + at), (x0 + side, y0 + at), row_pen);
-        canvas.line((x0 + at, y0), (x0 + at, y0 + side), col_pen);
+        for (from, to, thick) in layout.border_runs(k, true) {
+            let (from, to) = (from as f32 * cell, to as f32 * cell);
+            canvas.line((x0 + from, y0 + at), (x0 + to, y0 + at), pen(thick));
+        }
+        for (from, to, thick) in layout.border_runs(k, false) {
+            let (from, to) = (from as f32 * cell, to as f32 * cell);
+            canvas.line((x0 + at, y0 + from), (x0 + at, y0 + to), pen(thick));
+        }
     }
     canvas.rect(x0, y0, side, side, OUTLINE);
     if let Some(cages) = grid.cages() {

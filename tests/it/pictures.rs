@@ -1197,3 +1197,128 @@ fn solving_page_shades_the_diagonals() {
         browser.screenshot(&artifacts().join("solving-page-diagonal.png"));
     });
 }
+
+/// The edges between side-by-side cells of different regions in a jigsaw map (one symbol
+/// per cell): `(horizontal, k, j)`, the line below row (or right of column) `k - 1`, at
+/// cell `j` along it.
+fn region_borders(n: usize, map: &[u8]) -> Vec<(bool, usize, usize)> {
+    let mut edges = Vec::new();
+    for k in 1..n {
+        for j in 0..n {
+            if map[(k - 1) * n + j] != map[k * n + j] {
+                edges.push((true, k, j));
+            }
+            if map[j * n + k - 1] != map[j * n + k] {
+                edges.push((false, k, j));
+            }
+        }
+    }
+    edges.sort_unstable();
+    edges
+}
+
+/// A jigsaw's sheet draws its region borders with the box pen, where a classic sheet
+/// draws its box lines: read back from the SVG, the thick lines inside the outline are
+/// exactly the stored map's borders.
+#[test]
+fn print_draws_jigsaw_region_borders_thick() {
+    let (dir, db) = temp_db();
+    ok(&[
+        "fill",
+        "--variant",
+        "jigsaw",
+        "--count",
+        "1",
+        "--seed",
+        "4",
+        "--db",
+        &db,
+    ]);
+    let row = crate::common::texts(&db, "SELECT id || ' ' || regions FROM puzzles");
+    let (id, map) = row[0].split_once(' ').unwrap();
+    let svg = dir.path().join("jigsaw.svg");
+    ok(&[
+        "print",
+        "--db",
+        &db,
+        "--ids",
+        id,
+        "--per-page",
+        "1",
+        "--out",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let outline = text
+        .lines()
+        .find(|l| l.starts_with("<rect") && l.contains(r#"stroke-width="2""#))
+        .expect("the grid's outline");
+    let (x0, y0, side) = (
+        attr(outline, "x"),
+        attr(outline, "y"),
+        attr(outline, "width"),
+    );
+    let cell = side / 9.0;
+    let at = |v: f32, origin: f32| ((v - origin) / cell).round() as usize;
+    let mut drawn = Vec::new();
+    for l in text
+        .lines()
+        .filter(|l| l.starts_with("<line") && l.contains(r#"stroke-width="1.4""#))
+    {
+        let (x1, y1, x2, y2) = (attr(l, "x1"), attr(l, "y1"), attr(l, "x2"), attr(l, "y2"));
+        let horizontal = (y1 - y2).abs() < 0.01;
+        let (k, from, to) = if horizontal {
+            (at(y1, y0), at(x1, x0), at(x2, x0))
+        } else {
+            (at(x1, x0), at(y1, y0), at(y2, y0))
+        };
+        drawn.extend((from..to).map(|j| (horizontal, k, j)));
+    }
+    drawn.sort_unstable();
+    let want = region_borders(9, map.as_bytes());
+    assert!(want.len() > 18, "a jigsaw map is not the boxes: {map}");
+    assert_eq!(drawn, want, "thick lines of {map}");
+    assert!(text.contains(">jigsaw 9x9: place 1-9 once in every row, column and outlined region.<"));
+}
+
+/// The solving page parts a jigsaw's regions with the thick box border, as print does.
+#[test]
+fn solving_page_draws_jigsaw_regions() {
+    with_browser(|browser| {
+        let line = ok(&["generate", "--variant", "jigsaw", "--seed", "6"]);
+        let map = line
+            .split_whitespace()
+            .nth(1)
+            .expect("a region map")
+            .to_string();
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("jigsaw.html");
+        ok(&[
+            "explain",
+            "--variant",
+            "jigsaw",
+            line.trim(),
+            "--html",
+            page.to_str().unwrap(),
+        ]);
+        browser.open(&page);
+        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let name = |(horizontal, k, j): (bool, usize, usize)| {
+            let (r, c) = if horizontal { (k - 1, j) } else { (j, k - 1) };
+            format!("{}r{}c{}", if horizontal { "b" } else { "r" }, r + 1, c + 1)
+        };
+        let mut want: Vec<String> = region_borders(9, map.as_bytes())
+            .into_iter()
+            .map(name)
+            .collect();
+        want.sort();
+        let drawn = strings(
+            browser,
+            "return [...document.querySelectorAll('#grid .cell')].flatMap(e => \
+             [e.classList.contains('box-right') ? 'r' + e.dataset.cell : null, \
+              e.classList.contains('box-bottom') ? 'b' + e.dataset.cell : null]).filter(x => x)",
+        );
+        assert_eq!(drawn, want, "thick borders of {map}");
+        browser.screenshot(&artifacts().join("solving-page-jigsaw.png"));
+    });
+}

@@ -106,14 +106,13 @@ pub enum DeadlyPatterns {
 /// How a picture (print sheet, solving page) marks what a variant adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
-    /// Nothing beyond rows, columns and boxes.
+    /// Nothing beyond rows, columns and boxes (box lines follow the layout, so a
+    /// jigsaw's region borders are drawn thick without a mark of their own).
     Plain,
     /// The cells of the extra units shaded, as printed X-sudoku and windoku mark them.
     ShadeExtraUnits,
     /// Each cage's dashed outline with its sum in the corner.
     Cages,
-    /// Thick borders between the puzzle's regions, where the box borders are.
-    RegionBorders,
 }
 
 /// What a variant adds to the grid and what follows from it, declared once: the layout,
@@ -370,7 +369,7 @@ const RULES: [RuleSet; 12] = [
         // No reference rates jigsaw: the classic scale, the regions standing for boxes.
         generalized_rating: false,
         deadly_patterns: DeadlyPatterns::Hold,
-        mark: Mark::RegionBorders,
+        mark: Mark::Plain,
         rule: "",
         settle_first_from: Some(3.5),
         grid_search_restarts: Some(RESTART_NODES),

@@ -19,8 +19,9 @@ function buildGrid(el, prefix) {
     div.className = "cell";
     div.id = prefix + DATA.names[c];
     div.dataset.cell = DATA.names[c];
-    if ((col + 1) % DATA.box_cols === 0 && col < N - 1) div.classList.add("box-right");
-    if ((row + 1) % DATA.box_rows === 0 && row < N - 1) div.classList.add("box-bottom");
+    // Thick where the next cell lies in another box (a jigsaw's region).
+    if (col < N - 1 && DATA.boxes[c] !== DATA.boxes[c + 1]) div.classList.add("box-right");
+    if (row < N - 1 && DATA.boxes[c] !== DATA.boxes[c + N]) div.classList.add("box-bottom");
     if (DATA.givens[c]) div.classList.add("given");
     el.appendChild(div);
     cells.push(div);

@@ -18,10 +18,12 @@ pub struct SolvingPage {
     pub title: String,
     /// Second line: score, hardest technique, clues.
     pub summary: String,
-    /// Grid side and box shape.
+    /// Grid side and box shape (the candidates' arrangement in a cell).
     pub n: usize,
     pub box_rows: usize,
     pub box_cols: usize,
+    /// Per cell, its box (a jigsaw's region): a thick line parts cells of two boxes.
+    pub boxes: Vec<usize>,
     /// Cell names (`r1c1`), to show and to test against.
     pub names: Vec<String>,
     /// Symbols of the digits 1..=n.
@@ -127,6 +129,9 @@ impl SolvingPage {
             n,
             box_rows: g.box_rows(),
             box_cols: g.box_cols(),
+            boxes: (0..g.cells())
+                .map(|c| puzzle.layout().box_containing(c))
+                .collect(),
             names: (0..g.cells())
                 .map(|c| format!("r{}c{}", c / n + 1, c % n + 1))
                 .collect(),
