@@ -12,7 +12,8 @@ use crate::formats::exchange::{csv_split, Row};
 use crate::formats::lines::{self, RawLine};
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{
-    parse_cells_with, parse_line, parse_line_in, parse_line_with, Boxes, Grid, Regions, Variant,
+    parse_cells_with, parse_line, parse_line_in, parse_line_with, Boxes, Grid, ParseError, Regions,
+    Variant,
 };
 use crate::pipeline::attempt::grid_id;
 use crate::solver::Solver;
@@ -64,10 +65,23 @@ const BATCH: usize = 500;
 /// Longest time one line may take to solve and rate.
 const LINE_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Imports; exit 0 when every line was usable, 1 when some were skipped.
+/// Imports; exit 0 when every line was usable, 1 when some were skipped; exit 2 with
+/// nothing stored when a line is of a kind this bank does not read ([`Unusable::Refuse`]).
 pub fn run(args: &ImportArgs) -> Result<u8> {
     let settings = args.config.settings()?;
-    let (name, reader) = lines::open(Some(&args.file))?;
+    let input = Input::open(&args.file)?;
+    let name = input.name();
+    // A first pass over the file parses (cheap) and refuses the file before the bank is
+    // opened; the second parses again and rates (dear).
+    walk(&input, args.format, |entry| {
+        match entry.puzzle(args.variant) {
+            Err(Unusable::Refuse(e)) => Err(anyhow::anyhow!(
+                "{name}: line {}: {e}; nothing was imported",
+                entry.number()
+            )),
+            _ => Ok(()),
+        }
+    })?;
     let mut bank = bank::open(&args.common.db)?;
     let config_json =
         serde_json::to_string(&serde_json::json!({ "import": name, "config": settings.file() }))?;
@@ -75,68 +89,26 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     let mut counts = RunCounts::default();
     let mut bad = 0u64;
     let mut batch = Vec::with_capacity(BATCH);
-    let mut format = args.format;
-    let mut header: Option<Vec<String>> = None;
-    let mut sdk = SdkRows::default();
-    let read = (|| -> Result<()> {
-        let mut lines = lines::lines(reader).peekable();
-        while let Some(line) = lines.next() {
-            let mut line = line?;
-            if format == ImportFormat::Auto {
-                format = detect(&line.text);
-            }
-            if format == ImportFormat::Sdk {
-                match sdk.push(line) {
-                    Some(grid) => line = grid,
-                    None if lines.peek().is_some() => continue,
-                    // The file ends within a grid: what was read is one (short) line.
-                    None => line = sdk.take(),
-                }
-            }
-            if format == ImportFormat::Csv && header.is_none() {
-                header = Some(
-                    csv_header(&line)
-                        .map_err(|e| anyhow::anyhow!("{name}: line {}: {e}", line.number))?,
-                );
-                continue;
-            }
-            counts.attempts += 1;
-            let origin = format!("import {name} line {}", line.number);
-            let record = match format {
-                ImportFormat::Csv => csv_row(&line, header.as_deref().unwrap_or_default())
-                    .and_then(|row| from_row(&row, &settings, args.variant, origin)),
-                ImportFormat::Jsonl => {
-                    json_row(&line).and_then(|row| from_row(&row, &settings, args.variant, origin))
-                }
-                _ => parse_line_in(&line.text, args.variant)
-                    .map_err(|e| line.explain(e.to_string()))
-                    .and_then(|p| rate(&p, &settings)),
-            };
-            match record {
-                Ok(p) => batch.push(p),
-                Err(e) => {
-                    note!("{name}: line {}: {e}", line.number);
-                    bad += 1;
-                    counts.rejected += 1;
-                }
-            }
-            if batch.len() == BATCH {
-                store(&mut bank, run_id, &mut batch, &mut counts)?;
+    let read = walk(&input, args.format, |entry| {
+        counts.attempts += 1;
+        let origin = format!("import {name} line {}", entry.number());
+        let record = entry
+            .puzzle(args.variant)
+            .and_then(|p| entry.record(&p, &settings, origin));
+        match record {
+            Ok(p) => batch.push(p),
+            Err(Unusable::Skip(e) | Unusable::Refuse(e)) => {
+                note!("{name}: line {}: {e}", entry.number());
+                bad += 1;
+                counts.rejected += 1;
             }
         }
-        if sdk.rows > 0 {
-            // A grid cut short by a row of another width, at the end of the file.
-            let rows = sdk.rows;
-            let line = sdk.take();
-            note!(
-                "{name}: line {}: the file ends after {rows} rows of an .sdk grid",
-                line.number
-            );
-            bad += 1;
-            counts.rejected += 1;
+        if batch.len() == BATCH {
+            store(&mut bank, run_id, &mut batch, &mut counts)?;
         }
-        store(&mut bank, run_id, &mut batch, &mut counts)
-    })();
+        Ok(())
+    })
+    .and_then(|()| store(&mut bank, run_id, &mut batch, &mut counts));
     // A read or write error still closes the run, with what was stored before it.
     let (status, message) = match &read {
         Ok(()) => (RunStatus::Completed, None),
@@ -159,6 +131,164 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
     } else {
         super::EXIT_OK
     })
+}
+
+/// The file imported, read twice: a path is opened again; standard input is held in
+/// memory.
+enum Input {
+    File(String),
+    Stdin(Vec<u8>),
+}
+
+impl Input {
+    fn open(file: &str) -> Result<Input> {
+        if file == "-" {
+            let mut held = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut held)?;
+            return Ok(Input::Stdin(held));
+        }
+        // Checked now, so that a bad path is told before anything else.
+        lines::open(Some(file))?;
+        Ok(Input::File(file.to_string()))
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Input::File(path) => path.clone(),
+            Input::Stdin(_) => "<stdin>".into(),
+        }
+    }
+
+    fn reader(&self) -> Result<Box<dyn std::io::BufRead + '_>> {
+        Ok(match self {
+            Input::File(path) => lines::open(Some(path))?.1,
+            Input::Stdin(held) => Box::new(held.as_slice()),
+        })
+    }
+}
+
+/// Why a line is not imported.
+enum Unusable {
+    /// The line is reported and skipped, the rest goes on (exit 1).
+    Skip(String),
+    /// The file is not one this bank reads (a variant it does not know, a region map that
+    /// is no jigsaw layout): nothing is imported (exit 2).
+    Refuse(String),
+}
+
+impl Unusable {
+    /// A puzzle that does not parse, as `said`: refused when its region map is missing or
+    /// no layout, else skipped.
+    fn unparsed(e: &ParseError, said: String) -> Unusable {
+        match e {
+            ParseError::MissingRegions | ParseError::Regions(_) => Unusable::Refuse(said),
+            _ => Unusable::Skip(said),
+        }
+    }
+}
+
+impl From<String> for Unusable {
+    fn from(e: String) -> Unusable {
+        Unusable::Skip(e)
+    }
+}
+
+impl From<&str> for Unusable {
+    fn from(e: &str) -> Unusable {
+        Unusable::Skip(e.to_string())
+    }
+}
+
+/// One puzzle of an import, as its format reads it.
+enum Entry {
+    /// A txt line or an .sdk grid joined into one line.
+    Plain(RawLine),
+    /// A jsonl or csv row, or why the line is not one.
+    Row(usize, Result<Row, String>),
+    /// The file ends within an .sdk grid, after this many rows.
+    ShortSdk(RawLine, usize),
+}
+
+impl Entry {
+    /// The line the entry starts on.
+    fn number(&self) -> usize {
+        match self {
+            Entry::Plain(line) | Entry::ShortSdk(line, _) => line.number,
+            Entry::Row(number, _) => *number,
+        }
+    }
+
+    /// The puzzle with its own fields (cages, regions), parsed and checked for clashes.
+    fn puzzle(&self, variant: Variant) -> Result<Grid, Unusable> {
+        match self {
+            Entry::Plain(line) => parse_line_in(&line.text, variant)
+                .map_err(|e| Unusable::unparsed(&e, line.explain(e.to_string()))),
+            Entry::Row(_, row) => row_puzzle(row.as_ref().map_err(Clone::clone)?, variant),
+            Entry::ShortSdk(_, rows) => Err(Unusable::Skip(format!(
+                "the file ends after {rows} rows of an .sdk grid"
+            ))),
+        }
+    }
+
+    /// The record of the entry's `puzzle`: solved, rated, fingerprinted, with a row's
+    /// metadata.
+    fn record(
+        &self,
+        puzzle: &Grid,
+        settings: &Settings,
+        origin: String,
+    ) -> Result<PuzzleRecord, Unusable> {
+        match self {
+            Entry::Row(_, Ok(row)) => with_row_metadata(row, puzzle, settings, origin),
+            _ => Ok(rate(puzzle, settings)?),
+        }
+    }
+}
+
+/// Hands each puzzle of the input to `each`, as `format` reads it (`auto`: decided by the
+/// first content line; .sdk rows joined into grids; a CSV header read first).
+fn walk(
+    input: &Input,
+    mut format: ImportFormat,
+    mut each: impl FnMut(&Entry) -> Result<()>,
+) -> Result<()> {
+    let mut header: Option<Vec<String>> = None;
+    let mut sdk = SdkRows::default();
+    let mut lines = lines::lines(input.reader()?).peekable();
+    while let Some(line) = lines.next() {
+        let mut line = line?;
+        if format == ImportFormat::Auto {
+            format = detect(&line.text);
+        }
+        if format == ImportFormat::Sdk {
+            match sdk.push(line) {
+                Some(grid) => line = grid,
+                None if lines.peek().is_some() => continue,
+                // The file ends within a grid: what was read is one (short) line.
+                None => line = sdk.take(),
+            }
+        }
+        let entry = match format {
+            ImportFormat::Csv => match &header {
+                None => {
+                    header = Some(csv_header(&line).map_err(|e| {
+                        anyhow::anyhow!("{}: line {}: {e}", input.name(), line.number)
+                    })?);
+                    continue;
+                }
+                Some(names) => Entry::Row(line.number, csv_row(&line, names)),
+            },
+            ImportFormat::Jsonl => Entry::Row(line.number, json_row(&line)),
+            _ => Entry::Plain(line),
+        };
+        each(&entry)?;
+    }
+    if sdk.rows > 0 {
+        // A grid cut short by a row of another width, at the end of the file.
+        let rows = sdk.rows;
+        each(&Entry::ShortSdk(sdk.take(), rows))?;
+    }
+    Ok(())
 }
 
 fn store(
@@ -350,18 +480,15 @@ fn unclashed(grid: Grid) -> Result<Grid, String> {
     }
 }
 
-/// A puzzle of an export row: solved, rated and fingerprinted here like any import (the
-/// tier is this config's), with the row's metadata kept when it is consistent: the
-/// solution must be the puzzle's, the base grid must be that solution.
-fn from_row(
-    row: &Row,
-    settings: &Settings,
-    variant: Variant,
-    origin: String,
-) -> Result<PuzzleRecord, String> {
+/// The puzzle of an export row, with its cages or regions. A variant this bank does not
+/// know, or a region map that is no layout, refuses the file.
+fn row_puzzle(row: &Row, variant: Variant) -> Result<Grid, Unusable> {
     let text = row.text("puzzle").ok_or("no 'puzzle' field")?;
     let size: Option<usize> = row.parsed("size")?;
-    let variant = row.parsed("variant")?.unwrap_or(variant);
+    let variant = row
+        .parsed("variant")
+        .map_err(Unusable::Refuse)?
+        .unwrap_or(variant);
     let cages = row.json("cages")?;
     let regions = row.text("regions");
     // A killer row's cages and a jigsaw row's regions are in their own fields; its puzzle
@@ -380,10 +507,10 @@ fn from_row(
         (None, true) => parse_line(&text).map(|p| p.with_variant(variant)),
         (None, false) => parse_line_in(&text, variant),
     }
-    .map_err(|e| format!("field 'puzzle': {e}"))?;
+    .map_err(|e| Unusable::unparsed(&e, format!("field 'puzzle': {e}")))?;
     let puzzle = match cages {
         Some(_) if !variant.has_cages() => {
-            return Err(format!("a {variant} row has no 'cages': drop the field"))
+            return Err(format!("a {variant} row has no 'cages': drop the field").into())
         }
         Some(list) => {
             let cages = crate::grid::Cages::from_json(puzzle.geometry(), &list)
@@ -392,18 +519,30 @@ fn from_row(
         }
         None => puzzle,
     };
-    let puzzle = match regions {
-        Some(_) if variant.rules().boxes != Boxes::PerPuzzle => {
-            return Err(format!("a {variant} row has no 'regions': drop the field"))
+    let per_puzzle = variant.rules().boxes == Boxes::PerPuzzle;
+    Ok(match regions {
+        Some(_) if !per_puzzle => {
+            return Err(format!("a {variant} row has no 'regions': drop the field").into())
         }
         Some(map) => {
             let regions = Regions::parse(puzzle.geometry(), &map)
-                .map_err(|e| format!("field 'regions': {e}"))?;
+                .map_err(|e| Unusable::Refuse(format!("field 'regions': {e}")))?;
             unclashed(puzzle.with_regions(std::sync::Arc::new(regions)))?
         }
         None => puzzle,
-    };
-    let mut record = rate(&puzzle, settings)?;
+    })
+}
+
+/// The record of an export row's `puzzle`: solved, rated and fingerprinted here like any
+/// import (the tier is this config's), with the row's metadata kept when it is
+/// consistent: the solution must be the puzzle's, the base grid must be that solution.
+fn with_row_metadata(
+    row: &Row,
+    puzzle: &Grid,
+    settings: &Settings,
+    origin: String,
+) -> Result<PuzzleRecord, Unusable> {
+    let mut record = rate(puzzle, settings)?;
     if let (Some(sizes), Some(c)) = (row.parsed("cage_sizes")?, record.cages.as_mut()) {
         c.grown = Some(sizes);
     }
@@ -425,7 +564,7 @@ fn from_row(
                 let g = puzzle.geometry();
                 let parsed = parse_cells_with(&grid, g)
                     .map_err(|e| format!("field 'base_grid': {e}"))?
-                    .shaped_like(&puzzle);
+                    .shaped_like(puzzle);
                 Some(BaseGridRecord {
                     id: grid_id(&parsed),
                     route,

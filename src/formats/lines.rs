@@ -52,7 +52,7 @@ impl RawLine {
 }
 
 /// The content lines of a source; I/O errors end the stream with an error.
-pub fn lines(reader: Box<dyn BufRead>) -> impl Iterator<Item = Result<RawLine>> {
+pub fn lines<'a>(reader: Box<dyn BufRead + 'a>) -> impl Iterator<Item = Result<RawLine>> + 'a {
     reader
         .split(b'\n')
         .enumerate()
