@@ -521,9 +521,15 @@ mod tests {
             for mother in 0..3u64 {
                 let form = minlex_solution(&mother_grid(g, mother, None).unwrap()).unwrap();
                 for s in 0..4 {
-                    let image =
-                        solution_grid(g, Route::Transform, &mut Rand::new(s), Some(mother), None)
-                            .unwrap();
+                    let image = solution_grid(
+                        g,
+                        Route::Transform,
+                        &mut Rand::new(s),
+                        Some(mother),
+                        None,
+                        crate::generate::GENERATOR_VERSION,
+                    )
+                    .unwrap();
                     assert_eq!(
                         minlex_solution(&image).unwrap(),
                         form,

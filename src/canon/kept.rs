@@ -140,8 +140,15 @@ mod tests {
                 let g = Geometry::for_size(n).unwrap().with_variant(v);
                 let mut forms = Vec::new();
                 for seed in 0..3 {
-                    let grid = solution_grid(g, Route::Backtrack, &mut Rand::new(seed), None, None)
-                        .unwrap();
+                    let grid = solution_grid(
+                        g,
+                        Route::Backtrack,
+                        &mut Rand::new(seed),
+                        None,
+                        None,
+                        crate::generate::GENERATOR_VERSION,
+                    )
+                    .unwrap();
                     let form = minlex_kept(&grid);
                     assert!(form.find_conflict().is_none(), "{v} {n}");
                     for t in 0..3 {
@@ -176,8 +183,15 @@ mod tests {
         let g = Geometry::CLASSIC.with_variant(Variant::Jigsaw);
         let mut forms = Vec::new();
         for seed in 0..3 {
-            let grid =
-                solution_grid(g, Route::Enumerate, &mut Rand::new(seed), None, None).unwrap();
+            let grid = solution_grid(
+                g,
+                Route::Enumerate,
+                &mut Rand::new(seed),
+                None,
+                None,
+                crate::generate::GENERATOR_VERSION,
+            )
+            .unwrap();
             let regions = grid.regions().unwrap();
             let form = minlex_kept(&grid);
             assert!(form.regions().is_some() && form.find_conflict().is_none());

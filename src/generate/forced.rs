@@ -113,7 +113,15 @@ mod tests {
             let mut rng = Rand::new(size as u64);
             let solution = match variant {
                 Variant::Classic => pattern_grid(g),
-                _ => solution_grid(g, Route::Backtrack, &mut rng, None, None).unwrap(),
+                _ => solution_grid(
+                    g,
+                    Route::Backtrack,
+                    &mut rng,
+                    None,
+                    None,
+                    crate::generate::GENERATOR_VERSION,
+                )
+                .unwrap(),
             };
             let mut puzzle = solution.clone();
             let mut clues = ClueUnits::of(&puzzle);

@@ -55,8 +55,11 @@ fn parse_named<T: Copy>(
 /// refuse a removal that kept the puzzle unique, so its digs of those variants kept more
 /// clues), and their chains follow the move's links, so their ratings moved; rows of other
 /// variants are made as in version 6. `verify` reports the drift of version 6 rows of
-/// those two variants.
-pub const GENERATOR_VERSION: u32 = 7;
+/// those two variants. Version 8: a jigsaw grid is made under the boxes and its regions
+/// drawn around its digits (`base::REGIONS_AROUND_GRIDS_SINCE`), so jigsaw fills make
+/// other puzzles; `reproduce` makes version 7 jigsaw rows layout first, as they were;
+/// rows of other variants are made as in version 7.
+pub const GENERATOR_VERSION: u32 = 8;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).
@@ -110,6 +113,7 @@ pub fn generate(spec: &Spec, seed: u64, deadline: Option<Instant>) -> Result<Gen
         &mut Rand::new(stream),
         None,
         deadline,
+        GENERATOR_VERSION,
     )?;
     let solution = if spec.geometry.variant().has_cages() {
         let mut rng = Rand::new(derive_seed(&[dig_seed(seed), 2]));

@@ -199,6 +199,79 @@ impl Regions {
         Regions::new(g, &labels).expect("exchanges keep regions connected and whole")
     }
 
+    /// A random layout near this one that `digits`, a grid under this layout, keeps,
+    /// drawn by `below(k)`: `moves` tries of cycles of cells of one digit, each moving
+    /// into the next one's region (a cell of digit d joins region R, R's own d moves on,
+    /// until one moves into the first cell's region), kept when every region they touch
+    /// stays connected. Each region still holds each digit once, so the grid keeps the
+    /// layout.
+    pub fn reshaped_around(
+        &self,
+        g: Geometry,
+        digits: &[u8],
+        moves: usize,
+        mut below: impl FnMut(u32) -> u32,
+    ) -> Regions {
+        let n = g.n();
+        let mut labels: Vec<u8> = self.of.to_vec();
+        // Where each region holds each digit: cell_of[region * n + digit - 1].
+        let mut cell_of = vec![0usize; n * n];
+        for (c, &d) in digits.iter().enumerate() {
+            cell_of[labels[c] as usize * n + d as usize - 1] = c;
+        }
+        let mut cycle: Vec<(usize, u8)> = Vec::with_capacity(n);
+        let mut before: Vec<u8> = Vec::with_capacity(n);
+        for _ in 0..moves {
+            let first = below(g.cells() as u32) as usize;
+            let d = digits[first] as usize - 1;
+            let home = labels[first];
+            // (cell, the region it moves into)
+            cycle.clear();
+            let mut at = first;
+            let closed = loop {
+                let mut touching = [0u8; 4];
+                let mut count = 0;
+                for c in orthogonal_neighbours(n, at) {
+                    let r = labels[c];
+                    if r != labels[at] && !touching[..count].contains(&r) {
+                        touching[count] = r;
+                        count += 1;
+                    }
+                }
+                if count == 0 {
+                    break false;
+                }
+                let into = touching[below(count as u32) as usize];
+                cycle.push((at, into));
+                if into == home {
+                    break true;
+                }
+                if cycle.len() == n || cycle.iter().any(|&(c, _)| labels[c] == into) {
+                    break false;
+                }
+                at = cell_of[into as usize * n + d];
+            };
+            if !closed {
+                continue;
+            }
+            before.clear();
+            before.extend(cycle.iter().map(|&(c, _)| labels[c]));
+            for &(c, into) in &cycle {
+                labels[c] = into;
+            }
+            if before.iter().any(|&r| cut_off(n, &labels, r).is_some()) {
+                for (&(c, _), &r) in cycle.iter().zip(&before) {
+                    labels[c] = r;
+                }
+                continue;
+            }
+            for &(c, into) in &cycle {
+                cell_of[into as usize * n + d] = c;
+            }
+        }
+        Regions::new(g, &labels).expect("cycles keep regions connected and whole")
+    }
+
     /// The side of the grid.
     pub fn n(&self) -> usize {
         self.n

@@ -63,6 +63,7 @@ pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid
         &mut Rand::new(input.grid_seed),
         input.mother_seed,
         deadline,
+        input.generator_version,
     )?)
 }
 

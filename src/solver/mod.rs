@@ -619,7 +619,15 @@ mod tests {
         let (mut unique, mut several) = (0, 0);
         for seed in 0..40 {
             let mut rng = Rand::new(seed);
-            let solution = solution_grid(g, Route::Backtrack, &mut rng, None, None).unwrap();
+            let solution = solution_grid(
+                g,
+                Route::Backtrack,
+                &mut rng,
+                None,
+                None,
+                crate::generate::GENERATOR_VERSION,
+            )
+            .unwrap();
             let sizes = CageSizes::new(2, 3 + seed as usize % 3, 5).unwrap();
             let cages = grow_cages(&solution, sizes, &mut rng).unwrap();
             let puzzle = Grid::empty(g).with_cages(cages);
@@ -671,7 +679,15 @@ mod tests {
         let g = Geometry::for_size(6).unwrap().with_variant(Variant::Jigsaw);
         for seed in 0..12u64 {
             let mut rng = Rand::new(seed);
-            let solution = solution_grid(g, Route::Enumerate, &mut rng, None, None).unwrap();
+            let solution = solution_grid(
+                g,
+                Route::Enumerate,
+                &mut rng,
+                None,
+                None,
+                crate::generate::GENERATOR_VERSION,
+            )
+            .unwrap();
             let regions = solution
                 .regions()
                 .expect("a jigsaw grid has regions")
