@@ -16,7 +16,8 @@ use std::io::Write;
 pub enum TakeFormat {
     /// `id<TAB>puzzle<TAB>solution`, one puzzle a line.
     Txt,
-    /// One JSON object a line: id, puzzle, solution, size, tier, score, clues.
+    /// One JSON object a line: id, puzzle, solution, size, variant, tier, score, clues (a
+    /// killer's cages, a jigsaw's regions).
     Jsonl,
 }
 
@@ -168,7 +169,8 @@ fn print_all(puzzles: &[StoredPuzzle], format: TakeFormat) -> Result<()> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for p in puzzles {
         match format {
-            // A killer puzzle's text form carries its cage map and sums.
+            // A killer puzzle's text form carries its cage map and sums, a jigsaw's its
+            // region map.
             TakeFormat::Txt => writeln!(out, "{}\t{}\t{}", p.id, p.puzzle_grid()?, p.solution)?,
             TakeFormat::Jsonl => {
                 let mut v = serde_json::json!({
@@ -178,6 +180,9 @@ fn print_all(puzzles: &[StoredPuzzle], format: TakeFormat) -> Result<()> {
                 });
                 if let Some(c) = &p.cages {
                     v["cages"] = c.cages.to_json();
+                }
+                if let Some(r) = &p.regions {
+                    v["regions"] = r.to_text().into();
                 }
                 writeln!(out, "{v}")?
             }

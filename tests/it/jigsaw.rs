@@ -301,3 +301,74 @@ fn version_7_jigsaw_puzzles_reproduce_with_their_engine() {
         assert_eq!(o.status.code(), Some(1), "puzzle {id}: {}", stdout(&o));
     }
 }
+
+/// Served and explained like any variant: `take` (jsonl carries the region map, txt the
+/// puzzle line with it), `daily`, `stats` by its `9j` slot, and `explain` of a taken line.
+#[test]
+fn jigsaw_is_served_counted_and_explained() {
+    let (_dir, db) = temp_db();
+    ok(&[
+        "fill",
+        "--variant",
+        "jigsaw",
+        "--count",
+        "8",
+        "--seed",
+        "5",
+        "--db",
+        &db,
+    ]);
+    let stored = texts(&db, "SELECT id || ' ' || regions FROM puzzles ORDER BY id");
+    let taken = ok(&[
+        "take",
+        "--variant",
+        "jigsaw",
+        "--tier",
+        "easy",
+        "--format",
+        "jsonl",
+        "--db",
+        &db,
+    ]);
+    let row: serde_json::Value = serde_json::from_str(taken.trim()).unwrap();
+    let id = row["id"].as_i64().unwrap();
+    let map = row["regions"].as_str().expect("a regions field");
+    assert!(stored.contains(&format!("{id} {map}")), "{taken}");
+    assert_eq!(row["variant"], "jigsaw");
+    let line = ok(&["take", "--variant", "jigsaw", "--tier", "easy", "--db", &db]);
+    let puzzle = line.trim().split('\t').nth(1).unwrap().to_string();
+    assert_eq!(puzzle.split(' ').count(), 2, "cells and region map: {line}");
+    let explained = ok(&["explain", "--variant", "jigsaw", &puzzle]);
+    assert!(
+        explained.contains("step 1:") && !explained.contains("malformed"),
+        "{explained}"
+    );
+    let daily = ok(&[
+        "daily",
+        "--variant",
+        "jigsaw",
+        "--tier",
+        "hard",
+        "--db",
+        &db,
+    ]);
+    assert_eq!(
+        daily,
+        ok(&[
+            "daily",
+            "--variant",
+            "jigsaw",
+            "--tier",
+            "hard",
+            "--db",
+            &db
+        ])
+    );
+    let stats = ok(&["stats", "--db", &db]);
+    assert!(
+        stats
+            .lines()
+            .any(|l| l.trim_start().starts_with("9j  easy")),
+        "{stats}"
+    );
+}
