@@ -259,7 +259,11 @@ impl Regions {
             for &(c, into) in &cycle {
                 labels[c] = into;
             }
-            if before.iter().any(|&r| cut_off(n, &labels, r).is_some()) {
+            // Each region of the cycle gained the cell that moved into it.
+            if !cycle
+                .iter()
+                .all(|&(c, into)| holds_together(n, &labels, into, c))
+            {
                 for (&(c, _), &r) in cycle.iter().zip(&before) {
                     labels[c] = r;
                 }
@@ -307,6 +311,29 @@ impl Regions {
     pub fn are_boxes(&self, g: Geometry) -> bool {
         *self == Regions::boxes(g)
     }
+}
+
+/// Whether region `k`, which holds `member`, is n cells connected side by side: the
+/// reshaping's check, called for every region a cycle touches (a flood without heap).
+fn holds_together(n: usize, labels: &[u8], k: u8, member: usize) -> bool {
+    let mut seen = [0u64; 4];
+    let mut stack = [0u16; 16];
+    seen[member / 64] |= 1 << (member % 64);
+    stack[0] = member as u16;
+    let (mut len, mut reached) = (1, 1);
+    while len > 0 {
+        len -= 1;
+        let cell = stack[len] as usize;
+        for next in orthogonal_neighbours(n, cell) {
+            if labels[next] == k && seen[next / 64] & (1 << (next % 64)) == 0 {
+                seen[next / 64] |= 1 << (next % 64);
+                stack[len] = next as u16;
+                len += 1;
+                reached += 1;
+            }
+        }
+    }
+    reached == n
 }
 
 /// A cell of region `k` that does not touch the region's first cell through the region,
