@@ -121,7 +121,7 @@ fn minlex_jigsaw(grid: &Grid, regions: &Regions) -> Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{solution_grid, Route};
+    use crate::generate::Route;
     use crate::grid::{Geometry, Symmetry, Variant, SUPPORTED_SIZES};
     use crate::rng::Rand;
 
@@ -140,15 +140,7 @@ mod tests {
                 let g = Geometry::for_size(n).unwrap().with_variant(v);
                 let mut forms = Vec::new();
                 for seed in 0..3 {
-                    let grid = solution_grid(
-                        g,
-                        Route::Backtrack,
-                        &mut Rand::new(seed),
-                        None,
-                        None,
-                        crate::generate::GENERATOR_VERSION,
-                    )
-                    .unwrap();
+                    let grid = crate::generate::base::test_grid(g, Route::Backtrack, seed);
                     let form = minlex_kept(&grid);
                     assert!(form.find_conflict().is_none(), "{v} {n}");
                     for t in 0..3 {
@@ -183,15 +175,7 @@ mod tests {
         let g = Geometry::CLASSIC.with_variant(Variant::Jigsaw);
         let mut forms = Vec::new();
         for seed in 0..3 {
-            let grid = solution_grid(
-                g,
-                Route::Enumerate,
-                &mut Rand::new(seed),
-                None,
-                None,
-                crate::generate::GENERATOR_VERSION,
-            )
-            .unwrap();
+            let grid = crate::generate::base::test_grid(g, Route::Enumerate, seed);
             let regions = grid.regions().unwrap();
             let form = minlex_kept(&grid);
             assert!(form.regions().is_some() && form.find_conflict().is_none());

@@ -160,6 +160,13 @@ fn regions_around(grid: Grid, rng: &mut Rand, deadline: Option<Instant>) -> Resu
     Ok(grid)
 }
 
+/// The current generator's grid of `g` by `route` from stream `seed`, for tests.
+#[cfg(test)]
+pub(crate) fn test_grid(g: Geometry, route: Route, seed: u64) -> Grid {
+    let rng = &mut Rand::new(seed);
+    solution_grid(g, route, rng, None, None, super::GENERATOR_VERSION).unwrap()
+}
+
 /// How a grid gets its regions.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum RegionsFirst {
@@ -516,15 +523,7 @@ mod tests {
                 let g = Geometry::for_size(n).unwrap().with_variant(variant);
                 for route in Route::ALL.into_iter().filter(|r| r.usable(g)) {
                     for seed in 0..3 {
-                        let grid = solution_grid(
-                            g,
-                            route,
-                            &mut Rand::new(seed),
-                            None,
-                            None,
-                            GENERATOR_VERSION,
-                        )
-                        .unwrap();
+                        let grid = test_grid(g, route, seed);
                         assert_eq!(grid.geometry(), g);
                         assert_solution(&grid);
                     }
@@ -593,12 +592,9 @@ mod tests {
     fn routes_are_deterministic_and_vary_with_seed() {
         let g = Geometry::CLASSIC;
         for route in Route::ALL {
-            let a =
-                solution_grid(g, route, &mut Rand::new(5), None, None, GENERATOR_VERSION).unwrap();
-            let b =
-                solution_grid(g, route, &mut Rand::new(5), None, None, GENERATOR_VERSION).unwrap();
-            let c =
-                solution_grid(g, route, &mut Rand::new(6), None, None, GENERATOR_VERSION).unwrap();
+            let a = test_grid(g, route, 5);
+            let b = test_grid(g, route, 5);
+            let c = test_grid(g, route, 6);
             assert_eq!(a, b);
             assert_ne!(a, c);
         }
@@ -610,15 +606,7 @@ mod tests {
         let g = Geometry::CLASSIC;
         let grid = |route: Route, seed: u64| {
             let stream = crate::rng::derive_seed(&[seed, route.stream()]);
-            solution_grid(
-                g,
-                route,
-                &mut Rand::new(stream),
-                None,
-                None,
-                GENERATOR_VERSION,
-            )
-            .unwrap()
+            test_grid(g, route, stream)
         };
         for seed in 0..1000 {
             assert_ne!(
@@ -653,15 +641,7 @@ mod tests {
         .unwrap();
         assert_ne!(a, b, "two transforms of one mother");
         assert_ne!(a, mother);
-        let p = solution_grid(
-            g,
-            Route::Pattern,
-            &mut Rand::new(1),
-            None,
-            None,
-            GENERATOR_VERSION,
-        )
-        .unwrap();
+        let p = test_grid(g, Route::Pattern, 1);
         assert_ne!(p, a);
     }
 

@@ -278,7 +278,7 @@ fn union(parent: &mut [usize], x: usize, y: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::base::{pattern_grid, solution_grid, Route};
+    use crate::generate::base::{pattern_grid, test_grid, Route};
     use crate::grid::{parse_line, Geometry, Variant};
     use crate::rng::Rand;
     use crate::solver::count_solutions;
@@ -317,15 +317,7 @@ mod tests {
                 .unwrap()
                 .with_variant(Variant::Diagonal);
             for seed in 0..6 {
-                let grid = solution_grid(
-                    g,
-                    Route::Enumerate,
-                    &mut Rand::new(seed),
-                    None,
-                    None,
-                    crate::generate::GENERATOR_VERSION,
-                )
-                .unwrap();
+                let grid = test_grid(g, Route::Enumerate, seed);
                 let ua = Unavoidable::two_digit(&grid);
                 for set in ua.sets() {
                     assert_unavoidable(&grid, set);
@@ -343,15 +335,7 @@ mod tests {
         let g = Geometry::CLASSIC;
         let mut rectangles = 0;
         for seed in 0..40 {
-            let grid = solution_grid(
-                g,
-                Route::Backtrack,
-                &mut Rand::new(seed),
-                None,
-                None,
-                crate::generate::GENERATOR_VERSION,
-            )
-            .unwrap();
+            let grid = test_grid(g, Route::Backtrack, seed);
             let ua = Unavoidable::two_digit(&grid);
             let at = |r: usize, c: usize| grid.get(r * 9 + c);
             for (r1, r2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
@@ -385,15 +369,7 @@ mod tests {
         for variant in [Variant::Classic, Variant::Diagonal] {
             let g = Geometry::CLASSIC.with_variant(variant);
             for seed in 0..4 {
-                let grid = solution_grid(
-                    g,
-                    Route::Backtrack,
-                    &mut Rand::new(seed),
-                    None,
-                    None,
-                    crate::generate::GENERATOR_VERSION,
-                )
-                .unwrap();
+                let grid = test_grid(g, Route::Backtrack, seed);
                 let taught = BaseGrid::shared(grid.clone());
                 for (i, strategy) in Strategy::ALL.into_iter().cycle().take(12).enumerate() {
                     let stop = match i % 3 {

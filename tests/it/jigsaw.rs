@@ -2,7 +2,7 @@
 //! by a counter written apart from the production solver, carried by show, export and
 //! import, refused by sdk export, and bad region maps refused with exit 2.
 
-use crate::common::{bank, banks, ok, stderr, stdout, temp_db, texts};
+use crate::common::{bank, banks, fill_variant, ok, stderr, stdout, temp_db, texts};
 
 /// Whether `map` (one symbol per cell) is `n` regions of `n` cells, each connected.
 fn is_jigsaw_layout(n: usize, map: &[u8]) -> bool {
@@ -64,17 +64,7 @@ fn digits(line: &str) -> Vec<u8> {
 #[test]
 fn jigsaw_fills_end_to_end() {
     for (_dir, db) in banks() {
-        ok(&[
-            "fill",
-            "--variant",
-            "jigsaw",
-            "--count",
-            "8",
-            "--seed",
-            "5",
-            "--db",
-            &db,
-        ]);
+        fill_variant(&db, "jigsaw", "8", "5");
         let rows = texts(
             &db,
             "SELECT puzzle || ' ' || solution || ' ' || regions FROM puzzles \
@@ -198,17 +188,7 @@ fn jigsaw_lines_are_read_and_bad_maps_refused() {
 #[test]
 fn import_refuses_unknown_variants_and_bad_layouts_storing_nothing() {
     let (dir, db) = temp_db();
-    ok(&[
-        "fill",
-        "--variant",
-        "jigsaw",
-        "--count",
-        "2",
-        "--seed",
-        "5",
-        "--db",
-        &db,
-    ]);
+    fill_variant(&db, "jigsaw", "2", "5");
     let jsonl = ok(&["export", "--format", "jsonl", "--db", &db]);
     let txt = ok(&["export", "--format", "txt", "--db", &db]);
     let good: Vec<&str> = jsonl.lines().collect();
@@ -307,17 +287,7 @@ fn version_7_jigsaw_puzzles_reproduce_with_their_engine() {
 #[test]
 fn jigsaw_is_served_counted_and_explained() {
     let (_dir, db) = temp_db();
-    ok(&[
-        "fill",
-        "--variant",
-        "jigsaw",
-        "--count",
-        "8",
-        "--seed",
-        "5",
-        "--db",
-        &db,
-    ]);
+    fill_variant(&db, "jigsaw", "8", "5");
     let stored = texts(&db, "SELECT id || ' ' || regions FROM puzzles ORDER BY id");
     let taken = ok(&[
         "take",
@@ -343,7 +313,7 @@ fn jigsaw_is_served_counted_and_explained() {
         explained.contains("step 1:") && !explained.contains("malformed"),
         "{explained}"
     );
-    let daily = ok(&[
+    let daily = [
         "daily",
         "--variant",
         "jigsaw",
@@ -351,19 +321,10 @@ fn jigsaw_is_served_counted_and_explained() {
         "hard",
         "--db",
         &db,
-    ]);
-    assert_eq!(
-        daily,
-        ok(&[
-            "daily",
-            "--variant",
-            "jigsaw",
-            "--tier",
-            "hard",
-            "--db",
-            &db
-        ])
-    );
+    ];
+    let first = ok(&daily);
+    assert!(first.contains('\t') && first.trim().split('\t').nth(1).unwrap().contains(' '));
+    assert_eq!(first, ok(&daily), "the same puzzle of the day");
     let stats = ok(&["stats", "--db", &db]);
     assert!(
         stats

@@ -4,7 +4,7 @@
 
 use crate::common::tools::{artifacts, available};
 use crate::common::webdriver::Browser;
-use crate::common::{bank, ok, stderr, temp_db};
+use crate::common::{bank, fill_variant, ok, stderr, temp_db};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -344,17 +344,7 @@ fn print_draws_killer_cages_with_their_sums() {
         return;
     }
     let (dir, db) = temp_db();
-    ok(&[
-        "fill",
-        "--variant",
-        "killer",
-        "--count",
-        "4",
-        "--seed",
-        "3",
-        "--db",
-        &db,
-    ]);
+    fill_variant(&db, "killer", "4", "3");
     let mut expected = BTreeMap::new();
     for line in ok(&["export", "--db", &db]).lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -552,6 +542,26 @@ fn strings(browser: &Browser, script: &str) -> Vec<String> {
     v
 }
 
+/// Generates one puzzle of `variant` (`generate --count 1` with `args` besides) and opens its
+/// solving page, which must load without console errors: the puzzle line, and the
+/// directory that holds the page.
+fn open_solving_page(
+    browser: &Browser,
+    variant: &str,
+    args: &[&str],
+) -> (tempfile::TempDir, String) {
+    let mut generate = vec!["generate", "--variant", variant, "--count", "1"];
+    generate.extend(args);
+    let line = ok(&generate).trim().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join(format!("{variant}.html"));
+    let html = page.to_str().unwrap();
+    ok(&["explain", "--variant", variant, &line, "--html", html]);
+    browser.open(&page);
+    assert_eq!(browser.console_errors(), Vec::<String>::new());
+    (dir, line)
+}
+
 /// What the page highlights: pattern cells, placed candidates, removed candidates.
 fn highlighted(browser: &Browser) -> (Vec<String>, Vec<String>, Vec<String>) {
     let cands = |class: &str, sign: &str| {
@@ -736,30 +746,8 @@ fn solving_page_steps_through_the_explained_solution_in_a_browser() {
 #[test]
 fn solving_page_draws_killer_cages() {
     with_browser(|browser| {
-        let line = ok(&[
-            "generate",
-            "--variant",
-            "killer",
-            "--size",
-            "6",
-            "--count",
-            "1",
-            "--seed",
-            "5",
-        ]);
-        let line = line.trim();
-        let dir = tempfile::tempdir().unwrap();
-        let page = dir.path().join("killer.html");
-        ok(&[
-            "explain",
-            "--variant",
-            "killer",
-            line,
-            "--html",
-            page.to_str().unwrap(),
-        ]);
-        browser.open(&page);
-        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let (_dir, line) = open_solving_page(browser, "killer", &["--size", "6", "--seed", "5"]);
+        let line = line.as_str();
         let fields: Vec<&str> = line.split_whitespace().collect();
         let (map, sums) = (
             fields[1].as_bytes(),
@@ -824,18 +812,7 @@ fn solving_page_draws_killer_cages() {
 #[test]
 fn solving_page_states_an_unshaded_variants_rule() {
     with_browser(|browser| {
-        let line = ok(&["generate", "--variant", "anti-knight", "--seed", "5"]);
-        let dir = tempfile::tempdir().unwrap();
-        let page = dir.path().join("anti-knight.html");
-        ok(&[
-            "explain",
-            "--variant",
-            "anti-knight",
-            line.trim(),
-            "--html",
-            page.to_str().unwrap(),
-        ]);
-        browser.open(&page);
+        let _page = open_solving_page(browser, "anti-knight", &["--seed", "5"]);
         let summary = browser.eval("return document.getElementById('summary').textContent");
         assert!(
             summary.as_str().unwrap().starts_with(
@@ -1162,28 +1139,7 @@ fn print_names_the_variant_shades_diagonals_and_states_the_rules() {
 #[test]
 fn solving_page_shades_the_diagonals() {
     with_browser(|browser| {
-        let line = ok(&[
-            "generate",
-            "--variant",
-            "diagonal",
-            "--count",
-            "1",
-            "--seed",
-            "3",
-        ]);
-        let dir = tempfile::tempdir().unwrap();
-        let page = dir.path().join("diagonal.html");
-        let page_arg = page.to_str().unwrap();
-        ok(&[
-            "explain",
-            "--variant",
-            "diagonal",
-            line.trim(),
-            "--html",
-            page_arg,
-        ]);
-        browser.open(&page);
-        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let _page = open_solving_page(browser, "diagonal", &["--seed", "3"]);
         let shaded = strings(
             browser,
             "return [...document.querySelectorAll('#grid .cell.shaded')].map(e => e.dataset.cell)",
@@ -1223,17 +1179,7 @@ fn region_borders(n: usize, map: &[u8]) -> Vec<(bool, usize, usize)> {
 #[test]
 fn print_draws_jigsaw_region_borders_thick() {
     let (dir, db) = temp_db();
-    ok(&[
-        "fill",
-        "--variant",
-        "jigsaw",
-        "--count",
-        "1",
-        "--seed",
-        "4",
-        "--db",
-        &db,
-    ]);
+    fill_variant(&db, "jigsaw", "1", "4");
     let row = crate::common::texts(&db, "SELECT id || ' ' || regions FROM puzzles");
     let (id, map) = row[0].split_once(' ').unwrap();
     let svg = dir.path().join("jigsaw.svg");
@@ -1285,24 +1231,8 @@ fn print_draws_jigsaw_region_borders_thick() {
 #[test]
 fn solving_page_draws_jigsaw_regions() {
     with_browser(|browser| {
-        let line = ok(&["generate", "--variant", "jigsaw", "--seed", "6"]);
-        let map = line
-            .split_whitespace()
-            .nth(1)
-            .expect("a region map")
-            .to_string();
-        let dir = tempfile::tempdir().unwrap();
-        let page = dir.path().join("jigsaw.html");
-        ok(&[
-            "explain",
-            "--variant",
-            "jigsaw",
-            line.trim(),
-            "--html",
-            page.to_str().unwrap(),
-        ]);
-        browser.open(&page);
-        assert_eq!(browser.console_errors(), Vec::<String>::new());
+        let (_dir, line) = open_solving_page(browser, "jigsaw", &["--seed", "6"]);
+        let map = line.split(' ').nth(1).expect("a region map");
         let name = |(horizontal, k, j): (bool, usize, usize)| {
             let (r, c) = if horizontal { (k - 1, j) } else { (j, k - 1) };
             format!("{}r{}c{}", if horizontal { "b" } else { "r" }, r + 1, c + 1)

@@ -203,17 +203,7 @@ fn bench_fill_rounds_end_in_medians() {
 #[test]
 fn verify_flags_a_puzzle_moved_to_another_variant() {
     let (_dir, db) = temp_db();
-    ok(&[
-        "fill",
-        "--variant",
-        "diagonal",
-        "--count",
-        "8",
-        "--seed",
-        "5",
-        "--db",
-        &db,
-    ]);
+    crate::common::fill_variant(&db, "diagonal", "8", "5");
     crate::common::execute(&db, "UPDATE puzzles SET variant = 'classic' WHERE id = 3");
     let o = bank(&["verify", "--db", &db], None);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));

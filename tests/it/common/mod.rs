@@ -279,21 +279,30 @@ pub fn temp_db() -> (tempfile::TempDir, String) {
     (dir, db)
 }
 
+/// Fills `count` puzzles of `variant` (the default mix of tiers) into `db`, seed `seed`.
+pub fn fill_variant(db: &str, variant: &str, count: &str, seed: &str) {
+    fill_with(db, variant, count, seed, &[]);
+}
+
 /// Fills `count` easy puzzles of each of `variants` into `db`, seed `seed`.
 pub fn fill_easy(db: &str, variants: &[&str], count: &str, seed: &str) {
     for variant in variants {
-        ok(&[
-            "fill",
-            "--variant",
-            variant,
-            "--count",
-            count,
-            "--tier",
-            "easy",
-            "--seed",
-            seed,
-            "--db",
-            db,
-        ]);
+        fill_with(db, variant, count, seed, &["--tier", "easy"]);
     }
+}
+
+fn fill_with(db: &str, variant: &str, count: &str, seed: &str, more: &[&str]) {
+    let mut args = vec![
+        "fill",
+        "--variant",
+        variant,
+        "--count",
+        count,
+        "--seed",
+        seed,
+        "--db",
+        db,
+    ];
+    args.extend(more);
+    ok(&args);
 }
