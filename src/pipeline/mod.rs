@@ -434,12 +434,12 @@ fn skip(tiers: &mut [TierFill]) {
         let t = &mut tiers[i];
         t.failure = None;
         t.skipped = Some(format!(
-            "skipped tier '{}' on {}x{}: no attempt rated into its band {}; its {lacking} \
-             puzzles went to {} (ask for those with --tier)",
+            "skipped tier '{}' on {}x{}: {}; its {lacking} puzzles went to {} (ask for \
+             those with --tier)",
             t.item().tier.name,
             geometry.n(),
             geometry.n(),
-            t.item().tier.band,
+            t.barren(),
             names.join(", ")
         ));
         tiers[i].wanted = tiers[i].accepted;

@@ -101,6 +101,24 @@ impl<'a> TierFill<'a> {
         self.item
     }
 
+    /// Why a tier given up as unreachable is skipped, in the words of what was measured:
+    /// how many attempts found no puzzle in its band, and how many it stored before them.
+    pub fn barren(&self) -> String {
+        let band = &self.item.tier.band;
+        if self.accepted == 0 {
+            format!(
+                "none of its {} attempts rated into its band {band}",
+                self.counts.attempts
+            )
+        } else {
+            let last = self.give_up_streak * u64::from(self.settings.generation.max_attempts);
+            format!(
+                "after {} stored, its last {last} attempts found none in its band {band}",
+                self.accepted
+            )
+        }
+    }
+
     /// Whether the tier still wants puzzles and has not failed.
     pub fn is_open(&self) -> bool {
         self.failure.is_none() && !self.met_by_bank && self.accepted < self.wanted

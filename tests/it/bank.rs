@@ -477,3 +477,37 @@ fn unknown_names_are_errors_in_every_command() {
     );
     assert_eq!(std::fs::read(db).unwrap(), before, "the bank is untouched");
 }
+
+/// A size that never rates into a tier skips it with the measured figure (4x4 rates
+/// nothing above easy): the note names the attempts that missed, the share goes to easy,
+/// and what was stored agrees with it.
+#[test]
+fn an_unreachable_tier_is_skipped_naming_the_attempts() {
+    let (_dir, db) = crate::common::temp_db();
+    let o = fill_cli(&db, &["--count", "20", "--size", "4", "--seed", "3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let said = format!("{}{}", stdout(&o), stderr(&o));
+    for tier in ["medium", "hard", "expert"] {
+        let start = said
+            .find(&format!("skipped tier '{tier}' on 4x4: none of its "))
+            .unwrap_or_else(|| panic!("no skip note for {tier}: {said}"));
+        let rest = &said[start..];
+        let attempts: u64 = rest["skipped tier '' on 4x4: none of its ".len() + tier.len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            attempts >= 1000,
+            "{tier}: skipped after {attempts} attempts"
+        );
+        assert!(rest.contains("attempts rated into its band"), "{rest}");
+    }
+    let tiers = crate::common::texts(&db, "SELECT DISTINCT tier FROM puzzles");
+    assert_eq!(tiers, ["easy"]);
+    assert_eq!(
+        crate::common::scalar(&db, "SELECT count(*) FROM puzzles"),
+        20
+    );
+}
