@@ -37,7 +37,11 @@ pub fn run_reproduce(args: &IdArgs) -> Result<u8> {
         println!("base grid stored:      {}", stored_base.unwrap_or("-"));
         println!("base grid regenerated: {}", r.base_grid);
     }
-    println!("stored:\n{}", pretty(&stored.puzzle));
+    // Drawn with its own cages or regions, as `show` draws it.
+    let drawn = stored
+        .puzzle_grid()
+        .map_or_else(|_| pretty(&stored.puzzle), |g| g.to_pretty());
+    println!("stored:\n{drawn}");
     println!("regenerated:\n{}", r.puzzle.to_pretty());
     Ok(super::EXIT_NEGATIVE)
 }

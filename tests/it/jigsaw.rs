@@ -279,6 +279,14 @@ fn version_7_jigsaw_puzzles_reproduce_with_their_engine() {
     for id in &ids {
         let o = bank(&["reproduce", id, "--db", &db], None);
         assert_eq!(o.status.code(), Some(1), "puzzle {id}: {}", stdout(&o));
+        // The stored puzzle is drawn with its regions, as `show` draws it.
+        let shown = ok(&["show", id, "--db", &db]);
+        let drawing: Vec<&str> = shown.lines().skip(1).take(19).collect();
+        assert!(
+            stdout(&o).contains(&format!("stored:\n{}\n", drawing.join("\n"))),
+            "{}",
+            stdout(&o)
+        );
     }
 }
 
