@@ -220,7 +220,6 @@ impl Regions {
             cell_of[labels[c] as usize * n + d as usize - 1] = c;
         }
         let mut cycle: Vec<(usize, u8)> = Vec::with_capacity(n);
-        let mut before: Vec<u8> = Vec::with_capacity(n);
         for _ in 0..moves {
             let first = below(g.cells() as u32) as usize;
             let d = digits[first] as usize - 1;
@@ -254,8 +253,6 @@ impl Regions {
             if !closed {
                 continue;
             }
-            before.clear();
-            before.extend(cycle.iter().map(|&(c, _)| labels[c]));
             for &(c, into) in &cycle {
                 labels[c] = into;
             }
@@ -264,8 +261,11 @@ impl Regions {
                 .iter()
                 .all(|&(c, into)| holds_together(n, &labels, into, c))
             {
-                for (&(c, _), &r) in cycle.iter().zip(&before) {
-                    labels[c] = r;
+                // Each cell goes back to the region the one before it moved into.
+                let mut back = home;
+                for &(c, into) in &cycle {
+                    labels[c] = back;
+                    back = into;
                 }
                 continue;
             }
@@ -314,13 +314,31 @@ impl Regions {
 }
 
 /// Whether region `k`, which holds `member`, is n cells connected side by side: the
-/// reshaping's check, called for every region a cycle touches (a flood without heap).
+/// reshaping's check, called for every region a cycle touches.
 fn holds_together(n: usize, labels: &[u8], k: u8, member: usize) -> bool {
+    let reached: u32 = flood(n, labels, k, member)
+        .iter()
+        .map(|w| w.count_ones())
+        .sum();
+    reached as usize == n
+}
+
+/// A cell of region `k` that does not touch the region's first cell through the region,
+/// if any.
+fn cut_off(n: usize, labels: &[u8], k: u8) -> Option<usize> {
+    let first = labels.iter().position(|&l| l == k)?;
+    let reached = flood(n, labels, k, first);
+    (0..labels.len()).find(|&c| labels[c] == k && reached[c / 64] & (1 << (c % 64)) == 0)
+}
+
+/// The cells of region `k` (of at most n cells) reached from `member` side by side
+/// through the region, as a bit set (a flood without heap).
+fn flood(n: usize, labels: &[u8], k: u8, member: usize) -> [u64; 4] {
     let mut seen = [0u64; 4];
     let mut stack = [0u16; 16];
     seen[member / 64] |= 1 << (member % 64);
     stack[0] = member as u16;
-    let (mut len, mut reached) = (1, 1);
+    let mut len = 1;
     while len > 0 {
         len -= 1;
         let cell = stack[len] as usize;
@@ -329,29 +347,10 @@ fn holds_together(n: usize, labels: &[u8], k: u8, member: usize) -> bool {
                 seen[next / 64] |= 1 << (next % 64);
                 stack[len] = next as u16;
                 len += 1;
-                reached += 1;
             }
         }
     }
-    reached == n
-}
-
-/// A cell of region `k` that does not touch the region's first cell through the region,
-/// if any.
-fn cut_off(n: usize, labels: &[u8], k: u8) -> Option<usize> {
-    let first = labels.iter().position(|&l| l == k)?;
-    let mut seen = vec![false; labels.len()];
-    let mut stack = vec![first];
-    seen[first] = true;
-    while let Some(cell) = stack.pop() {
-        for next in orthogonal_neighbours(n, cell) {
-            if labels[next] == k && !seen[next] {
-                seen[next] = true;
-                stack.push(next);
-            }
-        }
-    }
-    (0..labels.len()).find(|&c| labels[c] == k && !seen[c])
+    seen
 }
 
 impl PartialEq for Regions {

@@ -213,8 +213,9 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
 }
 
 /// One grid, centred in its slot under its caption: thick outline and box (region)
-/// lines, thin cell lines (the diagonals' cells shaded for the diagonal variant, the cages with their
-/// sums for killer), digits centred in their cells. `scale` shrinks solution grids.
+/// lines, thin cell lines (the diagonals' cells shaded for the diagonal variant, the
+/// cages with their sums for killer), digits centred in their cells. `scale` shrinks
+/// solution grids.
 fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
     let geometry = grid.geometry();
     let n = geometry.n();
