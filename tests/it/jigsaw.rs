@@ -341,3 +341,31 @@ fn jigsaw_is_served_counted_and_explained() {
         "{stats}"
     );
 }
+
+/// `canon` of a jigsaw line and of its transposition (cells and region map moved
+/// together) print one form and fingerprint; another puzzle prints another.
+#[test]
+fn canon_gives_a_jigsaw_and_its_image_one_form() {
+    let generated = ok(&[
+        "generate",
+        "--variant",
+        "jigsaw",
+        "--count",
+        "2",
+        "--seed",
+        "2",
+        "--clues",
+        "30",
+    ]);
+    let lines: Vec<&str> = generated.lines().collect();
+    let transposed = |s: &str| -> String {
+        let b = s.as_bytes();
+        (0..81).map(|i| b[(i % 9) * 9 + i / 9] as char).collect()
+    };
+    let (cells, map) = lines[0].split_once(' ').unwrap();
+    let image = format!("{} {}", transposed(cells), transposed(map));
+    assert_ne!(image, lines[0]);
+    let forms = |line: &str| ok(&["canon", "--variant", "jigsaw", line]);
+    assert_eq!(forms(lines[0]), forms(&image));
+    assert_ne!(forms(lines[0]), forms(lines[1]));
+}
