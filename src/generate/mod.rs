@@ -58,8 +58,11 @@ fn parse_named<T: Copy>(
 /// those two variants. Version 8: a jigsaw grid is made under the boxes and its regions
 /// drawn around its digits (`base::REGIONS_AROUND_GRIDS_SINCE`), so jigsaw fills make
 /// other puzzles; `reproduce` makes version 7 jigsaw rows layout first, as they were;
-/// rows of other variants are made as in version 7.
-pub const GENERATOR_VERSION: u32 = 8;
+/// rows of other variants are made as in version 7. Version 9: randomized backtracking
+/// starts over when it runs long (`base::BACKTRACK_RESTARTS_SINCE`), so backtrack-route
+/// grids of 12x12, 16x16 and of some variants differ from version 8's; `reproduce` fills
+/// older rows without restarts.
+pub const GENERATOR_VERSION: u32 = 9;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).
