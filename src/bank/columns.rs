@@ -310,7 +310,7 @@ fn read_columns(r: &impl ReadRow) -> Result<StoredPuzzle> {
 /// The run columns [`read_run`] reads, in order.
 pub const RUN_COLUMNS: &str = "id, started_at, finished_at, status, run_seed, config_json, \
      generator_version, attempts, accepted, duplicates, rejected, timeouts, retries, alarms, \
-     message, pid, host, origin";
+     message, pid, host, origin, tiers";
 
 /// The counter columns of `runs`, in [`read_counts`] order.
 pub const COUNTERS: &str = "attempts, accepted, duplicates, rejected, timeouts, retries, alarms";
@@ -343,6 +343,7 @@ pub fn read_run(r: &impl ReadRow) -> Result<super::RunRecord> {
         pid: r.opt_number(15)?,
         host: r.text(16)?,
         origin: r.text(17)?,
+        tiers: r.text(18)?,
     })
 }
 
@@ -367,6 +368,7 @@ pub fn run_values(run: &super::RunRecord) -> Vec<Value> {
         Value::Int(run.pid.map(i64::from)),
         Value::Text(run.host.clone()),
         Value::Text(run.origin.clone()),
+        Value::Text(run.tiers.clone()),
     ]
 }
 

@@ -19,7 +19,7 @@ pub mod stock;
 
 pub use record::{
     AlarmRecord, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunRecord,
-    RunStatus, Sample, SampleRow, Source, StoredCages, StoredPuzzle,
+    RunStatus, Sample, SampleRow, Source, StoredCages, StoredPuzzle, TierOutcome,
 };
 pub use sqlite::SCHEMA_VERSION;
 
@@ -46,8 +46,12 @@ pub trait Store: Send {
     /// Refreshes a running run's heartbeat (its counters do so with every batch).
     fn heartbeat(&self, run_id: i64) -> Result<()>;
 
-    /// Closes a run with its final status, counters and message.
+    /// Closes a run with its final status, counters, message and tiers.
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()>;
+
+    /// What the last `runs` runs that recorded their tiers made of each, newest run
+    /// first (a fill's expected rate per tier).
+    fn recent_tiers(&self, runs: usize) -> Result<Vec<TierOutcome>>;
 
     /// Stores a batch in one transaction. Says, per puzzle, whether it was new, a
     /// duplicate by fingerprint (stored first by another process), or surplus: past the

@@ -4,7 +4,7 @@
 
 use super::samples::AttemptTimes;
 use crate::generate::{CageSizes, Route, Strategy};
-use crate::grid::{parse_cells_with, Boxes, Cages, Geometry, Grid, Regions};
+use crate::grid::{parse_cells_with, Boxes, Cages, Geometry, Grid, Regions, Variant};
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
@@ -269,7 +269,7 @@ impl RatingRecord {
 }
 
 /// Counters of a run, as kept in `runs`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct RunCounts {
     /// Attempts made.
     pub attempts: u64,
@@ -360,6 +360,95 @@ pub struct RunEnd {
     pub counts: RunCounts,
     /// Why it failed or stopped early.
     pub message: Option<String>,
+    /// What it made of each tier (empty: an import, which fills no tier).
+    pub tiers: Vec<TierOutcome>,
+}
+
+/// What a run made of one size, variant and tier, and the time it took: the `runs.tiers`
+/// column holds a run's as a JSON array (`bank stats` shows them; a fill reads the
+/// latest to say up front when a tier is slow).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct TierOutcome {
+    /// Grid side.
+    pub size: usize,
+    /// The variant's name.
+    #[serde(with = "variant_name")]
+    pub variant: Variant,
+    /// Tier name.
+    pub tier: String,
+    /// Puzzles asked for.
+    pub wanted: u64,
+    /// The tier's own counters (`accepted`: stored).
+    #[serde(flatten)]
+    pub counts: RunCounts,
+    /// Time its attempts took, summed over the workers, in ms.
+    pub worker_ms: u64,
+    /// The run's worker threads.
+    pub workers: u32,
+}
+
+impl TierOutcome {
+    /// The wall-clock time the tier took of its run: its workers' time over their number
+    /// (tiers run side by side, so these add up to about the run's time).
+    pub fn seconds(&self) -> f64 {
+        self.worker_ms as f64 / 1000.0 / f64::from(self.workers.max(1))
+    }
+
+    /// Puzzles stored per second of one worker's time (`None`: no time measured).
+    pub fn rate_per_worker(&self) -> Option<f64> {
+        (self.worker_ms > 0).then(|| self.counts.accepted as f64 * 1000.0 / self.worker_ms as f64)
+    }
+
+    /// The `runs.tiers` text of a run's tiers.
+    pub fn to_json(tiers: &[TierOutcome]) -> Option<String> {
+        (!tiers.is_empty()).then(|| serde_json::to_string(tiers).expect("tiers serialize"))
+    }
+
+    /// A `runs.tiers` text read back; a text this binary cannot read counts as none (a
+    /// newer binary's columns are never an error in `stats`).
+    pub fn from_json(text: Option<&str>) -> Vec<TierOutcome> {
+        text.and_then(|t| serde_json::from_str(t).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// `16x16 medium 200/200 in 2.4 s (83/s); attempts 664, rejected 463, duplicates 0,
+/// timeouts 0`: the time is the tier's share of its run ([`TierOutcome::seconds`]).
+impl std::fmt::Display for TierOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.counts;
+        let secs = self.seconds();
+        write!(
+            f,
+            "{} {} {}/{} in {secs:.1} s ({:.0}/s); attempts {}, rejected {}, duplicates {}, \
+             timeouts {}",
+            Geometry::short_label_of(self.size, self.variant),
+            self.tier,
+            c.accepted,
+            self.wanted,
+            c.accepted as f64 / secs.max(1e-3),
+            c.attempts,
+            c.rejected,
+            c.duplicates,
+            c.timeouts
+        )
+    }
+}
+
+/// A variant as its name in JSON.
+mod variant_name {
+    use crate::grid::Variant;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse()
+            .map_err(|_| serde::de::Error::custom(format!("unknown variant {name}")))
+    }
 }
 
 /// How a run ended.
@@ -458,6 +547,9 @@ pub struct RunRecord {
     pub host: Option<String>,
     /// Where the run came from when copied from another bank.
     pub origin: Option<String>,
+    /// What it made of each tier, as JSON (`None`: an older binary's run, or one that
+    /// died).
+    pub tiers: Option<String>,
 }
 
 /// What a run measured up to a moment.

@@ -65,10 +65,12 @@ pub struct RunRow {
     #[serde(flatten)]
     pub counts: RunCounts,
     pub message: Option<String>,
+    /// What it made of each tier and how long each took (empty: not recorded).
+    pub tiers: Vec<super::TierOutcome>,
 }
 
 impl RunRow {
-    /// A row of `id, started_at, status, run_seed, COUNTERS, message`.
+    /// A row of `id, started_at, status, run_seed, COUNTERS, message, tiers`.
     pub fn read(r: &impl super::columns::ReadRow) -> anyhow::Result<RunRow> {
         Ok(RunRow {
             id: r.number(0)?,
@@ -77,6 +79,7 @@ impl RunRow {
             seed: r.string(3)?,
             counts: super::columns::read_counts(r, 4)?,
             message: r.text(11)?,
+            tiers: super::TierOutcome::from_json(r.text(12)?.as_deref()),
         })
     }
 }

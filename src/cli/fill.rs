@@ -1,10 +1,11 @@
 //! `bank fill`: the main job.
 
 use super::args::{self, BankArgs, ConfigArgs, SelectArgs};
-use crate::bank::{self, Bank, RunCounts, RunStatus};
+use super::pace::Pace;
+use crate::bank::{self, Bank, RunStatus};
 use crate::config::Settings;
 use crate::grid::{Geometry, Variant};
-use crate::pipeline::{fill, FillReport, FillRequest, Progress, WallClock};
+use crate::pipeline::{fill, FillReport, FillRequest, Progress, TierStatus, WallClock};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -79,17 +80,24 @@ pub fn run(args: &FillArgs, stop: Arc<AtomicBool>) -> Result<u8> {
             return Ok(super::EXIT_OK);
         }
     }
-    let bars = Bars::new(&request);
+    let (slow, judged) = super::pace::forecast(&request, &bank, pool.current_num_threads())?;
+    for note in slow {
+        note!("{note}");
+    }
+    let progress = FillProgress {
+        bars: Bars::new(&request),
+        pace: Pace::new(pool.current_num_threads(), judged),
+    };
     let report = fill(
         &pool,
         bank,
         &request,
         &settings,
         &WallClock(deadline),
-        &bars,
+        &progress,
         &stop,
     )?;
-    bars.finish();
+    progress.bars.finish();
     print_refills(&refills, Some(&report));
     let summary = summary(&report, &refills, run_seed);
     print_summary(&report, run_seed, &args.opts.common.db, &summary);
@@ -278,6 +286,12 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
         db
     );
     super::log::note_with(&line, summary.clone());
+    // Tiers run side by side: each one's share of the run's time, and what it made.
+    if r.items.len() > 1 {
+        for item in &r.items {
+            note!("  {}", item.outcome());
+        }
+    }
     tracing::info!(
         writer_busy_s = r.writer_busy.as_secs_f64(),
         share_of_run = r.writer_busy.as_secs_f64() / secs.max(1e-9),
@@ -336,15 +350,22 @@ impl Bars {
             bar.abandon();
         }
     }
-}
 
-impl Progress for Bars {
-    fn update(&self, geometry: Geometry, tier: &str, accepted: u64, _wanted: u64, c: &RunCounts) {
-        let key = bar_key(geometry, tier);
+    /// Prints a note above the bars (they redraw below it).
+    fn println(&self, line: &str) {
+        match self.bars.first() {
+            Some((_, bar)) => bar.suspend(|| note!("{line}")),
+            None => note!("{line}"),
+        }
+    }
+
+    fn update(&self, s: &TierStatus) {
+        let key = bar_key(s.geometry, s.tier);
         if let Some((_, bar)) = self.bars.iter().find(|(k, _)| *k == key) {
-            bar.set_position(accepted);
+            bar.set_position(s.accepted);
+            let c = s.counts;
             // The tier's own counters; its rate over the run so far (tiers run side by side).
-            let rate = accepted as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = s.accepted as f64 / self.started.elapsed().as_secs_f64().max(1e-3);
             let alarms = if c.alarms > 0 {
                 format!(" alarms {}", c.alarms)
             } else {
@@ -354,6 +375,21 @@ impl Progress for Bars {
                 "{rate:.0}/s rej {} dup {} t/o {}{alarms}",
                 c.rejected, c.duplicates, c.timeouts
             ));
+        }
+    }
+}
+
+/// A fill's progress: the bars, and a note when a tier turns out slow.
+struct FillProgress {
+    bars: Bars,
+    pace: Pace,
+}
+
+impl Progress for FillProgress {
+    fn update(&self, status: &TierStatus) {
+        self.bars.update(status);
+        if let Some(note) = self.pace.update(status) {
+            self.bars.println(&note);
         }
     }
 }

@@ -118,6 +118,7 @@ pub fn run(args: &ImportArgs) -> Result<u8> {
         status,
         counts,
         message,
+        tiers: Vec::new(),
     };
     let closed = bank.finish_run(run_id, &end);
     read?;

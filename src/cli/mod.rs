@@ -24,6 +24,7 @@ mod inspect;
 pub mod log;
 mod merge;
 mod notation;
+mod pace;
 mod print;
 mod rate;
 mod report;

@@ -123,6 +123,9 @@ pub fn run(args: &StatsArgs) -> Result<u8> {
             r.counts.rejected, r.counts.timeouts, r.counts.retries, r.counts.alarms, r.seed,
             r.message.as_deref().map(|m| format!("\n         {m}")).unwrap_or_default()
         );
+        for t in &r.tiers {
+            println!("         {t}");
+        }
     }
     if !s.alarms.is_empty() {
         println!("\nalarms (newest first)");

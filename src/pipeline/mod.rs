@@ -21,7 +21,7 @@ pub mod writer;
 
 pub use plan::{FillRequest, PlanItem};
 
-use crate::bank::{Bank, Batch, RunCounts, RunEnd, RunStatus};
+use crate::bank::{Bank, Batch, RunCounts, RunEnd, RunStatus, TierOutcome};
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{Geometry, Variant};
@@ -52,24 +52,33 @@ impl Deadlines for WallClock {
     }
 }
 
+/// How one tier of a fill stands after a round.
+pub struct TierStatus<'a> {
+    /// Its geometry.
+    pub geometry: Geometry,
+    /// Its name.
+    pub tier: &'a str,
+    /// Puzzles accepted so far.
+    pub accepted: u64,
+    /// Puzzles wanted.
+    pub wanted: u64,
+    /// Its own counters.
+    pub counts: &'a RunCounts,
+    /// The time its attempts took so far, summed over the workers.
+    pub worker_time: Duration,
+}
+
 /// Told after each round how a tier is going.
 pub trait Progress {
-    /// `accepted` of `wanted` for `tier` of `geometry`, with the tier's own counters.
-    fn update(
-        &self,
-        geometry: Geometry,
-        tier: &str,
-        accepted: u64,
-        wanted: u64,
-        counts: &RunCounts,
-    );
+    /// How the tier stands.
+    fn update(&self, status: &TierStatus);
 }
 
 /// A progress sink that shows nothing.
 pub struct NoProgress;
 
 impl Progress for NoProgress {
-    fn update(&self, _: Geometry, _: &str, _: u64, _: u64, _: &RunCounts) {}
+    fn update(&self, _: &TierStatus) {}
 }
 
 /// Outcome of one plan item.
@@ -90,9 +99,32 @@ pub struct ItemReport {
     /// Whether the bank's stock reached the quota (with other workers' puzzles), which
     /// ended this tier short of `wanted` without it being short.
     pub met_by_bank: bool,
+    /// The tier's own counters (`accepted` as handed to the writer; see `accepted`).
+    #[serde(skip)]
+    pub counts: RunCounts,
+    /// Time its attempts took, summed over the workers, in ms.
+    pub worker_ms: u64,
+    /// The run's worker threads.
+    pub workers: u32,
 }
 
 impl ItemReport {
+    /// What the bank records of it ([`RunEnd::tiers`]), with what was stored.
+    pub fn outcome(&self) -> TierOutcome {
+        TierOutcome {
+            size: self.size,
+            variant: self.variant,
+            tier: self.tier.clone(),
+            wanted: self.wanted,
+            counts: RunCounts {
+                accepted: self.accepted,
+                ..self.counts
+            },
+            worker_ms: self.worker_ms,
+            workers: self.workers,
+        }
+    }
+
     /// Whether the tier ended with less than it wanted and the bank without its quota.
     pub fn short(&self) -> bool {
         !self.met_by_bank && self.accepted < self.wanted
@@ -187,6 +219,7 @@ pub fn fill(
             ..Batch::default()
         });
     }
+    let workers = pool.current_num_threads() as u32;
     let items: Vec<ItemReport> = tiers
         .iter()
         .map(|t| ItemReport {
@@ -197,6 +230,9 @@ pub fn fill(
             accepted: t.accepted,
             surplus: 0,
             met_by_bank: t.met_by_bank,
+            counts: t.counts,
+            worker_ms: t.worker_time.as_millis() as u64,
+            workers,
         })
         .collect();
     let (bank, written) = writer.finish();
@@ -248,6 +284,7 @@ pub fn fill(
         status,
         counts,
         message: message.clone(),
+        tiers: items.iter().map(ItemReport::outcome).collect(),
     };
     if let Err(e) = bank.finish_run(run_id, &end) {
         if !storage_failed {
@@ -347,6 +384,7 @@ fn rounds<'a: 'scope, 'scope>(
         let mut chunk = Batch::default();
         for (w, (outcome, took)) in work.into_iter().zip(outcomes) {
             sampler.attempt(took);
+            tiers[w.tier].worker_time += took;
             tiers[w.tier].receive(w.job, &w.input, outcome, seen, &mut chunk);
         }
         if skip_unreachable {
@@ -372,13 +410,14 @@ fn rounds<'a: 'scope, 'scope>(
         for &(i, _) in &slots {
             let t = &tiers[i];
             let item = t.item();
-            progress.update(
-                item.geometry,
-                &item.tier.name,
-                t.accepted,
-                t.wanted,
-                &t.counts,
-            );
+            progress.update(&TierStatus {
+                geometry: item.geometry,
+                tier: &item.tier.name,
+                accepted: t.accepted,
+                wanted: t.wanted,
+                counts: &t.counts,
+                worker_time: t.worker_time,
+            });
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::bank::{AlarmRecord, Batch, RunCounts};
 use crate::config::{Dedup, Settings};
 use crate::generate::{Route, GENERATOR_VERSION};
 use crate::rng::derive_seed;
+use std::time::Duration;
 
 /// Attempts of one job on the same base grid before it moves to another.
 const ATTEMPTS_PER_GRID: u32 = 25;
@@ -41,6 +42,8 @@ pub struct TierFill<'a> {
     pub accepted: u64,
     /// This tier's own counters.
     pub counts: RunCounts,
+    /// The time its attempts took, summed over the workers.
+    pub worker_time: Duration,
     /// Why the tier could not be made, naming the knob to change (`None`: not failed).
     pub failure: Option<String>,
     /// Whether it failed because no attempt found a puzzle of its band (not by timeouts):
@@ -73,6 +76,7 @@ impl<'a> TierFill<'a> {
             wanted: item.count,
             accepted: 0,
             counts: RunCounts::default(),
+            worker_time: Duration::ZERO,
             failure: None,
             unreachable: false,
             skipped: None,

@@ -22,6 +22,7 @@ mod readme;
 mod solver_props;
 mod solver_reference;
 mod stock;
+mod tiers;
 mod variants;
 mod variety;
 mod workers;

@@ -679,6 +679,7 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
              ALTER TABLE daily_v7 RENAME TO daily;
              ALTER TABLE alarms DROP COLUMN variant;
              ALTER TABLE puzzles DROP COLUMN regions;
+             ALTER TABLE runs DROP COLUMN tiers;
              PRAGMA user_version = 7;"
         ))
         .unwrap();
@@ -701,5 +702,5 @@ fn the_migration_keys_old_days_by_their_puzzles_variant() {
         ),
         vec!["classic"]
     );
-    assert_eq!(scalar(&db, "PRAGMA user_version"), 10);
+    assert_eq!(scalar(&db, "PRAGMA user_version"), 11);
 }

@@ -164,6 +164,7 @@ fn the_migration_adds_solution_classes_to_an_old_bank() {
         // variants.
         conn.execute_batch(
             "ALTER TABLE alarms DROP COLUMN variant;
+             ALTER TABLE runs DROP COLUMN tiers;
              ALTER TABLE puzzles DROP COLUMN regions;
              DROP INDEX puzzles_by_variant;
              ALTER TABLE puzzles DROP COLUMN cages;

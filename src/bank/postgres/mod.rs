@@ -20,6 +20,7 @@ use super::quota::{Inserted, StockCaps};
 use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
 use super::{
     stats::Stats, Batch, PostgresUrl, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle,
+    TierOutcome,
 };
 use anyhow::{bail, Result};
 use postgres::types::ToSql;
@@ -218,6 +219,10 @@ impl Store for PostgresBank {
 
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()> {
         runs::finish(&mut self.client(), run_id, end)
+    }
+
+    fn recent_tiers(&self, runs: usize) -> Result<Vec<TierOutcome>> {
+        runs::recent_tiers(&mut *self.client(), runs)
     }
 
     fn insert_batch(&mut self, run_id: i64, batch: &Batch, caps: &StockCaps) -> Result<Inserted> {

@@ -9,7 +9,7 @@ use crate::bank::columns::{
 use crate::bank::liveness::{self, Running, LEASE};
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::SampleRow;
-use crate::bank::{RunCounts, RunEnd, RunRecord};
+use crate::bank::{RunCounts, RunEnd, RunRecord, TierOutcome};
 use anyhow::Result;
 use postgres::GenericClient;
 
@@ -106,16 +106,36 @@ pub(super) fn heartbeat(c: &mut impl GenericClient, run_id: i64) -> Result<()> {
     Ok(())
 }
 
-/// Closes a run with its final status, counters and message.
+/// Closes a run with its final status, counters, message and tiers.
 pub(super) fn finish(c: &mut postgres::Client, run_id: i64, end: &RunEnd) -> Result<()> {
     let mut tx = c.transaction()?;
     update_counts(&mut tx, run_id, &end.counts)?;
     tx.execute(
-        &format!("UPDATE runs SET status = $2, message = $3, finished_at = {NOW} WHERE id = $1"),
-        &[&run_id, &end.status.name(), &end.message],
+        &format!(
+            "UPDATE runs SET status = $2, message = $3, tiers = $4, finished_at = {NOW} \
+             WHERE id = $1"
+        ),
+        &[
+            &run_id,
+            &end.status.name(),
+            &end.message,
+            &TierOutcome::to_json(&end.tiers),
+        ],
     )?;
     tx.commit()?;
     Ok(())
+}
+
+/// The tiers of the last `runs` runs that recorded theirs, newest first.
+pub(super) fn recent_tiers(c: &mut impl GenericClient, runs: usize) -> Result<Vec<TierOutcome>> {
+    let rows = c.query(
+        "SELECT tiers FROM runs WHERE tiers IS NOT NULL ORDER BY id DESC LIMIT $1",
+        &[&(runs as i64)],
+    )?;
+    Ok(rows
+        .iter()
+        .flat_map(|r| TierOutcome::from_json(Some(r.get::<_, &str>(0))))
+        .collect())
 }
 
 /// Every run, in id order.

@@ -18,6 +18,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0008_variant_days_and_alarms.sql"),
     include_str!("../../../migrations/postgres/0009_open_variants.sql"),
     include_str!("../../../migrations/postgres/0010_regions.sql"),
+    include_str!("../../../migrations/postgres/0011_run_tiers.sql"),
 ];
 
 /// Both backends are at the same version of one model.

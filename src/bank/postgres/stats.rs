@@ -75,7 +75,7 @@ pub(super) fn collect(c: &mut impl GenericClient, runs: usize) -> Result<Stats> 
     let runs = c
         .query(
             &format!(
-                "SELECT id, started_at, status, run_seed, {COUNTERS}, message FROM runs
+                "SELECT id, started_at, status, run_seed, {COUNTERS}, message, tiers FROM runs
                  ORDER BY id DESC LIMIT $1"
             ),
             &[&(runs as i64)],

@@ -11,7 +11,9 @@ pub use schema::SCHEMA_VERSION;
 
 use super::quota::{Inserted, StockCaps};
 use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
-use super::{stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle};
+use super::{
+    stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle, TierOutcome,
+};
 use anyhow::{bail, Context, Result};
 use rusqlite::{Connection, ErrorCode, OpenFlags};
 use std::collections::{HashMap, HashSet};
@@ -135,6 +137,10 @@ impl Store for SqliteBank {
 
     fn finish_run(&self, run_id: i64, end: &RunEnd) -> Result<()> {
         runs::finish(&self.conn, run_id, end)
+    }
+
+    fn recent_tiers(&self, runs: usize) -> Result<Vec<TierOutcome>> {
+        runs::recent_tiers(&self.conn, runs)
     }
 
     fn insert_batch(&mut self, run_id: i64, batch: &Batch, caps: &StockCaps) -> Result<Inserted> {

@@ -8,7 +8,7 @@ use crate::bank::columns::{
 use crate::bank::liveness::{self, Running};
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::SampleRow;
-use crate::bank::{RunCounts, RunEnd, RunRecord};
+use crate::bank::{RunCounts, RunEnd, RunRecord, TierOutcome};
 use anyhow::Result;
 use rusqlite::{params, params_from_iter, Connection};
 
@@ -99,16 +99,36 @@ pub(super) fn heartbeat(conn: &Connection, run_id: i64) -> Result<()> {
     Ok(())
 }
 
-/// Closes a run with its final status, counters and message.
+/// Closes a run with its final status, counters, message and tiers.
 pub(super) fn finish(conn: &Connection, run_id: i64, end: &RunEnd) -> Result<()> {
     let tx = conn.unchecked_transaction()?;
     update_counts(&tx, run_id, &end.counts)?;
     tx.execute(
-        &format!("UPDATE runs SET status = ?2, message = ?3, finished_at = {NOW} WHERE id = ?1"),
-        params![run_id, end.status.name(), end.message],
+        &format!(
+            "UPDATE runs SET status = ?2, message = ?3, tiers = ?4, finished_at = {NOW} \
+             WHERE id = ?1"
+        ),
+        params![
+            run_id,
+            end.status.name(),
+            end.message,
+            TierOutcome::to_json(&end.tiers)
+        ],
     )?;
     tx.commit()?;
     Ok(())
+}
+
+/// The tiers of the last `runs` runs that recorded theirs, newest first.
+pub(super) fn recent_tiers(conn: &Connection, runs: usize) -> Result<Vec<TierOutcome>> {
+    let mut stmt =
+        conn.prepare("SELECT tiers FROM runs WHERE tiers IS NOT NULL ORDER BY id DESC LIMIT ?1")?;
+    let texts = stmt.query_map([runs as i64], |r| r.get::<_, String>(0))?;
+    let mut out = Vec::new();
+    for text in texts {
+        out.extend(TierOutcome::from_json(Some(&text?)));
+    }
+    Ok(out)
 }
 
 /// Every run, in id order.

@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0008_variant_days_and_alarms.sql"),
     include_str!("../../../migrations/0009_open_variants.sql"),
     include_str!("../../../migrations/0010_regions.sql"),
+    include_str!("../../../migrations/0011_run_tiers.sql"),
 ];
 
 /// Schema version this binary writes.

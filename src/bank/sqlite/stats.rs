@@ -42,7 +42,7 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
         .collect::<rusqlite::Result<_>>()?;
     let runs = {
         let mut stmt = c.prepare(&format!(
-            "SELECT id, started_at, status, run_seed, {COUNTERS}, message FROM runs ORDER BY id DESC LIMIT ?1"
+            "SELECT id, started_at, status, run_seed, {COUNTERS}, message, tiers FROM runs ORDER BY id DESC LIMIT ?1"
         ))?;
         let mut rows = stmt.query([runs as i64])?;
         let mut out = Vec::new();

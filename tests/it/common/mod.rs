@@ -67,6 +67,72 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
     found
 }
 
+/// Solutions of a classic grid `cells` up to `limit`: [`brute_count`]'s search (fewest
+/// digits first, no other deduction) over row, column and box bitmasks, fast enough for
+/// 16x16 puzzles that the cell-by-cell scan takes minutes on. Written apart from the
+/// production solver too.
+pub fn classic_count(g: sudoku_bank::grid::Geometry, cells: &[u8], limit: u64) -> u64 {
+    struct Count {
+        n: usize,
+        bx: Vec<usize>,
+        rows: Vec<u32>,
+        cols: Vec<u32>,
+        boxes: Vec<u32>,
+        open: Vec<usize>,
+    }
+    impl Count {
+        fn free(&self, cell: usize) -> u32 {
+            let (r, c) = (cell / self.n, cell % self.n);
+            !(self.rows[r] | self.cols[c] | self.boxes[self.bx[cell]]) & ((1 << self.n) - 1)
+        }
+        fn flip(&mut self, cell: usize, bit: u32) {
+            let (r, c) = (cell / self.n, cell % self.n);
+            self.rows[r] ^= bit;
+            self.cols[c] ^= bit;
+            self.boxes[self.bx[cell]] ^= bit;
+        }
+        fn count(&mut self, depth: usize, limit: u64) -> u64 {
+            if depth == self.open.len() {
+                return 1;
+            }
+            let best = (depth..self.open.len())
+                .min_by_key(|&i| self.free(self.open[i]).count_ones())
+                .unwrap();
+            self.open.swap(depth, best);
+            let cell = self.open[depth];
+            let mut free = self.free(cell);
+            let mut found = 0;
+            while free != 0 && found < limit {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                self.flip(cell, bit);
+                found += self.count(depth + 1, limit - found);
+                self.flip(cell, bit);
+            }
+            found
+        }
+    }
+    let n = g.n();
+    let mut s = Count {
+        n,
+        bx: (0..n * n).map(|i| g.box_of(i / n, i % n)).collect(),
+        rows: vec![0; n],
+        cols: vec![0; n],
+        boxes: vec![0; n],
+        open: Vec::new(),
+    };
+    for (i, &d) in cells.iter().enumerate() {
+        if d == 0 {
+            s.open.push(i);
+        } else if s.free(i) & 1 << (d - 1) == 0 {
+            return 0; // a digit twice in a unit
+        } else {
+            s.flip(i, 1 << (d - 1));
+        }
+    }
+    s.count(0, limit)
+}
+
 /// Whether `g`'s variant forbids the same digit in cells `a` and `b` (row, column) for
 /// a chess move between them, as the anti-knight and anti-king rules state it.
 pub fn kept_apart(g: sudoku_bank::grid::Geometry, a: (usize, usize), b: (usize, usize)) -> bool {
