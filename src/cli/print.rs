@@ -91,7 +91,7 @@ pub fn run(args: &PrintArgs) -> Result<u8> {
     note!(
         "printed {} puzzles on {} pages to '{}'",
         entries.len(),
-        book.page_count(entries.len()),
+        book.page_count(&entries),
         args.out.display()
     );
     Ok(super::EXIT_OK)

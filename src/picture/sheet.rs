@@ -6,6 +6,7 @@
 use super::cage_outline::{self, CageOutline};
 use super::canvas::{Anchor, Canvas, Pen};
 use crate::grid::{digit_char, Cages, Geometry, Grid};
+use std::ops::Range;
 
 /// Paper sizes, in points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -79,6 +80,10 @@ pub struct Book {
 
 /// Page margin, points.
 const MARGIN: f32 = 40.0;
+/// The narrowest a puzzle's cell is printed, points (6 mm: room to write a digit in). A
+/// page holds fewer puzzles than asked when theirs would be narrower: at 4 to an A4
+/// page a 16x16 cell is 14.5 points, at 2 it is 19.5.
+const MIN_CELL: f32 = 17.0;
 /// Height kept for the page number at the bottom.
 const FOOTER: f32 = 24.0;
 /// Pens of the grid's outline (the widest: tests find grids by it), its box lines, and
@@ -112,25 +117,66 @@ struct Slot {
 }
 
 impl Book {
-    /// Pages the book will have for `entries` puzzles.
-    pub fn page_count(&self, entries: usize) -> usize {
-        let puzzles = entries.div_ceil(self.per_page.count());
+    /// Pages the book will have for `entries`.
+    pub fn page_count(&self, entries: &[Entry]) -> usize {
+        let puzzles = self.puzzle_pages(entries).len();
         let solutions = if self.solutions {
-            entries.div_ceil(solutions_per_page(self.per_page))
+            entries.len().div_ceil(solutions_per_page(self.per_page))
         } else {
             0
         };
         puzzles + solutions
     }
 
+    /// The puzzle pages, in reading order: how many each holds and which entries. A page
+    /// holds `per_page` unless a puzzle on it would be printed with cells narrower than
+    /// [`MIN_CELL`]: then the most of the allowed counts at which each fits (one at least).
+    fn puzzle_pages(&self, entries: &[Entry]) -> Vec<(PerPage, Range<usize>)> {
+        let mut pages = Vec::new();
+        let mut start = 0;
+        while start < entries.len() {
+            let mut per = self.per_page;
+            let mut end = start;
+            while end < entries.len() && end - start < per.count() {
+                let fitting = self.fitting(entries[end].puzzle.geometry().n(), per);
+                if fitting.count() <= end - start {
+                    break; // it fits only on a page with fewer puzzles than this one holds
+                }
+                per = fitting;
+                end += 1;
+            }
+            pages.push((per, start..end));
+            start = end;
+        }
+        pages
+    }
+
+    /// The most puzzles, at most `per`, a page may hold with an `n`-sided grid's cells at
+    /// least [`MIN_CELL`] wide (one, however narrow).
+    fn fitting(&self, n: usize, per: PerPage) -> PerPage {
+        let fits = |p: PerPage| {
+            let (cols, rows) = p.arrangement();
+            let slot = &self.slots(cols, rows, 0.0)[0];
+            GridBox::of(slot, 1.0).side / n as f32 >= MIN_CELL
+        };
+        PerPage::ALLOWED
+            .iter()
+            .rev()
+            .filter_map(|&k| PerPage::new(k))
+            .filter(|p| p.count() <= per.count())
+            .find(|&p| fits(p))
+            .unwrap_or(PerPage(1))
+    }
+
     /// Draws the whole book.
     pub fn draw(&self, canvas: &mut dyn Canvas, entries: &[Entry]) {
-        let pages = self.page_count(entries.len());
+        let pages = self.page_count(entries);
         let mut page = 0;
-        for chunk in entries.chunks(self.per_page.count()) {
+        for (per, range) in self.puzzle_pages(entries) {
+            let chunk = &entries[range];
             page += 1;
             self.begin(canvas, page, pages, None);
-            let (cols, rows) = self.per_page.arrangement();
+            let (cols, rows) = per.arrangement();
             for (entry, slot) in chunk.iter().zip(self.slots(cols, rows, 0.0)) {
                 let caption = format!("Puzzle {} - {}", entry.label, entry.details);
                 draw_grid(canvas, &slot, &caption, &entry.puzzle, 1.0);
@@ -212,6 +258,30 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
     }
 }
 
+/// How a slot is shared between a grid's caption and the grid.
+struct GridBox {
+    /// The caption's font size.
+    caption_size: f32,
+    /// The height kept for the caption.
+    caption_h: f32,
+    /// The grid's side.
+    side: f32,
+}
+
+impl GridBox {
+    /// The caption and grid of `slot`; `scale` shrinks solution grids.
+    fn of(slot: &Slot, scale: f32) -> GridBox {
+        let caption_size = (9.0 + slot.width / 60.0).min(12.0) * scale.max(0.85);
+        let caption_h = caption_size * 1.8;
+        let side = (slot.width.min(slot.height - caption_h) * 0.9 * scale.max(0.9)).max(10.0);
+        GridBox {
+            caption_size,
+            caption_h,
+            side,
+        }
+    }
+}
+
 /// One grid, centred in its slot under its caption: thick outline and box (region)
 /// lines, thin cell lines (the diagonals' cells shaded for the diagonal variant, the
 /// cages with their sums for killer), digits centred in their cells. `scale` shrinks
@@ -219,9 +289,11 @@ fn solution_arrangement(per: usize) -> (usize, usize) {
 fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, scale: f32) {
     let geometry = grid.geometry();
     let n = geometry.n();
-    let caption_size = (9.0 + slot.width / 60.0).min(12.0) * scale.max(0.85);
-    let caption_h = caption_size * 1.8;
-    let side = (slot.width.min(slot.height - caption_h) * 0.9 * scale.max(0.9)).max(10.0);
+    let GridBox {
+        caption_size,
+        caption_h,
+        side,
+    } = GridBox::of(slot, scale);
     let x0 = slot.x + (slot.width - side) / 2.0;
     let y0 = slot.y + caption_h + (slot.height - caption_h - side) / 2.0;
     canvas.text(
@@ -304,14 +376,77 @@ mod tests {
             per_page: PerPage::new(4).unwrap(),
             solutions: true,
         };
+        let entries = |sizes: &[usize]| -> Vec<Entry> {
+            sizes
+                .iter()
+                .map(|&n| {
+                    let g = Geometry::for_size(n).unwrap();
+                    Entry {
+                        label: n.to_string(),
+                        details: String::new(),
+                        puzzle: Grid::empty(g),
+                        solution: Grid::empty(g),
+                    }
+                })
+                .collect()
+        };
         // 10 puzzles: 3 pages of puzzles, 8 solutions a page: 2 pages.
-        assert_eq!(book.page_count(10), 5);
+        assert_eq!(book.page_count(&entries(&[9; 10])), 5);
         let without = Book {
             solutions: false,
             ..book
         };
-        assert_eq!(without.page_count(10), 3);
+        assert_eq!(without.page_count(&entries(&[9; 10])), 3);
         assert!(PerPage::new(3).is_none());
         assert_eq!(PerPage::new(6).unwrap().arrangement(), (2, 3));
+    }
+
+    /// A 16x16 grid goes two to an A4 page where 9x9 and 12x12 go four (its cells would be
+    /// 14.5 points wide), in reading order; at 6 a page, 12x12 goes four.
+    #[test]
+    fn large_grids_get_pages_with_room_for_their_cells() {
+        let book = |per: u8| Book {
+            paper: Paper::A4,
+            per_page: PerPage::new(per).unwrap(),
+            solutions: false,
+        };
+        let sizes = |pages: Vec<(PerPage, Range<usize>)>, all: &[usize]| -> Vec<(u8, Vec<usize>)> {
+            pages
+                .into_iter()
+                .map(|(per, r)| (per.0, all[r].to_vec()))
+                .collect()
+        };
+        let all = [9, 9, 9, 16, 9, 9, 12, 12, 12, 12, 16, 16, 16];
+        let entries: Vec<Entry> = all
+            .iter()
+            .map(|&n| Entry {
+                label: String::new(),
+                details: String::new(),
+                puzzle: Grid::empty(Geometry::for_size(n).unwrap()),
+                solution: Grid::empty(Geometry::for_size(n).unwrap()),
+            })
+            .collect();
+        assert_eq!(
+            sizes(book(4).puzzle_pages(&entries), &all),
+            [
+                (4, vec![9, 9, 9]),
+                (2, vec![16, 9]),
+                (4, vec![9, 12, 12, 12]),
+                (2, vec![12, 16]),
+                (2, vec![16, 16]),
+            ]
+        );
+        assert_eq!(book(4).page_count(&entries), 5);
+        let six = sizes(book(6).puzzle_pages(&entries[6..10]), &all[6..10]);
+        assert_eq!(six, [(4, vec![12, 12, 12, 12])]);
+        assert_eq!(book(1).page_count(&entries), 13);
+        for (per, range) in book(6).puzzle_pages(&entries) {
+            let (cols, rows) = per.arrangement();
+            let slot = &book(6).slots(cols, rows, 0.0)[0];
+            for e in &entries[range] {
+                let n = e.puzzle.geometry().n() as f32;
+                assert!(GridBox::of(slot, 1.0).side / n >= MIN_CELL);
+            }
+        }
     }
 }

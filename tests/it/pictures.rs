@@ -1252,3 +1252,44 @@ fn solving_page_draws_jigsaw_regions() {
         browser.screenshot(&artifacts().join("solving-page-jigsaw.png"));
     });
 }
+
+/// A 16x16 solving page takes the room the window has (the test browser's, 1280 by about
+/// 760 inside): the whole board in the window, its candidates at least 9 px high, where at
+/// a 9×9 board's size they would be under 7; a 9×9 page keeps its size.
+#[test]
+fn solving_page_gives_a_16x16_grid_readable_candidates() {
+    with_browser(|browser| {
+        let measure = |b: &Browser| {
+            let got = b.eval(
+                "const c = document.querySelector('#grid .cand'); \
+                 const board = document.querySelector('#steps-view .board').getBoundingClientRect(); \
+                 return [parseFloat(getComputedStyle(c).fontSize), board.width, board.right, \
+                         board.bottom <= window.innerHeight ? 1 : 0, window.innerWidth];",
+            );
+            let v: Vec<f64> = got
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect();
+            assert_eq!(v[3], 1.0, "the board ends inside the window");
+            (v[0], v[1], v[2], v[4])
+        };
+        let (_dir, _) = open_solving_page(browser, "classic", &["--size", "16", "--clues", "150"]);
+        let (font, width, right, window) = measure(browser);
+        let height = browser.eval("return window.innerHeight");
+        assert!(
+            font >= 9.0,
+            "16x16 candidates at {font} px ({width} px board, window {window} by {height})"
+        );
+        assert!(
+            width > 560.0 && right <= window,
+            "board {width} px wide, ends at {right} of {window}"
+        );
+        browser.screenshot(&artifacts().join("solving-page-16x16.png"));
+        let (_dir9, _) = open_solving_page(browser, "classic", &["--clues", "40"]);
+        let (font9, width9, _, _) = measure(browser);
+        assert_eq!(width9, 560.0, "a 9x9 board keeps its size");
+        assert!(font9 >= 9.0, "9x9 candidates at {font9} px");
+    });
+}

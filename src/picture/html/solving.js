@@ -4,6 +4,8 @@ const $ = (id) => document.getElementById(id);
 const N = DATA.n;
 const CELLS = N * N;
 
+// Grids above 9×9 take the room the window has: a 16×16 cell holds 16 candidates.
+document.body.classList.toggle("large", N > 9);
 $("title").textContent = DATA.title;
 $("summary").textContent = DATA.summary;
 
@@ -68,8 +70,9 @@ function drawRules(el, cells) {
 function sizeFonts(el) {
   const cell = el.clientWidth / N;
   el.style.setProperty("--digit", `${Math.max(9, cell * 0.55)}px`);
-  // Killer candidates share the cell with the cage lines and a sum: smaller.
-  const share = DATA.cages ? 0.55 : 0.78;
+  // Killer candidates share the cell with the cage lines and a sum: smaller. Letters of
+  // a 16×16 fill more of their slot (they are narrow) to stay readable.
+  const share = DATA.cages ? 0.55 : N > 12 ? 0.95 : 0.78;
   el.style.setProperty("--cand", `${Math.max(6, (cell / DATA.box_cols) * share)}px`);
 }
 
