@@ -1293,3 +1293,40 @@ fn solving_page_gives_a_16x16_grid_readable_candidates() {
         assert!(font9 >= 9.0, "9x9 candidates at {font9} px");
     });
 }
+
+/// A 16x16 book at four a page prints two a page (four would make cells 14.5 points
+/// wide), each grid's cells at least 17 points (6 mm): the third 16x16 shares its page
+/// with a 9x9, and the other 9x9 puzzles go four a page again.
+#[test]
+fn print_gives_16x16_grids_room_to_write_in() {
+    let (dir, db) = temp_db();
+    ok(&[
+        "fill", "--size", "16", "--count", "3", "--seed", "2", "--db", &db,
+    ]);
+    ok(&["fill", "--count", "4", "--seed", "2", "--db", &db]);
+    let pdf = dir.path().join("sixteen.pdf");
+    ok(&[
+        "print",
+        "--db",
+        &db,
+        "--count",
+        "7",
+        "--out",
+        pdf.to_str().unwrap(),
+    ]);
+    let squares = squares(&pdf);
+    assert_eq!(squares.len(), 7);
+    let pages: Vec<usize> = squares.iter().map(|s| s.page).collect();
+    assert_eq!(
+        pages,
+        [1, 1, 2, 2, 3, 3, 3],
+        "16x16 two a page, then 9x9 four"
+    );
+    for s in &squares[..3] {
+        assert!(
+            s.side / 16.0 >= 17.0,
+            "a 16x16 cell {} points wide",
+            s.side / 16.0
+        );
+    }
+}
