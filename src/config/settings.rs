@@ -1045,7 +1045,7 @@ mod tests {
                 "strategies = { random = 6, rot180 = 2, rot90 = 0, mirror = 1, flip = 1, diagonal = 0 }",
                 only_square,
             )
-            .replace("[quota.6]\neasy = 2000", "");
+            .replace("[quota.6]\neasy = 2000\nmedium = 500\nhard = 500\nexpert = 500", "");
         let (before, twelve) = text.split_once("[quota.12]").expect("a 12x12 quota");
         let text = format!("{before}{}", &twelve[twelve.find("[quota.16]").unwrap()..]);
         let c = Settings::parse(&text, "t.toml").unwrap();

@@ -20,8 +20,16 @@ const SPREAD: u64 = 128;
 /// Open jobs kept even when fewer puzzles are wanted.
 const MIN_OPEN_JOBS: usize = 16;
 
-/// Consecutive jobs that may exhaust all their attempts before the tier stops as failed.
-const GIVE_UP_STREAK: u64 = 20;
+/// A tier stops as failed when this many jobs' worth of attempts (`max_attempts` each)
+/// have found no puzzle since its last one ([`TierFill::dry_spell`]).
+const GIVE_UP_JOBS: u64 = 20;
+
+/// ... or, for a tier that has found puzzles, this many times its attempts per puzzle so
+/// far, when that is more: a rare tier (6x6 medium: one attempt in 500 rates into its
+/// band) is not given up for a gap of the length it has always had. Counting jobs that
+/// gave up did that: with many jobs open they all end at once, and 20 in a row stopped
+/// 6x6 medium after 18 puzzles, while 2,000 attempts a job made 100 at 181/s.
+const GIVE_UP_GAPS: u64 = 20;
 
 /// One unit of parallel work: a job makes attempts until it yields a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,7 +67,8 @@ pub struct TierFill<'a> {
     next_job: u64,
     retries: Vec<Job>,
     monitor: Monitor,
-    give_up_streak: u64,
+    /// Attempts since the last puzzle accepted (or since the start).
+    dry: u64,
 }
 
 impl<'a> TierFill<'a> {
@@ -85,7 +94,7 @@ impl<'a> TierFill<'a> {
             next_job: 0,
             retries: Vec::new(),
             monitor: Monitor::new(settings.alarm, item.tier.clue_range(item.geometry)),
-            give_up_streak: 0,
+            dry: 0,
         }
     }
 
@@ -115,12 +124,19 @@ impl<'a> TierFill<'a> {
                 self.counts.attempts
             )
         } else {
-            let last = self.give_up_streak * u64::from(self.settings.generation.max_attempts);
             format!(
-                "after {} stored, its last {last} attempts found none in its band {band}",
-                self.accepted
+                "after {} stored, its last {} attempts found none in its band {band}",
+                self.accepted, self.dry
             )
         }
+    }
+
+    /// The attempts without a puzzle after which the tier stops as failed: [`GIVE_UP_JOBS`]
+    /// jobs' worth, or [`GIVE_UP_GAPS`] times its attempts per puzzle so far.
+    fn dry_spell(&self) -> u64 {
+        let jobs = GIVE_UP_JOBS * u64::from(self.settings.generation.max_attempts);
+        let per_puzzle = self.counts.attempts.checked_div(self.accepted).unwrap_or(0);
+        jobs.max(GIVE_UP_GAPS * per_puzzle)
     }
 
     /// Whether the tier still wants puzzles and has not failed.
@@ -198,7 +214,7 @@ impl<'a> TierFill<'a> {
                 ));
             }
         }
-        if self.failure.is_none() && self.give_up_streak >= GIVE_UP_STREAK {
+        if self.failure.is_none() && self.dry >= self.dry_spell() {
             let fix = if self.class_full > 0 {
                 format!(
                     "{} puzzles were refused because their solution class held \
@@ -212,13 +228,13 @@ impl<'a> TierFill<'a> {
             // are full may not.
             self.unreachable = self.class_full == 0;
             self.failure = Some(format!(
-                "tier '{}': {} jobs in a row found no puzzle in {} attempts each \
-                 (score band {}, target {} clues): {fix}",
+                "tier '{}': its last {} attempts found no puzzle (score band {}, target {} \
+                 clues; {} stored before): {fix}",
                 self.item.tier.name,
-                self.give_up_streak,
-                self.settings.generation.max_attempts,
+                self.dry,
                 self.item.tier.band,
-                self.monitor.target()
+                self.monitor.target(),
+                self.accepted
             ));
         }
     }
@@ -264,11 +280,12 @@ impl<'a> TierFill<'a> {
             }
         };
         if done {
-            self.give_up_streak = 0;
+            self.dry = 0;
         } else if let Some(retry) = self.plan().retry(job, next_attempt) {
+            self.dry += 1;
             self.retries.push(retry);
         } else {
-            self.give_up_streak += 1;
+            self.dry += 1;
             tracing::debug!(tier = %self.item.tier.name, job = job.number, "job gave up");
         }
     }

@@ -390,7 +390,7 @@ fn bad_configs_and_flags_never_reach_the_engine() {
                 "strategies = { random = 6, rot180 = 2, rot90 = 0, mirror = 1, flip = 1, diagonal = 0 }",
                 "strategies = { rot90 = 1, diagonal = 1 }",
             )
-            .replace("[quota.6]\neasy = 2000", "")
+            .replace("[quota.6]\neasy = 2000\nmedium = 500\nhard = 500\nexpert = 500", "")
             .replace("[quota.12]\neasy = 1000\nmedium = 1000\nhard = 500\nexpert = 500\n", ""),
     )
     .unwrap();

@@ -132,3 +132,37 @@ fn a_fill_says_up_front_when_a_tier_will_be_slow() {
     let third = fill(&db, &[&args[..], &["--count", "5", "--seed", "3"]].concat());
     assert!(!stderr(&third).contains("is slow"), "{}", stderr(&third));
 }
+
+/// 6x6 medium and expert, where one attempt in about 500 rates into the band, fill to the
+/// count: the tier stops only after a dry spell longer than any it has had (counting jobs
+/// that gave up stopped 6x6 medium after 18 of 200). 4x4 medium, which no dig reaches,
+/// still fails after 4,000 attempts, saying so.
+#[test]
+fn rare_tiers_fill_and_unreachable_ones_stop_saying_how_many_attempts() {
+    let (_dir, db) = temp_db();
+    for tier in ["medium", "expert"] {
+        let o = fill(
+            &db,
+            &[
+                "--size", "6", "--tier", tier, "--count", "60", "--seed", "9",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{tier}: {}", stderr(&o));
+    }
+    assert_eq!(scalar(&db, "SELECT count(*) FROM puzzles"), 120);
+    let o = fill(
+        &db,
+        &[
+            "--size", "4", "--tier", "medium", "--count", "5", "--seed", "9",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "tier 'medium': its last 4000 attempts found no puzzle (score band [2.4, 3.4], \
+             target 5 clues; 0 stored before)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
