@@ -264,6 +264,13 @@ fn enumerated(
     }
 }
 
+/// Whether every transform-route grid of `g` is in its mother grid's solution class: the
+/// transformation is one of the group the class is taken over, unless the grid then gets
+/// regions of its own (jigsaw), which reshape it.
+pub fn same_class_as_mother(g: Geometry) -> bool {
+    g.variant().rules().boxes == Boxes::Fixed
+}
+
 /// A grid under a random element of the validity-preserving group: digit relabelling
 /// (only reversal, or none, where the rule set keeps digits in order),
 /// rows within bands, bands, columns within stacks, stacks, and transposition when boxes
@@ -606,6 +613,31 @@ mod tests {
             let version = REGIONS_AROUND_GRIDS_SINCE - 1;
             let old = solution_grid(g, Route::Enumerate, rng, None, None, version).unwrap();
             assert!(old.find_conflict().is_none() && old.regions().is_some());
+        }
+    }
+
+    /// The transform route keeps its mother's solution class, for every rule set with
+    /// fixed boxes and size: the fill shares one class among a mother's grids
+    /// ([`same_class_as_mother`]).
+    #[test]
+    fn transformed_grids_keep_their_mothers_class() {
+        for n in SUPPORTED_SIZES {
+            for variant in Variant::ALL.into_iter().filter(|v| v.rules().made_in(n)) {
+                let g = Geometry::for_size(n).unwrap().with_variant(variant);
+                if !same_class_as_mother(g) {
+                    continue;
+                }
+                let mother = mother_grid(g, 7, None).unwrap();
+                let class = crate::canon::solution_class(&mother).unwrap();
+                for seed in 0..3 {
+                    let rng = &mut Rand::new(seed);
+                    let grid =
+                        solution_grid(g, Route::Transform, rng, Some(7), None, GENERATOR_VERSION)
+                            .unwrap();
+                    assert_ne!(grid, mother);
+                    assert_eq!(crate::canon::solution_class(&grid).unwrap(), class, "{g:?}");
+                }
+            }
         }
     }
 

@@ -7,6 +7,8 @@ use crate::grid::{orthogonal_neighbours, Cages, Geometry, Grid, Symmetry};
 use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{Aborted, Counted, SearchStats, Solver};
+use std::cell::OnceCell;
+use std::rc::Rc;
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -227,8 +229,9 @@ pub struct BaseGrid {
     grid: Grid,
     /// Sets of cells that must keep a clue.
     unavoidable: Unavoidable,
-    /// The solution class, computed the first time a puzzle of this grid is kept.
-    class: std::cell::OnceCell<String>,
+    /// The solution class, computed the first time a puzzle of this grid is kept; shared
+    /// with the grids known to be of its class ([`BaseGrid::in_class`]).
+    class: Rc<OnceCell<String>>,
 }
 
 impl BaseGrid {
@@ -237,7 +240,7 @@ impl BaseGrid {
         BaseGrid {
             unavoidable: Unavoidable::two_digit(&grid),
             grid,
-            class: std::cell::OnceCell::new(),
+            class: Rc::default(),
         }
     }
 
@@ -254,6 +257,12 @@ impl BaseGrid {
             grid,
             class,
         }
+    }
+
+    /// This grid, known to be of the solution class that `class` holds or will hold (the
+    /// grids a fill makes from one mother grid): the class is computed once for them all.
+    pub fn in_class(self, class: Rc<OnceCell<String>>) -> BaseGrid {
+        BaseGrid { class, ..self }
     }
 
     /// The solution grid.
