@@ -1,6 +1,6 @@
 //! The bank: a real fill into a real SQLite file, then every invariant checked.
 
-use crate::common::{bank, stderr, stdout};
+use crate::common::{bank, fill_cli, stderr, stdout};
 use rusqlite::Connection;
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
@@ -11,12 +11,6 @@ use sudoku_bank::config::Settings;
 use sudoku_bank::grid::{parse_line, Geometry};
 use sudoku_bank::pipeline::{fill, Deadlines, FillRequest, NoProgress};
 use sudoku_bank::solver::count_solutions;
-
-fn fill_cli(db: &str, extra: &[&str]) -> std::process::Output {
-    let mut args = vec!["fill", "--db", db];
-    args.extend_from_slice(extra);
-    bank(&args, None)
-}
 
 #[test]
 fn fill_stores_unique_reproducible_puzzles() {

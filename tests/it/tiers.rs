@@ -1,14 +1,10 @@
 //! Every tier of the large sizes, and what a run says of each tier: what it made, how long
 //! it took, and up front when a tier will be slow.
 
-use crate::common::{bank, classic_count, execute, scalar, stderr, stdout, temp_db, texts};
+use crate::common::{
+    bank, classic_count, execute, fill_cli, scalar, stderr, stdout, temp_db, texts,
+};
 use sudoku_bank::grid::{parse_line, Geometry};
-
-fn fill(db: &str, extra: &[&str]) -> std::process::Output {
-    let mut args = vec!["fill", "--db", db];
-    args.extend_from_slice(extra);
-    bank(&args, None)
-}
 
 /// A 16x16 fill over every tier stores each tier's share, every puzzle rated into its
 /// tier's band and unique by the test's own counter; the default quotas name every 12x12
@@ -16,7 +12,7 @@ fn fill(db: &str, extra: &[&str]) -> std::process::Output {
 #[test]
 fn sixteen_by_sixteen_fills_every_tier() {
     let (_dir, db) = temp_db();
-    let o = fill(&db, &["--size", "16", "--count", "8", "--seed", "9"]);
+    let o = fill_cli(&db, &["--size", "16", "--count", "8", "--seed", "9"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let per_tier = texts(
         &db,
@@ -73,7 +69,7 @@ fn sixteen_by_sixteen_fills_every_tier() {
 #[test]
 fn a_run_records_what_each_tier_made_and_how_long_it_took() {
     let (_dir, db) = temp_db();
-    let o = fill(&db, &["--size", "6", "--count", "20", "--seed", "3"]);
+    let o = fill_cli(&db, &["--size", "6", "--count", "20", "--seed", "3"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let said = stderr(&o);
     let lines: Vec<&str> = said.lines().filter(|l| l.starts_with("  6x6 ")).collect();
@@ -105,7 +101,7 @@ fn a_run_records_what_each_tier_made_and_how_long_it_took() {
 fn a_fill_says_up_front_when_a_tier_will_be_slow() {
     let (_dir, db) = temp_db();
     let args = ["--size", "9", "--tier", "easy", "--threads", "2"];
-    let first = fill(&db, &[&args[..], &["--count", "5", "--seed", "1"]].concat());
+    let first = fill_cli(&db, &[&args[..], &["--count", "5", "--seed", "1"]].concat());
     assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
     assert!(!stderr(&first).contains("is slow"), "{}", stderr(&first));
     // As if the last run made 2 puzzles in 100 s on 2 workers: 0.02/s.
@@ -115,7 +111,7 @@ fn a_fill_says_up_front_when_a_tier_will_be_slow() {
             "attempts":9,"accepted":2,"duplicates":0,"rejected":7,"timeouts":0,"retries":0,
             "alarms":0,"worker_ms":200000,"workers":2}]'"#,
     );
-    let second = fill(
+    let second = fill_cli(
         &db,
         &[&args[..], &["--count", "30", "--seed", "2"]].concat(),
     );
@@ -129,7 +125,7 @@ fn a_fill_says_up_front_when_a_tier_will_be_slow() {
         "{said}"
     );
     // The second run recorded its own, fast pace: the next fill says nothing.
-    let third = fill(&db, &[&args[..], &["--count", "5", "--seed", "3"]].concat());
+    let third = fill_cli(&db, &[&args[..], &["--count", "5", "--seed", "3"]].concat());
     assert!(!stderr(&third).contains("is slow"), "{}", stderr(&third));
 }
 
@@ -141,7 +137,7 @@ fn a_fill_says_up_front_when_a_tier_will_be_slow() {
 fn rare_tiers_fill_and_unreachable_ones_stop_saying_how_many_attempts() {
     let (_dir, db) = temp_db();
     for tier in ["medium", "expert"] {
-        let o = fill(
+        let o = fill_cli(
             &db,
             &[
                 "--size", "6", "--tier", tier, "--count", "60", "--seed", "9",
@@ -150,7 +146,7 @@ fn rare_tiers_fill_and_unreachable_ones_stop_saying_how_many_attempts() {
         assert_eq!(o.status.code(), Some(0), "{tier}: {}", stderr(&o));
     }
     assert_eq!(scalar(&db, "SELECT count(*) FROM puzzles"), 120);
-    let o = fill(
+    let o = fill_cli(
         &db,
         &[
             "--size", "4", "--tier", "medium", "--count", "5", "--seed", "9",

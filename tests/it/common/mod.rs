@@ -345,6 +345,13 @@ pub fn temp_db() -> (tempfile::TempDir, String) {
     (dir, db)
 }
 
+/// `bank fill --db DB` with `extra` flags, its output whatever the exit status.
+pub fn fill_cli(db: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["fill", "--db", db];
+    args.extend_from_slice(extra);
+    bank(&args, None)
+}
+
 /// Fills `count` puzzles of `variant` (the default mix of tiers) into `db`, seed `seed`.
 pub fn fill_variant(db: &str, variant: &str, count: &str, seed: &str) {
     fill_with(db, variant, count, seed, &[]);
