@@ -372,7 +372,6 @@ pub struct TierOutcome {
     /// Grid side.
     pub size: usize,
     /// The variant's name.
-    #[serde(with = "variant_name")]
     pub variant: Variant,
     /// Tier name.
     pub tier: String,
@@ -394,9 +393,9 @@ impl TierOutcome {
         self.worker_ms as f64 / 1000.0 / f64::from(self.workers.max(1))
     }
 
-    /// Puzzles stored per second of one worker's time (`None`: no time measured).
-    pub fn rate_per_worker(&self) -> Option<f64> {
-        (self.worker_ms > 0).then(|| self.counts.accepted as f64 * 1000.0 / self.worker_ms as f64)
+    /// Puzzles stored per second of one worker's time (under a millisecond counts as one).
+    pub fn rate_per_worker(&self) -> f64 {
+        self.counts.accepted as f64 * 1000.0 / self.worker_ms.max(1) as f64
     }
 
     /// The `runs.tiers` text of a run's tiers.
@@ -432,22 +431,6 @@ impl std::fmt::Display for TierOutcome {
             c.duplicates,
             c.timeouts
         )
-    }
-}
-
-/// A variant as its name in JSON.
-mod variant_name {
-    use crate::grid::Variant;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
-        v.serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
-        let name = String::deserialize(d)?;
-        name.parse()
-            .map_err(|_| serde::de::Error::custom(format!("unknown variant {name}")))
     }
 }
 

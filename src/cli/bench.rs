@@ -381,7 +381,11 @@ fn fill_tier(
         file.push(suffix);
         let _ = std::fs::remove_file(file);
     }
-    let accepted: u64 = report?.items.iter().map(|i| i.accepted).sum();
+    let accepted: u64 = report?
+        .items
+        .iter()
+        .map(|i| i.outcome.counts.accepted)
+        .sum();
     Ok((accepted, seconds))
 }
 

@@ -204,9 +204,10 @@ fn deficit(mut request: FillRequest, bank: &Bank) -> Result<(FillRequest, Vec<Re
 fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
     for r in refills {
         let item = report.and_then(|rep| {
-            rep.items
-                .iter()
-                .find(|i| i.size == r.size && i.variant == r.variant && i.tier == r.tier)
+            rep.items.iter().find(|i| {
+                let o = &i.outcome;
+                o.size == r.size && o.variant == r.variant && o.tier == r.tier
+            })
         });
         let shared = match item {
             Some(i) if i.met_by_bank => format!(
@@ -222,7 +223,7 @@ fn print_refills(refills: &[Refill], report: Option<&FillReport>) {
             r.wanted,
             r.unserved_before,
             r.served_since_last_run,
-            item.map_or(0, |i| i.accepted)
+            item.map_or(0, |i| i.outcome.counts.accepted)
         );
     }
 }
@@ -264,8 +265,9 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
         .items
         .iter()
         .map(|i| {
-            let label = Geometry::short_label_of(i.size, i.variant);
-            format!("{label} {}={}/{}", i.tier, i.accepted, i.wanted)
+            let o = &i.outcome;
+            let label = Geometry::short_label_of(o.size, o.variant);
+            format!("{label} {}={}/{}", o.tier, o.counts.accepted, o.wanted)
         })
         .collect();
     let line = format!(
@@ -289,7 +291,7 @@ fn print_summary(r: &FillReport, seed: u64, db: &bank::Location, summary: &serde
     // Tiers run side by side: each one's share of the run's time, and what it made.
     if r.items.len() > 1 {
         for item in &r.items {
-            note!("  {}", item.outcome());
+            note!("  {}", item.outcome);
         }
     }
     tracing::info!(

@@ -2,7 +2,7 @@
 //! front from what the tier's last run made ([`forecast`]), else from its first seconds
 //! ([`Pace`]).
 
-use crate::bank::Bank;
+use crate::bank::{Bank, TierOutcome};
 use crate::grid::Geometry;
 use crate::pipeline::{FillRequest, TierStatus};
 use anyhow::Result;
@@ -44,34 +44,43 @@ pub fn forecast(
             continue;
         };
         judged.insert((g, item.tier.name.clone()));
-        let per_worker = last.rate_per_worker().unwrap_or(0.0);
-        if let Some(why) = slow(item.count, per_worker * workers as f64) {
-            notes.push(format!(
-                "{} {} is slow: {why} (its last run made {} in {:.1} s)",
-                g.short_label(),
-                item.tier.name,
-                last.counts.accepted,
-                last.seconds()
-            ));
-        }
+        notes.extend(slow_before(g, &item.tier.name, item.count, last, workers));
     }
     Ok((notes, judged))
 }
 
-/// "about 11 min for 200 puzzles at 0.30/s" when `count` puzzles at `rate` a second take
-/// longer than [`SLOW`]; `None` when they do not.
-fn slow(count: u64, rate: f64) -> Option<String> {
-    if rate <= 0.0 {
-        return Some(format!("no puzzle in its last run; {count} wanted"));
+/// The note for `count` puzzles of a tier whose last run was `last`, on `workers`
+/// workers, when they will take longer than [`SLOW`].
+fn slow_before(
+    g: Geometry,
+    tier: &str,
+    count: u64,
+    last: &TierOutcome,
+    workers: usize,
+) -> Option<String> {
+    let rate = last.rate_per_worker() * workers as f64;
+    if !too_long(count, rate) {
+        return None;
     }
-    let secs = count as f64 / rate;
-    (secs > SLOW.as_secs_f64()).then(|| {
-        format!(
+    let expected = match rate {
+        0.0 => format!("none in its last run, {count} wanted"),
+        _ => format!(
             "about {} for {count} puzzles at {}",
-            span(secs),
+            span(count as f64 / rate),
             per_second(rate)
-        )
-    })
+        ),
+    };
+    Some(format!(
+        "{} {tier} is slow: {expected} (its last run made {} in {:.1} s)",
+        g.short_label(),
+        last.counts.accepted,
+        last.seconds()
+    ))
+}
+
+/// Whether `count` puzzles at `rate` a second take longer than [`SLOW`] (or never come).
+fn too_long(count: u64, rate: f64) -> bool {
+    rate <= 0.0 || count as f64 / rate > SLOW.as_secs_f64()
 }
 
 /// "0.15/s", "2.5/s", "83/s": two figures where they matter.
@@ -124,19 +133,21 @@ impl Pace {
         let wall = s.worker_time.as_secs_f64() / self.workers.max(1) as f64;
         let rate = s.accepted as f64 / wall;
         let lacking = s.wanted - s.accepted;
-        let why = match slow(lacking, rate) {
-            Some(_) if s.accepted == 0 => format!(
+        if !too_long(lacking, rate) {
+            return None;
+        }
+        let why = match s.accepted {
+            0 => format!(
                 "no puzzle yet from {} attempts in {wall:.1} s",
                 s.counts.attempts
             ),
-            Some(_) => format!(
+            _ => format!(
                 "{} of {} in {wall:.1} s, about {} more at {}",
                 s.accepted,
                 s.wanted,
                 span(lacking as f64 / rate),
                 per_second(rate)
             ),
-            None => return None,
         };
         Some(format!(
             "{} {} is slow: {why}",
@@ -149,7 +160,7 @@ impl Pace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bank::{RunCounts, TierOutcome};
+    use crate::bank::RunCounts;
 
     /// A 16x16 medium tier's outcome of a run on 2 workers.
     fn outcome(accepted: u64, worker_ms: u64) -> TierOutcome {
@@ -221,16 +232,22 @@ mod tests {
     #[test]
     fn history_gives_the_rate_on_this_runs_workers() {
         // 20 in 67.7 s of wall time on 2 workers: 0.148/s a worker.
+        let g = Geometry::for_size(16).unwrap();
         let last = outcome(20, 135_400);
-        let per_worker = last.rate_per_worker().unwrap();
         assert_eq!(
-            slow(200, per_worker * 2.0).unwrap(),
-            "about 11 min for 200 puzzles at 0.30/s"
+            slow_before(g, "medium", 200, &last, 2).unwrap(),
+            "16x16 medium is slow: about 11 min for 200 puzzles at 0.30/s (its last run \
+             made 20 in 67.7 s)"
         );
         assert_eq!(
-            slow(200, per_worker * 100.0),
+            slow_before(g, "medium", 200, &last, 100),
             None,
             "on 100 workers it is quick"
+        );
+        assert_eq!(
+            slow_before(g, "medium", 5, &outcome(0, 20_000), 2).unwrap(),
+            "16x16 medium is slow: none in its last run, 5 wanted (its last run made 0 in \
+             10.0 s)"
         );
         assert_eq!(span(45.0), "45 s");
         assert_eq!(span(7200.0), "2.0 h");

@@ -163,7 +163,12 @@ fn regions_around(grid: Grid, rng: &mut Rand, deadline: Option<Instant>) -> Resu
 /// The current generator's grid of `g` by `route` from stream `seed`, for tests.
 #[cfg(test)]
 pub(crate) fn test_grid(g: Geometry, route: Route, seed: u64) -> Grid {
-    let rng = &mut Rand::new(seed);
+    test_grid_from(g, route, &mut Rand::new(seed))
+}
+
+/// [`test_grid`] from a stream the test goes on drawing from.
+#[cfg(test)]
+pub(crate) fn test_grid_from(g: Geometry, route: Route, rng: &mut Rand) -> Grid {
     solution_grid(g, route, rng, None, None, super::GENERATOR_VERSION).unwrap()
 }
 

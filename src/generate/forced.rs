@@ -91,7 +91,7 @@ pub fn forced(puzzle: &Grid, clues: &ClueUnits, cell: usize, digit: u8) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::{pattern_grid, solution_grid, Route};
+    use crate::generate::{pattern_grid, Route};
     use crate::grid::Variant;
     use crate::rng::Rand;
     use crate::solver::Solver;
@@ -113,15 +113,7 @@ mod tests {
             let mut rng = Rand::new(size as u64);
             let solution = match variant {
                 Variant::Classic => pattern_grid(g),
-                _ => solution_grid(
-                    g,
-                    Route::Backtrack,
-                    &mut rng,
-                    None,
-                    None,
-                    crate::generate::GENERATOR_VERSION,
-                )
-                .unwrap(),
+                _ => crate::generate::base::test_grid_from(g, Route::Backtrack, &mut rng),
             };
             let mut puzzle = solution.clone();
             let mut clues = ClueUnits::of(&puzzle);

@@ -24,7 +24,7 @@ pub use plan::{FillRequest, PlanItem};
 use crate::bank::{Bank, Batch, RunCounts, RunEnd, RunStatus, TierOutcome};
 use crate::config::Settings;
 use crate::generate::GENERATOR_VERSION;
-use crate::grid::{Geometry, Variant};
+use crate::grid::Geometry;
 use anyhow::Result;
 use dispatch::{Dispatcher, Work};
 use sampler::Sampler;
@@ -84,50 +84,21 @@ impl Progress for NoProgress {
 /// Outcome of one plan item.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ItemReport {
-    /// Grid side.
-    pub size: usize,
-    /// The variant's name.
-    pub variant: Variant,
-    /// Tier name.
-    pub tier: String,
-    /// Puzzles wanted.
-    pub wanted: u64,
-    /// Puzzles stored.
-    pub accepted: u64,
+    /// What the tier made (`counts.accepted`: puzzles stored) and the time it took, as
+    /// the bank records it ([`RunEnd::tiers`]).
+    #[serde(flatten)]
+    pub outcome: TierOutcome,
     /// Puzzles made but not stored: the quota was met by other workers first.
     pub surplus: u64,
     /// Whether the bank's stock reached the quota (with other workers' puzzles), which
     /// ended this tier short of `wanted` without it being short.
     pub met_by_bank: bool,
-    /// The tier's own counters (`accepted` as handed to the writer; see `accepted`).
-    #[serde(skip)]
-    pub counts: RunCounts,
-    /// Time its attempts took, summed over the workers, in ms.
-    pub worker_ms: u64,
-    /// The run's worker threads.
-    pub workers: u32,
 }
 
 impl ItemReport {
-    /// What the bank records of it ([`RunEnd::tiers`]), with what was stored.
-    pub fn outcome(&self) -> TierOutcome {
-        TierOutcome {
-            size: self.size,
-            variant: self.variant,
-            tier: self.tier.clone(),
-            wanted: self.wanted,
-            counts: RunCounts {
-                accepted: self.accepted,
-                ..self.counts
-            },
-            worker_ms: self.worker_ms,
-            workers: self.workers,
-        }
-    }
-
     /// Whether the tier ended with less than it wanted and the bank without its quota.
     pub fn short(&self) -> bool {
-        !self.met_by_bank && self.accepted < self.wanted
+        !self.met_by_bank && self.outcome.counts.accepted < self.outcome.wanted
     }
 }
 
@@ -220,33 +191,36 @@ pub fn fill(
         });
     }
     let workers = pool.current_num_threads() as u32;
-    let items: Vec<ItemReport> = tiers
-        .iter()
-        .map(|t| ItemReport {
-            size: t.item().geometry.n(),
-            variant: t.item().geometry.variant(),
-            tier: t.item().tier.name.clone(),
-            wanted: t.wanted,
-            accepted: t.accepted,
-            surplus: 0,
-            met_by_bank: t.met_by_bank,
-            counts: t.counts,
-            worker_ms: t.worker_time.as_millis() as u64,
-            workers,
-        })
-        .collect();
     let (bank, written) = writer.finish();
     // The counts of what is stored, not of what was handed to the writer: puzzles another
     // process stored first are duplicates, and a failed write stored nothing of its batch.
     counts.accepted = written.inserted;
     counts.duplicates += written.ignored;
-    let mut items = items;
-    for item in &mut items {
-        let key = (item.size, item.variant, item.tier.clone());
-        item.accepted = written.stored.get(&key).copied().unwrap_or(0);
-        item.surplus = written.surplus.get(&key).copied().unwrap_or(0);
-        item.met_by_bank |= item.surplus > 0;
-    }
+    let items: Vec<ItemReport> = tiers
+        .iter()
+        .map(|t| {
+            let g = t.item().geometry;
+            let tier = t.item().tier.name.clone();
+            let key = (g.n(), g.variant(), tier.clone());
+            let surplus = written.surplus.get(&key).copied().unwrap_or(0);
+            ItemReport {
+                outcome: TierOutcome {
+                    size: g.n(),
+                    variant: g.variant(),
+                    tier,
+                    wanted: t.wanted,
+                    counts: RunCounts {
+                        accepted: written.stored.get(&key).copied().unwrap_or(0),
+                        ..t.counts
+                    },
+                    worker_ms: t.worker_time.as_millis() as u64,
+                    workers,
+                },
+                surplus,
+                met_by_bank: t.met_by_bank || surplus > 0,
+            }
+        })
+        .collect();
     let storage_failed = written.failure.is_some();
     let (status, mut message) = match (written.failure, outcome) {
         (Some(e), _) => (
@@ -284,7 +258,7 @@ pub fn fill(
         status,
         counts,
         message: message.clone(),
-        tiers: items.iter().map(ItemReport::outcome).collect(),
+        tiers: items.iter().map(|i| i.outcome.clone()).collect(),
     };
     if let Err(e) = bank.finish_run(run_id, &end) {
         if !storage_failed {

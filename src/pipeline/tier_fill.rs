@@ -25,7 +25,7 @@ const MIN_OPEN_JOBS: usize = 16;
 const GIVE_UP_JOBS: u64 = 20;
 
 /// ... or, for a tier that has found puzzles, this many times its attempts per puzzle so
-/// far, when that is more: a rare tier (6x6 medium: one attempt in 500 rates into its
+/// far, when that is more: a rare tier (6x6 medium: one attempt in about 600 rates into its
 /// band) is not given up for a gap of the length it has always had. Counting jobs that
 /// gave up did that: with many jobs open they all end at once, and 20 in a row stopped
 /// 6x6 medium after 18 puzzles, while 2,000 attempts a job made 100 at 181/s.

@@ -614,20 +614,12 @@ mod tests {
     /// 200) with and without it agree, and a unique one's solution is the grid it grew on.
     #[test]
     fn cage_locking_keeps_every_killer_solution() {
-        use crate::generate::{grow_cages, solution_grid, CageSizes, Route};
+        use crate::generate::{grow_cages, CageSizes, Route};
         let g = Geometry::for_size(9).unwrap();
         let (mut unique, mut several) = (0, 0);
         for seed in 0..40 {
             let mut rng = Rand::new(seed);
-            let solution = solution_grid(
-                g,
-                Route::Backtrack,
-                &mut rng,
-                None,
-                None,
-                crate::generate::GENERATOR_VERSION,
-            )
-            .unwrap();
+            let solution = crate::generate::base::test_grid_from(g, Route::Backtrack, &mut rng);
             let sizes = CageSizes::new(2, 3 + seed as usize % 3, 5).unwrap();
             let cages = grow_cages(&solution, sizes, &mut rng).unwrap();
             let puzzle = Grid::empty(g).with_cages(cages);
@@ -674,20 +666,12 @@ mod tests {
     /// puzzle, not as boxes), on 6x6 puzzles of a few clues from grids it made.
     #[test]
     fn jigsaw_counts_are_the_grids_that_keep_the_regions() {
-        use crate::generate::{solution_grid, Route};
+        use crate::generate::Route;
         use crate::grid::Variant;
         let g = Geometry::for_size(6).unwrap().with_variant(Variant::Jigsaw);
         for seed in 0..12u64 {
             let mut rng = Rand::new(seed);
-            let solution = solution_grid(
-                g,
-                Route::Enumerate,
-                &mut rng,
-                None,
-                None,
-                crate::generate::GENERATOR_VERSION,
-            )
-            .unwrap();
+            let solution = crate::generate::base::test_grid_from(g, Route::Enumerate, &mut rng);
             let regions = solution
                 .regions()
                 .expect("a jigsaw grid has regions")

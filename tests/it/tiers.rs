@@ -6,43 +6,49 @@ use crate::common::{
 };
 use sudoku_bank::grid::{parse_line, Geometry};
 
-/// A 16x16 fill over every tier stores each tier's share, every puzzle rated into its
-/// tier's band and unique by the test's own counter; the default quotas name every 12x12
-/// and 16x16 tier.
+/// 12x12 and 16x16 fills over every tier store each tier's share, every puzzle rated into
+/// its tier's band and unique by the test's own counter; the default quotas name every
+/// 12x12 and 16x16 tier.
 #[test]
-fn sixteen_by_sixteen_fills_every_tier() {
-    let (_dir, db) = temp_db();
-    let o = fill_cli(&db, &["--size", "16", "--count", "8", "--seed", "9"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let per_tier = texts(
-        &db,
-        "SELECT tier || '=' || count(*) FROM puzzles GROUP BY tier ORDER BY min(id)",
-    );
-    assert_eq!(per_tier, ["easy=2", "medium=2", "hard=2", "expert=2"]);
+fn large_sizes_fill_every_tier() {
     let four = Geometry::for_size(4).unwrap();
     assert_eq!(
         classic_count(four, &[0; 16], 1000),
         288,
         "the counter counts"
     );
-    let g = Geometry::for_size(16).unwrap();
-    for row in texts(
-        &db,
-        "SELECT tier || ' ' || score || ' ' || puzzle FROM puzzles",
-    ) {
-        let [tier, score, line] = row.split(' ').collect::<Vec<_>>()[..] else {
-            panic!("{row}")
-        };
-        let score: f64 = score.parse().unwrap();
-        let band = match tier {
-            "easy" => 1.0..=2.3,
-            "medium" => 2.4..=3.4,
-            "hard" => 3.5..=5.9,
-            _ => 6.0..=20.0,
-        };
-        assert!(band.contains(&score), "{tier} rated {score}");
-        let cells = parse_line(line).unwrap().cells().to_vec();
-        assert_eq!(classic_count(g, &cells, 2), 1, "{line}");
+    for size in ["12", "16"] {
+        let (_dir, db) = temp_db();
+        let o = fill_cli(&db, &["--size", size, "--count", "8", "--seed", "9"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let per_tier = texts(
+            &db,
+            "SELECT tier || '=' || count(*) FROM puzzles GROUP BY tier ORDER BY min(id)",
+        );
+        assert_eq!(
+            per_tier,
+            ["easy=2", "medium=2", "hard=2", "expert=2"],
+            "{size}"
+        );
+        let g = Geometry::for_size(size.parse().unwrap()).unwrap();
+        for row in texts(
+            &db,
+            "SELECT tier || ' ' || score || ' ' || puzzle FROM puzzles",
+        ) {
+            let [tier, score, line] = row.split(' ').collect::<Vec<_>>()[..] else {
+                panic!("{row}")
+            };
+            let score: f64 = score.parse().unwrap();
+            let band = match tier {
+                "easy" => 1.0..=2.3,
+                "medium" => 2.4..=3.4,
+                "hard" => 3.5..=5.9,
+                _ => 6.0..=20.0,
+            };
+            assert!(band.contains(&score), "{size} {tier} rated {score}");
+            let cells = parse_line(line).unwrap().cells().to_vec();
+            assert_eq!(classic_count(g, &cells, 2), 1, "{line}");
+        }
     }
     let config = stdout(&bank(&["config", "--print"], None));
     for size in ["12", "16"] {

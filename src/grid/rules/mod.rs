@@ -467,6 +467,14 @@ impl serde::Serialize for Variant {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Variant {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse()
+            .map_err(|_| serde::de::Error::custom(format!("unknown variant {name}")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
