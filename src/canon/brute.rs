@@ -4,7 +4,7 @@
 //! grid that is the same as numbering the top row 1..N.
 
 use super::puzzle::arrangements;
-use crate::grid::Grid;
+use crate::grid::{cells_of, Cell, Grid};
 
 /// The least image of `grid` over every row order, column order, transposition (square
 /// boxes) and relabelling.
@@ -13,7 +13,7 @@ pub(super) fn minlex(grid: &Grid) -> Vec<u8> {
     let n = g.n();
     let rows = arrangements(g.box_rows(), n / g.box_rows());
     let cols = arrangements(g.box_cols(), n / g.box_cols());
-    let mut best = vec![u8::MAX; n * n];
+    let mut best = vec![u8::MAX; g.cells()];
     let transposes: &[bool] = if g.square_boxes() {
         &[false, true]
     } else {
@@ -24,14 +24,10 @@ pub(super) fn minlex(grid: &Grid) -> Vec<u8> {
             for c in &cols {
                 let mut labels = [0u8; 17];
                 let mut next = 1;
-                let image: Vec<u8> = (0..n * n)
-                    .map(|i| {
-                        let (a, b) = (r[i / n], c[i % n]);
-                        let d = if t {
-                            grid.get(b * n + a)
-                        } else {
-                            grid.get(a * n + b)
-                        } as usize;
+                let image: Vec<u8> = cells_of(n)
+                    .map(|(_, at)| {
+                        let from = Cell::new(r[at.row], c[at.col]);
+                        let d = grid.at(from.transposed_if(t)) as usize;
                         if d == 0 {
                             return 0;
                         }

@@ -20,7 +20,7 @@
 //! searched, each from the first columns that can start that prefix. On 9×9 this leaves
 //! about a third of the 36 pairs and a fifth of the search nodes.
 
-use crate::grid::{Geometry, Grid, Symmetries};
+use crate::grid::{Cell, Geometry, Grid, Symmetries};
 
 /// The full-group minlex form of a full grid (`None` for a grid with empty cells).
 pub fn minlex_solution(grid: &Grid) -> Option<Grid> {
@@ -105,9 +105,9 @@ impl Lines {
         let n = grid.geometry().n();
         let mut lines = [[[0u8; 16]; 16]; 2];
         for (i, &v) in grid.cells().iter().enumerate() {
-            let (r, c) = (i / n, i % n);
-            lines[0][r][c] = v;
-            lines[1][c][r] = v;
+            let Cell { row, col } = Cell::at(i, n);
+            lines[0][row][col] = v;
+            lines[1][col][row] = v;
         }
         Lines { n, lines }
     }

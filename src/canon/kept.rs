@@ -11,7 +11,7 @@
 //! [`Symmetries::Mirrored`]: crate::grid::Symmetries::Mirrored
 //! [`Symmetries::Lines`]: crate::grid::Symmetries::Lines
 
-use crate::grid::{Grid, Regions, Relabelling, Symmetries};
+use crate::grid::{Cell, Grid, Regions, Relabelling, Symmetries};
 use std::sync::Arc;
 
 /// How an image's digits are renamed.
@@ -33,30 +33,26 @@ pub fn minlex_kept(grid: &Grid) -> Grid {
     let g = grid.geometry();
     debug_assert_ne!(g.variant().rules().symmetries, Symmetries::Sudoku);
     let n = g.n();
-    let mut best = vec![u8::MAX; n * n];
+    let mut best = vec![u8::MAX; g.cells()];
     let transposes: &[bool] = if g.group_transposes() {
         &[false, true]
     } else {
         &[false]
     };
-    let mut image = vec![0u8; n * n];
+    let mut image = vec![0u8; g.cells()];
     let maps: &[DigitMap] = match g.variant().rules().relabelling {
         Relabelling::Any => &[DigitMap::FirstAppearance],
         Relabelling::Reversal => &[DigitMap::Identity, DigitMap::Reversal],
     };
     g.for_each_line_map(|rows, cols| {
         for &transpose in transposes {
-            let source = |r: usize, c: usize| {
-                let (r, c) = if transpose { (c, r) } else { (r, c) };
-                grid.get(rows[r] as usize * n + cols[c] as usize)
-            };
             for &map in maps {
                 // Relabelled cell by cell; stops at the first cell above the best.
                 let (mut labels, mut next) = ([0u8; 17], 1u8);
                 let mut below = false;
                 let mut cut = false;
                 for (i, slot) in image.iter_mut().enumerate() {
-                    let v = source(i / n, i % n);
+                    let v = grid.get(preimage(rows, cols, transpose, i, n));
                     let v = match map {
                         _ if v == 0 => 0,
                         DigitMap::Identity => v,
@@ -87,6 +83,14 @@ pub fn minlex_kept(grid: &Grid) -> Grid {
     Grid::from_cells(g, best)
 }
 
+/// The cell whose value goes to cell `i` of the image under line maps `rows`, `cols`.
+#[inline]
+fn preimage(rows: &[u8], cols: &[u8], transpose: bool, i: usize, n: usize) -> usize {
+    // Transposed first, then the lines mapped.
+    let at = Cell::at(i, n).transposed_if(transpose);
+    at.through_lines(rows, cols).index(n)
+}
+
 /// [`minlex_kept`] of a jigsaw grid: over the square's 8 symmetries, the image whose
 /// region map (regions numbered by first appearance), then cells (relabelled by first
 /// appearance) are least. The regions move with the cells.
@@ -96,15 +100,11 @@ fn minlex_jigsaw(grid: &Grid, regions: &Regions) -> Grid {
     let mut best: Option<(Vec<u8>, Vec<u8>)> = None;
     g.for_each_line_map(|rows, cols| {
         for transpose in [false, true] {
-            let from = |i: usize| {
-                let (r, c) = (i / n, i % n);
-                let (r, c) = if transpose { (c, r) } else { (r, c) };
-                rows[r] as usize * n + cols[c] as usize
-            };
-            let mut map: Vec<u8> = (0..n * n)
+            let from = |i: usize| preimage(rows, cols, transpose, i, n);
+            let mut map: Vec<u8> = (0..g.cells())
                 .map(|i| regions.region_of(from(i)) as u8)
                 .collect();
-            let mut cells: Vec<u8> = (0..n * n).map(|i| grid.get(from(i))).collect();
+            let mut cells: Vec<u8> = (0..g.cells()).map(|i| grid.get(from(i))).collect();
             super::relabel_from(&mut map, 0);
             super::relabel(&mut cells, n);
             let key = (map, cells);
@@ -202,12 +202,8 @@ mod tests {
         let (rows, cols) = &maps[rng.below(maps.len() as u32) as usize];
         let transpose = g.group_transposes() && rng.below(2) == 1;
         let digits = crate::generate::random_relabelling(g, rng);
-        let cells = (0..n * n)
-            .map(|i| {
-                let (r, c) = (i / n, i % n);
-                let (r, c) = if transpose { (c, r) } else { (r, c) };
-                digits[grid.get(rows[r] as usize * n + cols[c] as usize) as usize - 1]
-            })
+        let cells = (0..g.cells())
+            .map(|i| digits[grid.get(super::preimage(rows, cols, transpose, i, n)) as usize - 1])
             .collect();
         Grid::from_cells(g, cells)
     }

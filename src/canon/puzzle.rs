@@ -9,7 +9,7 @@
 //! grid's. The column arrangements grow as (box_cols!)^(stacks) · stacks!: 2,592 with
 //! transposition on 9×9, 82,944 on 12×12, about 8·10^6 on 16×16, which is refused.
 
-use crate::grid::{Grid, Symmetries};
+use crate::grid::{Cell, Grid, Symmetries};
 
 /// The full-group minlex form of a grid; `None` for classic 16×16 (too many column
 /// arrangements) and for killer puzzles (their cages would have to follow every row and
@@ -29,7 +29,7 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
         return None;
     }
     let columns = arrangements(g.box_cols(), n / g.box_cols());
-    let mut best: Vec<u8> = vec![u8::MAX; n * n];
+    let mut best: Vec<u8> = vec![u8::MAX; g.cells()];
     let transposes: &[bool] = if g.square_boxes() {
         &[false, true]
     } else {
@@ -40,11 +40,8 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
         for pi in &columns {
             for (r, row) in rows.iter_mut().enumerate() {
                 for (c, &x) in pi.iter().enumerate() {
-                    row[c] = if t {
-                        grid.get(x * n + r)
-                    } else {
-                        grid.get(r * n + x)
-                    };
+                    let from = Cell::new(r, x);
+                    row[c] = grid.at(from.transposed_if(t));
                 }
             }
             let mut search = RowSearch {
@@ -52,7 +49,7 @@ pub fn minlex_puzzle(grid: &Grid) -> Option<Grid> {
                 br: g.box_rows(),
                 rows: &rows,
                 used: [false; 12],
-                out: vec![0; n * n],
+                out: vec![0; g.cells()],
                 labels: [0; 17],
                 next_label: 1,
                 best: &mut best,

@@ -3,7 +3,7 @@
 use super::args::BankArgs;
 use super::notation;
 use crate::bank;
-use crate::grid::{parse_line_in, Variant};
+use crate::grid::{cell_name, parse_line_in, Variant};
 use crate::picture::html::solving::SolvingPage;
 use crate::rate::{apply, rate_on, Board, Path, Step, Technique};
 use crate::solver::count_solutions;
@@ -110,7 +110,7 @@ pub fn describe(n: usize, step: &Step) -> String {
             | Technique::HiddenSingleLine
             | Technique::NakedSingle
     ) {
-        let cells: Vec<String> = step.cells.iter().map(|&c| notation::cell(n, c)).collect();
+        let cells: Vec<String> = step.cells.iter().map(|&c| cell_name(n, c)).collect();
         line.push_str(&format!(" on {}", cells.join(" ")));
     }
     let list = |pairs: &[(usize, u8)], placed: bool| -> String {

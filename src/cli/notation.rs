@@ -2,19 +2,14 @@
 //! `r3c5<>7` (removed), technique names as the README lists them, scores with one
 //! decimal. `explain` (text) and `rate --json` both write through here.
 
-use crate::grid::digit_char;
+use crate::grid::{cell_name, digit_char};
 use crate::rate::{Link, Rating, Step};
 use serde_json::{json, Value};
-
-/// `r3c5` for a cell of an `n`×`n` grid.
-pub fn cell(n: usize, cell: usize) -> String {
-    format!("r{}c{}", cell / n + 1, cell % n + 1)
-}
 
 /// `r3c5=7` (placed) or `r3c5<>7` (removed).
 pub fn candidate(n: usize, c: usize, digit: u8, placed: bool) -> String {
     let sign = if placed { "=" } else { "<>" };
-    format!("{}{sign}{}", cell(n, c), digit_char(digit))
+    format!("{}{sign}{}", cell_name(n, c), digit_char(digit))
 }
 
 /// A forcing chain's links.
@@ -40,7 +35,7 @@ pub fn step_json(n: usize, step: &Step) -> Value {
     let mut v = json!({
         "technique": step.technique.name(),
         "score": score(step.score),
-        "cells": step.cells.iter().map(|&c| cell(n, c)).collect::<Vec<_>>(),
+        "cells": step.cells.iter().map(|&c| cell_name(n, c)).collect::<Vec<_>>(),
         "placements": pairs(&step.placements, true),
         "eliminations": pairs(&step.eliminations, false),
     });

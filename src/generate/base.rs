@@ -1,7 +1,9 @@
 //! Solution grids by the design's three routes: transforms (of a random *mother* grid,
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
-use crate::grid::{Boxes, Geometry, Grid, Layout, Neighbours, Regions, Relabelling, Symmetries};
+use crate::grid::{
+    cells_of, Boxes, Cell, Geometry, Grid, Layout, Neighbours, Regions, Relabelling, Symmetries,
+};
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
 use std::str::FromStr;
@@ -226,10 +228,9 @@ pub fn pattern_grid(g: Geometry) -> Grid {
 /// The pattern's cells under `g`'s rules, kept or not.
 fn pattern_cells(g: Geometry) -> Grid {
     let n = g.n();
-    let cells = (0..n * n)
-        .map(|i| {
-            let (r, c) = (i / n, i % n);
-            ((r * g.box_cols() + r / g.box_rows() + c) % n + 1) as u8
+    let cells = cells_of(n)
+        .map(|(_, Cell { row, col })| {
+            ((row * g.box_cols() + row / g.box_rows() + col) % n + 1) as u8
         })
         .collect();
     Grid::from_cells(g, cells)
@@ -323,19 +324,18 @@ fn transformed(source: &Grid, rng: &mut Rand) -> Grid {
         }
     };
     let transpose = g.group_transposes() && rng.below(2) == 1;
-    // The source cell each image cell comes from.
+    // The source cell each image cell comes from: the lines mapped, then transposed.
     let from = |i: usize| {
-        let (r, c) = (rows[i / n], cols[i % n]);
-        let (r, c) = if transpose { (c, r) } else { (r, c) };
-        r * n + c
+        let at = Cell::at(i, n).through_lines(&rows, &cols);
+        at.transposed_if(transpose).index(n)
     };
-    let cells = (0..n * n)
+    let cells = (0..g.cells())
         .map(|i| digits[source.get(from(i)) as usize - 1])
         .collect();
     let image = Grid::from_cells(g, cells);
     match source.regions() {
         Some(regions) => {
-            let labels: Vec<u8> = (0..n * n)
+            let labels: Vec<u8> = (0..g.cells())
                 .map(|i| regions.region_of(from(i)) as u8)
                 .collect();
             let moved = Regions::new(g, &labels).expect("a symmetry keeps regions whole");
@@ -429,7 +429,7 @@ fn backtrack_fill_in(
         neighbours: g.variant().rules().neighbours,
         extra: vec![0; layout.extra_units().len()],
         n,
-        cells: vec![0; n * n],
+        cells: vec![0; g.cells()],
         rows: vec![0; n],
         cols: vec![0; n],
         boxes: vec![0; n],
@@ -467,7 +467,7 @@ impl Filler<'_> {
         let mut used =
             self.rows[p.row as usize] | self.cols[p.col as usize] | self.boxes[p.bx as usize];
         for &u in self.layout.extra_units_of(cell) {
-            used |= self.extra[u as usize - 3 * self.n];
+            used |= self.extra[self.layout.extra_index(u as usize)];
         }
         for other in self.layout.apart_sets[cell].iter() {
             used |= (1u32 << self.cells[other]) >> 1;
@@ -485,7 +485,7 @@ impl Filler<'_> {
         self.cols[p.col as usize] ^= bit;
         self.boxes[p.bx as usize] ^= bit;
         for &u in self.layout.extra_units_of(cell) {
-            self.extra[u as usize - 3 * self.n] ^= bit;
+            self.extra[self.layout.extra_index(u as usize)] ^= bit;
         }
     }
 
@@ -579,8 +579,8 @@ mod tests {
             assert!(all.len() >= 2, "size {n}");
             let mother = mother_grid(g, 3, None).unwrap();
             for pi in all {
-                let cells = (0..n * n)
-                    .map(|i| mother.get(pi[i / n] as usize * n + pi[i % n] as usize))
+                let cells = cells_of(n)
+                    .map(|(_, at)| mother.at(at.through_lines(pi, pi)))
                     .collect();
                 assert_solution(&Grid::from_cells(g, cells));
             }
@@ -604,8 +604,9 @@ mod tests {
                     let boxes = Regions::boxes(g);
                     let kept = (0..n)
                         .filter(|&k| {
-                            let first = (0..n * n).find(|&c| regions.region_of(c) == k).unwrap();
-                            (0..n * n).all(|c| {
+                            let first =
+                                (0..g.cells()).find(|&c| regions.region_of(c) == k).unwrap();
+                            (0..g.cells()).all(|c| {
                                 (regions.region_of(c) == k)
                                     == (boxes.region_of(c) == boxes.region_of(first))
                             })

@@ -138,9 +138,8 @@ mod tests {
                     }
                     assert!(
                         !solver.has_solution_avoiding(&puzzle, cell, digit).unwrap(),
-                        "{size} {variant:?}: r{}c{} forced yet free",
-                        cell / size + 1,
-                        cell % size + 1
+                        "{size} {variant:?}: {} forced yet free",
+                        crate::grid::cell_name(size, cell)
                     );
                 } else if solver.has_solution_avoiding(&puzzle, cell, digit).unwrap() {
                     // Keep the puzzle unique, as digging does.

@@ -157,7 +157,9 @@ pub fn split_at(cages: &Cages, solution: &Grid, cell: usize, rng: &mut Rand) -> 
         if rest.is_empty() || !connected(n, &rest) {
             continue;
         }
-        let mut labels: Vec<usize> = (0..n * n).map(|c| cages.cage_of(c)).collect();
+        let mut labels: Vec<usize> = (0..solution.cells().len())
+            .map(|c| cages.cage_of(c))
+            .collect();
         for &c in &piece {
             labels[c] = cages.count();
         }
@@ -234,7 +236,7 @@ mod tests {
             for seed in 0..20 {
                 let cages = grow_cages(&solution, CageSizes::DEFAULT, &mut Rand::new(seed))
                     .expect("few cages");
-                let mut seen = vec![0; n * n];
+                let mut seen = vec![0; solution.cells().len()];
                 for k in 0..cages.count() {
                     let cells = cages.cells(k);
                     assert!(cells.len() <= 5.min(n), "{n}: cage of {}", cells.len());

@@ -64,18 +64,19 @@ impl Unavoidable {
         let g = solution.geometry();
         let n = g.n();
         // For each digit, its cell in each row, and the row of its cell in each column and box.
-        let mut cell_in_row = vec![0usize; (n + 1) * n];
-        let mut row_in_col = vec![0usize; (n + 1) * n];
-        let mut row_in_box = vec![0usize; (n + 1) * n];
+        let mut cell_in_row = vec![[0usize; 16]; n + 1];
+        let mut row_in_col = vec![[0usize; 16]; n + 1];
+        let mut row_in_box = vec![[0usize; 16]; n + 1];
         // The same for the extra units of the rule set.
         let layout = solution.layout();
         let extra = layout.extra_units();
         let mut row_in_extra = vec![0usize; (n + 1) * extra.len()];
         for (cell, &d) in solution.cells().iter().enumerate() {
-            let (r, c, d) = (cell / n, cell % n, d as usize);
-            cell_in_row[d * n + r] = cell;
-            row_in_col[d * n + c] = r;
-            row_in_box[d * n + layout.places[cell].bx as usize] = r;
+            let (place, d) = (layout.places[cell], d as usize);
+            let r = place.row as usize;
+            cell_in_row[d][r] = cell;
+            row_in_col[d][place.col as usize] = r;
+            row_in_box[d][place.bx as usize] = r;
             for &u in layout.extra_units_of(cell) {
                 row_in_extra[d * extra.len() + u as usize - extra.start] = r;
             }
@@ -103,8 +104,8 @@ impl Unavoidable {
                     *p = i;
                 }
                 for u in 0..n {
-                    union(&mut parent, row_in_col[a * n + u], row_in_col[b * n + u]);
-                    union(&mut parent, row_in_box[a * n + u], row_in_box[b * n + u]);
+                    union(&mut parent, row_in_col[a][u], row_in_col[b][u]);
+                    union(&mut parent, row_in_box[a][u], row_in_box[b][u]);
                 }
                 let e = extra.len();
                 let (on_a, on_b) = (&row_in_extra[a * e..][..e], &row_in_extra[b * e..][..e]);
@@ -122,8 +123,8 @@ impl Unavoidable {
                 let mut components = [CellSet::default(); 16];
                 if beyond_units {
                     for (r, &root) in roots[..n].iter().enumerate() {
-                        components[root].insert(cell_in_row[a * n + r]);
-                        components[root].insert(cell_in_row[b * n + r]);
+                        components[root].insert(cell_in_row[a][r]);
+                        components[root].insert(cell_in_row[b][r]);
                     }
                 }
                 // Index in `sets` of each root's component, once it has one.
@@ -143,10 +144,7 @@ impl Unavoidable {
                         continue;
                     }
                     // Slots of the other digit: digits above the cell's own shift down one.
-                    for (cell, slot) in [
-                        (cell_in_row[a * n + r], b - 2),
-                        (cell_in_row[b * n + r], a - 1),
-                    ] {
+                    for (cell, slot) in [(cell_in_row[a][r], b - 2), (cell_in_row[b][r], a - 1)] {
                         found.sets[k as usize].insert(cell);
                         found.through[cell * found.slots + slot] = k;
                     }
@@ -279,7 +277,7 @@ fn union(parent: &mut [usize], x: usize, y: usize) {
 mod tests {
     use super::*;
     use crate::generate::base::{pattern_grid, test_grid, Route};
-    use crate::grid::{parse_line, Geometry, Variant};
+    use crate::grid::{parse_line, Cell, Geometry, Variant};
     use crate::rng::Rand;
     use crate::solver::count_solutions;
 
@@ -337,13 +335,14 @@ mod tests {
         for seed in 0..40 {
             let grid = test_grid(g, Route::Backtrack, seed);
             let ua = Unavoidable::two_digit(&grid);
-            let at = |r: usize, c: usize| grid.get(r * 9 + c);
+            let at = |r: usize, c: usize| grid.at(Cell::new(r, c));
             for (r1, r2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
                 for (c1, c2) in (0..9).flat_map(|a| (a + 1..9).map(move |b| (a, b))) {
                     let crosswise = at(r1, c1) == at(r2, c2) && at(r1, c2) == at(r2, c1);
                     let two_boxes = (r1 / 3 == r2 / 3) != (c1 / 3 == c2 / 3);
                     if crosswise && two_boxes {
-                        let set: CellSet = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2]
+                        let set: CellSet = [(r1, c1), (r1, c2), (r2, c1), (r2, c2)]
+                            .map(|(r, c)| Cell::new(r, c).index(9))
                             .into_iter()
                             .collect();
                         assert!(ua.sets().contains(&set), "seed {seed}: {set:?}");

@@ -12,6 +12,7 @@
 //! ................ AABBCDDBCEFFGEHH 3,9,5,5,4,7,4,3
 //! ```
 
+use super::cell::{cell_name, cell_names, orthogonal_neighbours, parse_cell_name};
 use super::Geometry;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -115,35 +116,6 @@ pub enum CageError {
     /// A cell name that is not `rXcY` inside the grid.
     #[error("cell '{0}' is not a cell of the grid (write cells as r1c1)")]
     BadCell(String),
-}
-
-/// `r3c5` for a cell of an `n`×`n` grid.
-pub fn cell_name(n: usize, cell: usize) -> String {
-    cell_names(n, [cell])
-}
-
-/// `r1c1+r1c2` for cells of an `n`×`n` grid, written into one string (the killer rater
-/// names cages in every step it takes, and a string per cell showed in profiles).
-pub fn cell_names(n: usize, cells: impl IntoIterator<Item = usize>) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(32);
-    for (i, cell) in cells.into_iter().enumerate() {
-        let sep = if i == 0 { "" } else { "+" };
-        write!(out, "{sep}r{}c{}", cell / n + 1, cell % n + 1).expect("a string takes any text");
-    }
-    out
-}
-
-/// The cell named `r3c5` on an `n`×`n` grid, if inside it.
-pub fn parse_cell_name(n: usize, name: &str) -> Option<usize> {
-    let rest = name.trim().strip_prefix(['r', 'R'])?;
-    let (row, col) = rest.split_once(['c', 'C'])?;
-    let (row, col): (usize, usize) = (row.parse().ok()?, col.parse().ok()?);
-    (1..=n)
-        .contains(&row)
-        .then_some(())
-        .filter(|_| (1..=n).contains(&col))
-        .map(|_| (row - 1) * n + col - 1)
 }
 
 /// The least and greatest sums of `size` distinct digits from `1..=n`.
@@ -482,19 +454,6 @@ pub enum CageBreak {
         /// The sum of its filled cells.
         found: u32,
     },
-}
-
-/// The cells orthogonally next to `cell` on an `n`×`n` grid.
-pub fn orthogonal_neighbours(n: usize, cell: usize) -> impl Iterator<Item = usize> {
-    let (r, c) = (cell / n, cell % n);
-    [
-        (r > 0).then(|| cell - n),
-        (r + 1 < n).then(|| cell + n),
-        (c > 0).then(|| cell - 1),
-        (c + 1 < n).then(|| cell + 1),
-    ]
-    .into_iter()
-    .flatten()
 }
 
 /// For every cage size and sum, the sets of distinct digits (bit `d - 1` for digit `d`)

@@ -289,6 +289,37 @@ impl Layout {
         2 * self.n + b
     }
 
+    /// The row units.
+    #[inline]
+    pub fn rows(&self) -> Range<usize> {
+        0..self.n
+    }
+
+    /// The column units.
+    #[inline]
+    pub fn columns(&self) -> Range<usize> {
+        self.n..2 * self.n
+    }
+
+    /// What unit `u` is, and its index among the units of its kind (row 3, box 0, …).
+    #[inline]
+    pub fn kind_of(&self, u: usize) -> (UnitKind, usize) {
+        let n = self.n;
+        match u / n {
+            0 => (UnitKind::Row, u),
+            1 => (UnitKind::Column, u - n),
+            2 => (UnitKind::Box, u - 2 * n),
+            _ => (UnitKind::Extra, u - 3 * n),
+        }
+    }
+
+    /// Extra unit `u`'s index among the extra units.
+    #[inline]
+    pub fn extra_index(&self, u: usize) -> usize {
+        debug_assert!(u >= 3 * self.n, "an extra unit");
+        u - 3 * self.n
+    }
+
     /// The row and column units.
     #[inline]
     pub fn lines(&self) -> Range<usize> {
@@ -336,6 +367,19 @@ impl Layout {
     pub fn extra_units(&self) -> Range<usize> {
         3 * self.n..self.unit_count()
     }
+}
+
+/// The kinds of unit in a layout's numbering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+    /// A box (a jigsaw's region).
+    Box,
+    /// One of the rule set's extra units.
+    Extra,
 }
 
 /// A set of cells of any supported grid (up to 256 cells).

@@ -5,17 +5,18 @@
 //! digits are `1`–`9`, then `A`–`G` for 10–16.
 
 mod cages;
+mod cell;
 mod layout;
 mod parse;
 mod regions;
 mod rules;
 mod symmetry;
 
-pub use cages::{
-    cell_name, cell_names, orthogonal_neighbours, parse_cell_name, sum_range, CageBreak, CageError,
-    Cages, Combinations, MAX_CAGES,
+pub use cages::{sum_range, CageBreak, CageError, Cages, Combinations, MAX_CAGES};
+pub use cell::{
+    cell_name, cell_names, cells_of, orthogonal_neighbours, parse_cell_name, Candidate, Cell,
 };
-pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout};
+pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout, UnitKind};
 pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
 pub use regions::{RegionError, Regions};
 pub use rules::{
@@ -132,6 +133,15 @@ impl Geometry {
             (b / stacks) * self.box_rows(),
             (b % stacks) * self.box_cols(),
         )
+    }
+
+    /// The boxes right of box `b` and below it, where there are such boxes.
+    pub fn boxes_right_and_below(self, b: usize) -> [Option<usize>; 2] {
+        let stacks = self.n() / self.box_cols();
+        [
+            (b % stacks + 1 < stacks).then_some(b + 1),
+            (b + stacks < self.n()).then_some(b + stacks),
+        ]
     }
 
     /// Short label such as `9x9 (3x3 boxes)`, or `diagonal 9x9 (3x3 boxes)` for a variant.
@@ -328,6 +338,12 @@ impl Grid {
     #[inline]
     pub fn get(&self, cell: usize) -> u8 {
         self.cells[cell]
+    }
+
+    /// Value of one cell, by row and column.
+    #[inline]
+    pub fn at(&self, cell: Cell) -> u8 {
+        self.cells[cell.index(self.geometry.n())]
     }
 
     /// Sets one cell (`0` clears it).
@@ -560,13 +576,12 @@ pub enum Unit {
 impl Unit {
     /// Unit number `u` of geometry `g`'s layout.
     pub fn of(g: Geometry, u: usize) -> Unit {
-        let n = g.n();
-        match u / n {
-            0 => Unit::Row(u),
-            1 => Unit::Column(u - n),
-            2 if g.variant().rules().boxes == Boxes::PerPuzzle => Unit::Region(u - 2 * n),
-            2 => Unit::Box(u - 2 * n),
-            _ => Unit::Extra(g, u - 3 * n),
+        match g.layout().kind_of(u) {
+            (UnitKind::Row, i) => Unit::Row(i),
+            (UnitKind::Column, i) => Unit::Column(i),
+            (UnitKind::Box, i) if g.variant().rules().boxes == Boxes::PerPuzzle => Unit::Region(i),
+            (UnitKind::Box, i) => Unit::Box(i),
+            (UnitKind::Extra, i) => Unit::Extra(g, i),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! print sheet and the solving page scale the same drawing to their own sizes.
 
 use super::canvas::text_width;
-use crate::grid::Cages;
+use crate::grid::{cells_of, Cages};
 use serde::Serialize;
 
 /// One straight piece of a cage's outline, in cell units.
@@ -54,17 +54,15 @@ impl CageOutline {
     /// each first cell's top-left corner.
     fn with_gaps(cages: &Cages, label_gap: impl Fn(u32) -> (f32, f32)) -> CageOutline {
         let n = cages.n();
-        let cage = |r: isize, c: isize| -> Option<usize> {
-            let inside = (0..n as isize).contains(&r) && (0..n as isize).contains(&c);
-            inside.then(|| cages.cage_of(r as usize * n + c as usize))
-        };
         let d = INSET;
         let mut horizontal = Vec::new();
         let mut vertical = Vec::new();
-        for cell in 0..n * n {
-            let (r, c) = ((cell / n) as isize, (cell % n) as isize);
+        for (cell, place) in cells_of(n) {
             let k = cages.cage_of(cell);
-            let same = |dr: isize, dc: isize| cage(r + dr, c + dc) == Some(k);
+            let same = |rows: isize, cols: isize| {
+                let near = place.offset(rows, cols, n);
+                near.is_some_and(|near| cages.cage_of(near.index(n)) == k)
+            };
             // An end of an edge runs `d` short where the outline turns outwards (the next
             // cell along is another cage), `d` past where it turns inwards round a corner
             // cell of its own cage, and flush where the outline goes straight on.
@@ -73,7 +71,7 @@ impl CageOutline {
                 (true, true) => -d,
                 (true, false) => 0.0,
             };
-            let (x, y) = (c as f32, r as f32);
+            let (x, y) = (place.col as f32, place.row as f32);
             let first = cages.cells(k)[0] as usize == cell;
             // The first cell's top-left corner always turns outwards: its label's room is
             // taken off the two edges that start there.

@@ -5,7 +5,7 @@
 
 use super::cage_outline::{self, CageOutline};
 use super::canvas::{Anchor, Canvas, Pen};
-use crate::grid::{digit_char, Cages, Geometry, Grid};
+use crate::grid::{digit_char, Cages, Cell, Geometry, Grid};
 use std::ops::Range;
 
 /// Paper sizes, in points.
@@ -306,7 +306,8 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
     // Extra units shaded as printed X-sudoku and windoku mark them (a line through the
     // cells would strike the givens).
     for c in geometry.shaded_cells() {
-        let (x, y) = (x0 + (c % n) as f32 * cell, y0 + (c / n) as f32 * cell);
+        let Cell { row, col } = Cell::at(c, n);
+        let (x, y) = (x0 + col as f32 * cell, y0 + row as f32 * cell);
         canvas.shade(x, y, cell, cell, EXTRA_UNIT_SHADE);
     }
     // Box lines follow the grid's layout: a jigsaw's region borders are drawn thick too.
@@ -332,8 +333,11 @@ fn draw_grid(canvas: &mut dyn Canvas, slot: &Slot, caption: &str, grid: &Grid, s
         if value == 0 {
             continue;
         }
-        let (r, c) = (i / n, i % n);
-        let centre = (x0 + (c as f32 + 0.5) * cell, y0 + (r as f32 + 0.5) * cell);
+        let Cell { row, col } = Cell::at(i, n);
+        let centre = (
+            x0 + (col as f32 + 0.5) * cell,
+            y0 + (row as f32 + 0.5) * cell,
+        );
         canvas.text(
             (centre.0, centre.1 + size * 0.36),
             size,
@@ -354,10 +358,10 @@ fn draw_cages(canvas: &mut dyn Canvas, origin: (f32, f32), cell: f32, cages: &Ca
         canvas.line(at(s.from), at(s.to), pen);
     }
     for label in &outline.sums {
-        let (r, c) = (label.cell / n, label.cell % n);
+        let Cell { row, col } = Cell::at(label.cell, n);
         let (x, y) = cage_outline::LABEL_AT;
         canvas.text(
-            at((c as f32 + x, r as f32 + y)),
+            at((col as f32 + x, row as f32 + y)),
             cell * cage_outline::SUM_SIZE,
             &label.sum.to_string(),
             Anchor::Start,

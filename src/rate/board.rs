@@ -38,8 +38,8 @@ pub struct Board {
     cand: Vec<u16>,
     /// Placed digit per cell, `0` while open.
     value: Vec<u8>,
-    /// `places[u * n + d - 1]`: open cells of unit `u` holding digit `d`, as a mask over
-    /// the unit's positions. Kept up to date by `place` and `eliminate`, since techniques
+    /// `places[place_slot(u, d - 1, n)]`: open cells of unit `u` holding digit `d`, as a
+    /// mask over the unit's positions. Kept up to date by `place` and `eliminate`, since techniques
     /// ask for it all the time.
     places: Vec<u16>,
     /// Digits placed in each unit.
@@ -133,11 +133,11 @@ impl Board {
             let at = b.layout().places[cell];
             for d in digits(open) {
                 let d = d as usize - 1;
-                b.places[units[0] * n + d] |= 1 << at.col;
-                b.places[units[1] * n + d] |= 1 << at.row;
-                b.places[units[2] * n + d] |= 1 << at.in_box;
+                b.places[place_slot(units[0], d, n)] |= 1 << at.col;
+                b.places[place_slot(units[1], d, n)] |= 1 << at.row;
+                b.places[place_slot(units[2], d, n)] |= 1 << at.in_box;
                 for e in layout.extra_places_of(cell) {
-                    b.places[e.unit * n + d] |= 1 << e.at;
+                    b.places[place_slot(e.unit, d, n)] |= 1 << e.at;
                 }
             }
         }
@@ -254,16 +254,16 @@ impl Board {
         let (r, c, bx) = (at.row as usize, at.col as usize, at.bx as usize);
         let d = digit as usize - 1;
         let (row, col, bx) = (l.row(r), l.column(c), l.box_unit(bx));
-        self.places[row * n + d] &= !(1 << c);
-        self.places[col * n + d] &= !(1 << r);
-        self.places[bx * n + d] &= !(1 << at.in_box);
+        self.places[place_slot(row, d, n)] &= !(1 << c);
+        self.places[place_slot(col, d, n)] &= !(1 << r);
+        self.places[place_slot(bx, d, n)] &= !(1 << at.in_box);
         for u in [row, col, bx] {
             self.unit_changes[u] += 1;
         }
         // (The rule set is asked first so that classic boards skip the lookup.)
         if self.geometry.variant().rules().units.any() {
             for e in l.extra_places_of(cell) {
-                self.places[e.unit * n + d] &= !(1 << e.at);
+                self.places[place_slot(e.unit, d, n)] &= !(1 << e.at);
                 self.unit_changes[e.unit] += 1;
             }
         }
@@ -542,7 +542,7 @@ impl Board {
     /// positions.
     #[inline]
     pub fn positions(&self, u: usize, digit: u8) -> u16 {
-        self.places[u * self.n() + digit as usize - 1]
+        self.places[place_slot(u, digit as usize - 1, self.n())]
     }
 
     /// Digits placed in a unit, as a mask.
@@ -550,6 +550,13 @@ impl Board {
     pub fn placed_in(&self, u: usize) -> u16 {
         self.placed[u]
     }
+}
+
+/// Where `places` keeps unit `u`'s places of the digit `d + 1`: unit by unit, digit by
+/// digit.
+#[inline(always)]
+fn place_slot(u: usize, d: usize, n: usize) -> usize {
+    u * n + d
 }
 
 /// Whether a mask has exactly two bits: a bivalue cell, a digit with two places. Tested

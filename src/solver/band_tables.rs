@@ -5,8 +5,8 @@
 //! band's boxes number `n / box_cols = box_rows`, so the rows × boxes pattern of one digit
 //! is a square of at most 4 × 4 bits.
 
+use crate::grid::{cells_of, Boxes, Cell, CellSet, Geometry, Layout, Regions};
 use crate::grid::{per_geometry, PerGeometry, GEOMETRY_SLOTS};
-use crate::grid::{Boxes, CellSet, Geometry, Layout, Regions};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -65,7 +65,7 @@ impl BandTables {
         let mut band_box = [0u64; 4];
         for (k, entry) in band_box.iter_mut().enumerate().take(br).filter(|_| boxes) {
             *entry = (0..br * n)
-                .filter(|o| (o % n) / bc == k)
+                .filter(|&o| Cell::at(o, n).col / bc == k)
                 .fold(0, |m, o| m | 1 << o);
         }
         let (unions, stack_permutations) = match boxes {
@@ -102,14 +102,17 @@ impl BandTables {
         let rules = g.variant().rules();
         let apart = per_cell(rules.apart.any(), &layout.apart_sets);
         let neighbours = per_cell(rules.neighbours.any(), &layout.neighbour_sets);
-        let peers = (0..n * n)
-            .map(|cell| {
-                let (row, col) = (cell / n, cell % n);
-                let mut words = words_of(&mut (0..n * n).filter(|&other| {
-                    let (r, c) = (other / n, other % n);
-                    let same_box = boxes && r / br == row / br && c / bc == col / bc;
-                    other != cell && (r == row || c == col || same_box)
-                }));
+        let box_of = |at: Cell| g.box_of(at.row, at.col);
+        let peers = cells_of(n)
+            .map(|(cell, at)| {
+                let mut words = words_of(
+                    &mut cells_of(n)
+                        .filter(|&(other, to)| {
+                            let same_box = boxes && box_of(at) == box_of(to);
+                            other != cell && (at.shares_a_line(to) || same_box)
+                        })
+                        .map(|(other, _)| other),
+                );
                 for (word, extra) in words.iter_mut().zip(apart.get(cell).unwrap_or(&[0; 4])) {
                     *word |= extra;
                 }

@@ -62,7 +62,7 @@ impl CageTable {
         // cells: this table is built for every count.
         let mut held = vec![0usize; cages.count()];
         let mut rest = Vec::with_capacity(n);
-        for u in 0..3 * n {
+        for u in layout.lines().chain(layout.boxes()) {
             let unit = layout.unit(u);
             for &c in unit {
                 held[cages.cage_of(c as usize)] += 1;

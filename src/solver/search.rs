@@ -147,6 +147,12 @@ struct Shape<const N: usize, const BR: usize, const DB: usize>;
 
 impl<const N: usize, const BR: usize, const DB: usize> Shape<N, BR, DB> {
     const BAND_CELLS: usize = BR * N;
+
+    /// The band of cell number `cell` and the cell's bit in that band's words.
+    #[inline(always)]
+    fn band_and_bit(cell: usize) -> (usize, u64) {
+        (cell / Self::BAND_CELLS, 1u64 << (cell % Self::BAND_CELLS))
+    }
     const ROW: u64 = (1u64 << N) - 1;
     /// Multiplier copying a row's `N` bits to every row of a band.
     const SPREAD: u64 = {
@@ -269,7 +275,6 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         &mut self,
         clues: &[u8],
     ) -> Option<Board<DB, BANDS>> {
-        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
         // Clue cells and the cells their rows, columns and boxes block, per digit-band
         // word, then each digit's candidates in one go. Much cheaper than placing clue by
         // clue, which matters when digging rebuilds boards constantly.
@@ -281,7 +286,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         };
         for (cell, &v) in clues.iter().enumerate() {
             if v != 0 {
-                let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
+                let (k, bit) = Shape::<N, BR, DB>::band_and_bit(cell);
                 let words = (v as usize - 1) * BANDS;
                 if blocked[words + k] & bit != 0 {
                     return None; // a clue of the same digit in its row, column or box
@@ -343,13 +348,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         values: &[u8],
         cands: &[u16],
     ) -> Board<DB, BANDS> {
-        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
         let mut b = Board {
             cand: [0; DB],
             open: [0; BANDS],
         };
         for (cell, (&value, &mask)) in values.iter().zip(cands).enumerate() {
-            let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
+            let (k, bit) = Shape::<N, BR, DB>::band_and_bit(cell);
             b.open[k] |= u64::from(value == 0) * bit;
             let mut m = mask;
             while m != 0 {
@@ -369,8 +373,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         cell: usize,
         digit: u8,
     ) -> bool {
-        let band_cells = Shape::<N, BR, DB>::BAND_CELLS;
-        let (k, bit) = (cell / band_cells, 1u64 << (cell % band_cells));
+        let (k, bit) = Shape::<N, BR, DB>::band_and_bit(cell);
         let i = (digit as usize - 1) * BANDS + k;
         if b.open[k] & bit == 0 {
             return b.cand[i] & bit == 0;
@@ -1020,7 +1023,10 @@ mod tests {
             let b = s.board::<9, 3, 27, 3>(&clues).unwrap();
             let count = |cell: usize| {
                 (0..9)
-                    .filter(|&d| b.cand[d * 3 + cell / 27] >> (cell % 27) & 1 == 1)
+                    .filter(|&d| {
+                        let (k, bit) = Shape::<9, 3, 27>::band_and_bit(cell);
+                        b.cand[d * 3 + k] & bit != 0
+                    })
                     .count()
             };
             let open: Vec<usize> = (0..81).filter(|&c| clues[c] == 0).collect();

@@ -133,7 +133,7 @@ impl SolvingPage {
                 .map(|c| puzzle.layout().box_containing(c))
                 .collect(),
             names: (0..g.cells())
-                .map(|c| format!("r{}c{}", c / n + 1, c % n + 1))
+                .map(|c| crate::grid::cell_name(n, c))
                 .collect(),
             symbols: (1..=n as u8)
                 .map(|d| crate::grid::digit_char(d).to_string())

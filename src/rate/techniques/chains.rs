@@ -4,7 +4,7 @@
 
 use super::common::holding_each_digit;
 use super::Technique;
-use crate::grid::CellSet;
+use crate::grid::{self, CellSet};
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::{DigitSearch, Trail};
 use crate::rate::techniques::step::{length_bonus, most_nodes_below, Step};
@@ -49,9 +49,10 @@ fn x_chain_score(b: &Board, chain: &[usize], digit: u8) -> f64 {
     }
     let n = b.n();
     let line = |a: usize, z: usize| {
-        if a / n == z / n {
+        let (a, z) = (grid::Cell::at(a, n), grid::Cell::at(z, n));
+        if a.row == z.row {
             Some(0)
-        } else if a % n == z % n {
+        } else if a.col == z.col {
             Some(1)
         } else {
             None
@@ -156,22 +157,27 @@ struct DigitLinks<'a> {
     strong_len: &'a [usize],
 }
 
+/// The search's bounds: chains of at most `most_nodes` nodes, going on from a cell only
+/// while its chain has fewer than `expand_below`.
+#[derive(Clone, Copy)]
+struct Reach {
+    most_nodes: usize,
+    expand_below: usize,
+}
+
 /// Whether the search from `start` may reach, by a strong link, an end whose chain
-/// removes something: a cell that sees a place of the digit the start sees, reached in at
-/// most `most_nodes` nodes, through cells it goes on from only while they have fewer than
-/// `expand_below` nodes (the search's own bounds). `false` means the search from `start`
-/// finds no chain, so it need not run.
+/// removes something: a cell that sees a place of the digit the start sees, reached
+/// within the search's bounds. `false` means the search from `start` finds no chain, so
+/// it need not run.
 ///
 /// The search goes breadth first, so the cells it reaches at each length are the ones
 /// reached here a whole length at a time, as cell sets, without its queue and trail
 /// (most starts of most digits find nothing).
-fn may_end_usefully(
-    b: &Board,
-    start: usize,
-    links: &DigitLinks,
-    most_nodes: usize,
-    expand_below: usize,
-) -> bool {
+fn may_end_usefully(b: &Board, start: usize, links: &DigitLinks, reach: Reach) -> bool {
+    let Reach {
+        most_nodes,
+        expand_below,
+    } = reach;
     // An end removes something when it sees a place the start sees: when the cells seeing
     // the ends reached include one of those places.
     let places_seen = b.peer_set(start).and(links.nodes);
@@ -266,7 +272,11 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
         };
         for start in nodes.iter().filter(|&c| strong_len[c] > 0) {
             let most_nodes = most_useful_nodes(&best);
-            if !may_end_usefully(b, start, &links, most_nodes, longest.min(most_nodes)) {
+            let reach = Reach {
+                most_nodes,
+                expand_below: longest.min(most_nodes),
+            };
+            if !may_end_usefully(b, start, &links, reach) {
                 continue;
             }
             // State s = cell * 2 + (0: arrived by a strong link, 1: by a weak link).
@@ -363,13 +373,11 @@ mod tests {
     /// removes something or closes a loop, followed one state at a time as the search
     /// does (state: cell, and whether it was reached by a weak link), within the same
     /// bounds.
-    fn reaches_useful_end(
-        b: &Board,
-        start: usize,
-        links: &DigitLinks,
-        most_nodes: usize,
-        expand_below: usize,
-    ) -> bool {
+    fn reaches_useful_end(b: &Board, start: usize, links: &DigitLinks, reach: Reach) -> bool {
+        let Reach {
+            most_nodes,
+            expand_below,
+        } = reach;
         let mut length = vec![[0usize; 2]; b.cells()];
         length[start][1] = 1;
         let mut queue = VecDeque::from([(start, true)]);
@@ -429,9 +437,14 @@ mod tests {
                         strong_len: &strong_len,
                     };
                     for start in links.nodes.iter().filter(|&c| strong_len[c] > 0) {
-                        for (most, below) in bounds {
-                            let may = may_end_usefully(&b, start, &links, most, below);
-                            if reaches_useful_end(&b, start, &links, most, below) {
+                        for (most_nodes, expand_below) in bounds {
+                            let reach = Reach {
+                                most_nodes,
+                                expand_below,
+                            };
+                            let (most, below) = (most_nodes, expand_below);
+                            let may = may_end_usefully(&b, start, &links, reach);
+                            if reaches_useful_end(&b, start, &links, reach) {
                                 useful += 1;
                                 assert!(may, "{p}: digit {d}, start {start}, {most}/{below}");
                             }

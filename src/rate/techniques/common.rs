@@ -1,6 +1,6 @@
 //! Helpers that several technique families share.
 
-use crate::grid::CellSet;
+use crate::grid::{CellSet, UnitKind};
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
 use crate::rate::techniques::step::Step;
@@ -122,35 +122,39 @@ pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
         return locked_into_region(b, u, places);
     }
     let g = b.geometry();
-    let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
-    debug_assert!(u < 3 * n, "rows, columns and boxes only, not extra units");
+    let (br, bc) = (g.box_rows(), g.box_cols());
     let layout = b.layout();
-    let stacks = n / bc;
     let inside = |mask: u16| places & !mask == 0;
     // The first place's position (0 when there is none).
     let first = places.trailing_zeros() as usize % 16;
-    if u >= 2 * n {
-        // A box: positions row by row.
-        let bx = u - 2 * n;
-        let (r0, c0) = ((bx / stacks) * br, (bx % stacks) * bc);
-        let row_mask = ((1u32 << bc) - 1) as u16;
-        let (r, c) = (first / bc, first % bc);
-        if inside(row_mask << (r * bc)) {
-            return Some(layout.row(r0 + r));
+    match layout.kind_of(u) {
+        (UnitKind::Box, bx) => {
+            // A box: positions row by row.
+            let (r0, c0) = g.box_origin(bx);
+            let row_mask = ((1u32 << bc) - 1) as u16;
+            let (r, c) = (first / bc, first % bc);
+            if inside(row_mask << (r * bc)) {
+                return Some(layout.row(r0 + r));
+            }
+            let column_mask = (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
+            inside(column_mask).then(|| layout.column(c0 + c))
         }
-        let column_mask = (0..br).fold(0u16, |m, r| m | 1 << (r * bc + c));
-        inside(column_mask).then(|| layout.column(c0 + c))
-    } else if u >= n {
-        // A column: positions are rows.
-        let c = u - n;
-        let band_mask = ((1u32 << br) - 1) as u16;
-        let t = first / br;
-        inside(band_mask << (t * br)).then(|| layout.box_unit(t * stacks + c / bc))
-    } else {
-        // A row: positions are columns.
-        let stack_mask = ((1u32 << bc) - 1) as u16;
-        let s = first / bc;
-        inside(stack_mask << (s * bc)).then(|| layout.box_unit((u / br) * stacks + s))
+        (UnitKind::Column, c) => {
+            // A column: positions are rows.
+            let band_mask = ((1u32 << br) - 1) as u16;
+            let t = first / br;
+            inside(band_mask << (t * br)).then(|| layout.box_unit(g.box_of(t * br, c)))
+        }
+        (UnitKind::Row, r) => {
+            // A row: positions are columns.
+            let stack_mask = ((1u32 << bc) - 1) as u16;
+            let s = first / bc;
+            inside(stack_mask << (s * bc)).then(|| layout.box_unit(g.box_of(r, s * bc)))
+        }
+        (UnitKind::Extra, _) => {
+            debug_assert!(false, "rows, columns and boxes only, not extra units");
+            None
+        }
     }
 }
 
@@ -159,10 +163,9 @@ pub fn locked_into(b: &Board, u: usize, places: u16) -> Option<usize> {
 /// holds every place.
 fn locked_into_region(b: &Board, u: usize, places: u16) -> Option<usize> {
     let layout = b.layout();
-    let n = b.n();
     let first = layout.unit(u)[places.trailing_zeros() as usize % 16] as usize;
     let [row, column, region] = layout.units_of(first);
-    let candidates: &[usize] = if u >= 2 * n {
+    let candidates: &[usize] = if layout.kind_of(u).0 == UnitKind::Box {
         &[row, column]
     } else {
         &[region]

@@ -58,7 +58,7 @@ pub fn locked(b: &Board) -> Option<Step> {
     let n = b.n();
     for d in 1..=n as u8 {
         let barred = b.barred_beside(d);
-        let units = (n..2 * n).chain(0..n).chain(layout.boxes());
+        let units = layout.columns().chain(layout.rows()).chain(layout.boxes());
         for u in units {
             let places = b.positions(u, d);
             if places == 0 || places.count_ones() > 5 {

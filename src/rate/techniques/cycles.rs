@@ -37,7 +37,7 @@
 use super::chaining::{ones, Closures, LinkGraph, Links, Potential};
 use super::common::holding_each_digit;
 use super::Technique;
-use crate::grid::CellSet;
+use crate::grid::{Candidate, CellSet};
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::memo::DigitSearch;
 use crate::rate::techniques::step::{length_bonus, most_nodes_below, Link, Step};
@@ -153,14 +153,14 @@ impl Walk {
         let mut unit_at = Vec::with_capacity(size + 1);
         for (k, partner) in cell_partner.iter_mut().enumerate() {
             unit_at.push(unit_partners.len() as u32);
-            let (cell, digit) = (k / n, (k % n) as u8 + 1);
+            let Candidate { cell, digit } = Candidate::at(k, n);
             let cands = b.cand(cell);
             if !b.is_open(cell) || cands & (1 << (digit - 1)) == 0 {
                 continue;
             }
             if two_bits(cands) {
-                let other = (cands & !(1 << (digit - 1))).trailing_zeros() as usize;
-                *partner = (cell * n + other) as u32;
+                let other = (cands & !(1 << (digit - 1))).trailing_zeros() as u8 + 1;
+                *partner = Candidate::new(cell, other).index(n) as u32;
             }
             let first = unit_partners.len();
             for u in b.layout().all_units_of(cell) {
@@ -168,7 +168,7 @@ impl Walk {
                 if two_bits(places) {
                     for i in digits(places) {
                         let other = b.unit(u)[i as usize - 1] as usize;
-                        let partner = (other * n + digit as usize - 1) as u32;
+                        let partner = Candidate::new(other, digit).index(n) as u32;
                         if other != cell && !unit_partners[first..].contains(&partner) {
                             unit_partners.push(partner);
                         }
@@ -180,12 +180,12 @@ impl Walk {
         let mut leads_on: [Vec<CellSet>; 3] =
             std::array::from_fn(|_| vec![CellSet::default(); n + 1]);
         for k in (0..size).filter(|&k| unit_at[k] != unit_at[k + 1] || cell_partner[k] != NONE) {
-            let (cell, digit) = (k / n, k % n + 1);
+            let Candidate { cell, digit } = Candidate::at(k, n);
             for kind in [Kind::X, Kind::Y, Kind::Mixed] {
                 let leads = (kind.in_cell() && cell_partner[k] != NONE)
                     || (kind.in_unit() && unit_at[k] != unit_at[k + 1]);
                 if leads {
-                    leads_on[kind as usize][digit].insert(cell);
+                    leads_on[kind as usize][digit as usize].insert(cell);
                 }
             }
         }
@@ -210,11 +210,12 @@ impl Walk {
     }
 
     fn cand(&self, cell: usize, digit: u8) -> Cand {
-        cell * self.n + digit as usize - 1
+        Candidate::new(cell, digit).index(self.n)
     }
 
     fn split(&self, k: Cand) -> (usize, u8) {
-        (k / self.n, (k % self.n) as u8 + 1)
+        let Candidate { cell, digit } = Candidate::at(k, self.n);
+        (cell, digit)
     }
 
     /// Walks from `start` on, closing loops of at most `longest` nodes: the first loop
@@ -463,14 +464,15 @@ fn loop_starts(b: &Board, links: &LinkGraph, closures: &Closures) -> Option<Vec<
         let meets = |side: &[u64], seen: &[u64], digit: &[u64]| {
             (0..words).any(|w| side[w] & seen[w] & digit[w] != 0)
         };
-        starts[cell * n + digit as usize - 1] = forced.iter().enumerate().any(|(w, &word)| {
-            ones(word).any(|bit| {
-                let x = w * 64 + bit as usize;
-                let d = closures.candidate(x).1 as usize;
-                let (seen, digit) = (links.kills_of(x), &of_digit[d * words..(d + 1) * words]);
-                meets(&alike, seen, digit) && meets(&opposite, seen, digit)
-            })
-        });
+        starts[Candidate::new(cell, digit).index(n)] =
+            forced.iter().enumerate().any(|(w, &word)| {
+                ones(word).any(|bit| {
+                    let x = w * 64 + bit as usize;
+                    let d = closures.candidate(x).1 as usize;
+                    let (seen, digit) = (links.kills_of(x), &of_digit[d * words..(d + 1) * words]);
+                    meets(&alike, seen, digit) && meets(&opposite, seen, digit)
+                })
+            });
     }
     starts.contains(&true).then_some(starts)
 }

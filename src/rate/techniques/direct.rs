@@ -116,10 +116,10 @@ impl Kind {
 
     /// Every unit of this kind.
     fn units(self, b: &Board) -> std::ops::Range<usize> {
-        let (layout, n) = (b.layout(), b.n());
+        let layout = b.layout();
         match self {
-            Kind::Row => 0..n,
-            Kind::Column => n..2 * n,
+            Kind::Row => layout.rows(),
+            Kind::Column => layout.columns(),
             Kind::Box => layout.boxes(),
             Kind::Extra => layout.extra_units(),
         }

@@ -711,7 +711,7 @@ mod tests {
                     let may = may_contradict(&b, cell, places, &by_unit(&b, places));
                     if imp.conflict().is_some() {
                         contradictions += 1;
-                        assert!(may, "{p}: r{}c{} = {digit}", cell / 9 + 1, cell % 9 + 1);
+                        assert!(may, "{p}: {} = {digit}", crate::grid::cell_name(9, cell));
                     }
                     passed_over += usize::from(!may);
                 }

@@ -1,6 +1,7 @@
 //! Single-digit patterns that are not plain chains: the empty rectangle.
 
 use super::Technique;
+use crate::grid::Cell;
 use crate::rate::board::{two_bits, Board};
 use crate::rate::memo::DigitSearch;
 use crate::rate::techniques::step::Step;
@@ -34,7 +35,7 @@ pub fn empty_rectangle(b: &Board) -> Option<Step> {
             if m.count_ones() < 2 {
                 continue;
             }
-            let (top, left) = ((bx / (n / bc)) * br, (bx % (n / bc)) * bc);
+            let (top, left) = g.box_origin(bx);
             for i in 0..br {
                 for j in 0..bc {
                     let (row, col) = (row_bits << (i * bc), col_bits << j);
@@ -42,8 +43,7 @@ pub fn empty_rectangle(b: &Board) -> Option<Step> {
                     if m & !(row | col) != 0 || m & row & !corner == 0 || m & col & !corner == 0 {
                         continue;
                     }
-                    let (r, c) = (top + i, left + j);
-                    if let Some(step) = linked(b, d, m, (top, left), (r, c)) {
+                    if let Some(step) = linked(b, d, bx, m, Cell::new(top + i, left + j)) {
                         return Some(step);
                     }
                 }
@@ -54,37 +54,36 @@ pub fn empty_rectangle(b: &Board) -> Option<Step> {
     None
 }
 
-/// The elimination of an empty rectangle crossing at (r, c) of the box at `corner`, if a
-/// strong link outside the box makes one.
-fn linked(
-    b: &Board,
-    d: u8,
-    m: u16,
-    corner: (usize, usize),
-    (r, c): (usize, usize),
-) -> Option<Step> {
+/// The elimination of an empty rectangle of box `bx` (its places `m`) crossing at cell
+/// `cross`, if a strong link outside the box makes one.
+fn linked(b: &Board, d: u8, bx: usize, m: u16, cross: Cell) -> Option<Step> {
     let g = b.geometry();
     let layout = b.layout();
     let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
-    let (top, left) = corner;
+    let (top, left) = g.box_origin(bx);
+    let Cell { row: r, col: c } = cross;
     let bit = 1u16 << (d - 1);
-    let holds = |r: usize, c: usize| b.cand(r * n + c) & bit != 0 && b.is_open(r * n + c);
+    let holds = |at: Cell| b.cand(at.index(n)) & bit != 0 && b.is_open(at.index(n));
     let other = |mask: u16, known: usize| (mask & !(1 << known)).trailing_zeros() as usize;
-    let step = |link: [(usize, usize); 2], target: (usize, usize)| {
-        let mut cells: Vec<usize> = (0..br * bc)
+    let step = |link: [Cell; 2], target: Cell| {
+        let box_cells = layout.unit(layout.box_unit(bx));
+        let mut cells: Vec<usize> = (0..n)
             .filter(|&k| m & 1 << k != 0)
-            .map(|k| (top + k / bc) * n + left + k % bc)
+            .map(|k| box_cells[k] as usize)
             .collect();
-        cells.extend(link.iter().map(|&(x, y)| x * n + y));
-        Step::new(Technique::EmptyRectangle, cells).eliminating(vec![(target.0 * n + target.1, d)])
+        cells.extend(link.iter().map(|at| at.index(n)));
+        Step::new(Technique::EmptyRectangle, cells).eliminating(vec![(target.index(n), d)])
     };
     // A column c2 outside the box whose `d` is only at rows r and r2.
     for c2 in (0..n).filter(|&c2| !(left..left + bc).contains(&c2)) {
         let rows = b.positions(layout.column(c2), d);
         if two_bits(rows) && rows & 1 << r != 0 {
             let r2 = other(rows, r);
-            if !(top..top + br).contains(&r2) && holds(r2, c) {
-                return Some(step([(r, c2), (r2, c2)], (r2, c)));
+            if !(top..top + br).contains(&r2) && holds(Cell::new(r2, c)) {
+                return Some(step(
+                    [Cell::new(r, c2), Cell::new(r2, c2)],
+                    Cell::new(r2, c),
+                ));
             }
         }
     }
@@ -93,8 +92,11 @@ fn linked(
         let cols = b.positions(layout.row(r2), d);
         if two_bits(cols) && cols & 1 << c != 0 {
             let c3 = other(cols, c);
-            if !(left..left + bc).contains(&c3) && holds(r, c3) {
-                return Some(step([(r2, c), (r2, c3)], (r, c3)));
+            if !(left..left + bc).contains(&c3) && holds(Cell::new(r, c3)) {
+                return Some(step(
+                    [Cell::new(r2, c), Cell::new(r2, c3)],
+                    Cell::new(r, c3),
+                ));
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use super::common::{first_covering, naked_eliminations, UnitVec};
 use super::Technique;
-use crate::grid::CellSet;
+use crate::grid::{Cell, CellSet};
 use crate::rate::board::{digits, two_bits, Board};
 use crate::rate::techniques::step::Step;
 use std::rc::Rc;
@@ -37,7 +37,8 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
     for (i, &p) in bivalue.iter().enumerate() {
         let pair = b.cand(p);
         for &q in bivalue[i + 1..].iter().filter(|&&q| b.cand(q) == pair) {
-            let (pr, pc, qr, qc) = (p / n, p % n, q / n, q % n);
+            let (Cell { row: pr, col: pc }, Cell { row: qr, col: qc }) =
+                (Cell::at(p, n), Cell::at(q, n));
             if pr == qr || pc == qc {
                 // On one line: the far side is any parallel line holding the pair at the
                 // same two crossing positions.
@@ -47,7 +48,10 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
                 } else {
                     (pc, sorted(pr, qr))
                 };
-                let cell = |l: usize, x: usize| if on_row { l * n + x } else { x * n + l };
+                let cell = |l: usize, x: usize| {
+                    let at = Cell::new(l, x);
+                    if on_row { at } else { at.transposed() }.index(n)
+                };
                 found.extend(
                     (0..n)
                         .filter(|&l| {
@@ -73,7 +77,8 @@ fn find_rectangles(b: &Board) -> Vec<Rectangle> {
     found
         .into_iter()
         .filter_map(|[r1, r2, c1, c2]| {
-            let corners = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+            let corners =
+                [(r1, c1), (r1, c2), (r2, c1), (r2, c2)].map(|(r, c)| Cell::new(r, c).index(n));
             // Two boxes (regions), each holding one side of the rectangle.
             let [a, b1, c, d] = corners.map(|cell| layout.places[cell].bx);
             let two_boxes = (a == c && b1 == d && a != b1) || (a == b1 && c == d && a != c);
@@ -172,7 +177,7 @@ pub fn unique_rectangle_1(b: &Board) -> Option<Step> {
 fn roof(b: &Board, r: &Rectangle) -> Option<(usize, usize)> {
     let n = b.n();
     match with_extras(b, r)[..] {
-        [x, y] if x / n == y / n || x % n == y % n => Some((x, y)),
+        [x, y] if Cell::at(x, n).shares_a_line(Cell::at(y, n)) => Some((x, y)),
         _ => None,
     }
 }
@@ -280,8 +285,7 @@ pub fn bug_plus_one(b: &Board) -> Option<Step> {
         }
     }
     let cell = triple?;
-    let n = b.n();
-    let row = cell / n;
+    let [row, _, _] = b.layout().units_of(cell);
     let digit = digits(b.cand(cell)).find(|&d| b.positions(row, d).count_ones() == 3)?;
     let without = |c: usize| b.cand(c) & !((c == cell) as u16 * (1 << (digit - 1)));
     if open.iter().any(|&c| restricted(b, c, without(c))) {
@@ -330,12 +334,17 @@ mod tests {
         assert_eq!(eliminations(s), vec![(D, 1), (D, 2)]);
     }
 
+    /// Row `r`'s cell (from 0) in column 4.
+    fn column_4(r: usize) -> usize {
+        Cell::new(r, 3).index(9)
+    }
+
     #[test]
     fn type_2_clears_the_extra_digit_from_cells_seeing_the_roof() {
         let b = board(&[(A, &[1, 2]), (C, &[1, 2]), (B, &[1, 2, 5]), (D, &[1, 2, 5])]);
         let s = unique_rectangle_2(&b).unwrap();
         // Column 4 below the roof, and the rest of box 2.
-        let mut expected: Vec<(usize, u8)> = (2..9).map(|r| (r * 9 + 3, 5)).collect();
+        let mut expected: Vec<(usize, u8)> = (2..9).map(|r| (column_4(r), 5)).collect();
         expected.extend([4, 5, 13, 14, 22, 23].map(|c| (c, 5)));
         expected.sort_unstable();
         assert_eq!(eliminations(s), expected);
@@ -343,7 +352,7 @@ mod tests {
 
     #[test]
     fn type_3_makes_a_naked_pair_with_the_roof() {
-        let z = 5 * 9 + 3; // row 6, column 4
+        let z = column_4(5); // row 6, column 4
         let b = board(&[
             (A, &[1, 2]),
             (C, &[1, 2]),
@@ -355,7 +364,7 @@ mod tests {
         assert_eq!(s.cells, vec![A, B, C, D, z]);
         let expected: Vec<(usize, u8)> = [2, 3, 4, 6, 7, 8]
             .iter()
-            .flat_map(|r| [(r * 9 + 3, 5), (r * 9 + 3, 6)])
+            .flat_map(|&r| [(column_4(r), 5), (column_4(r), 6)])
             .collect();
         assert_eq!(eliminations(s), expected);
     }
@@ -364,7 +373,7 @@ mod tests {
     /// 5, 6, 7 in column 4, scored 4.7.
     #[test]
     fn type_3_makes_a_naked_triple_with_the_roof() {
-        let (y, z) = (5 * 9 + 3, 7 * 9 + 3); // rows 6 and 8, column 4
+        let (y, z) = (column_4(5), column_4(7)); // rows 6 and 8, column 4
         let b = board(&[
             (A, &[1, 2]),
             (C, &[1, 2]),
@@ -378,7 +387,7 @@ mod tests {
         assert_eq!(s.cells, vec![A, B, C, D, y, z]);
         let expected: Vec<(usize, u8)> = [2, 3, 4, 6, 8]
             .iter()
-            .flat_map(|r| [(r * 9 + 3, 5), (r * 9 + 3, 6), (r * 9 + 3, 7)])
+            .flat_map(|&r| [(column_4(r), 5), (column_4(r), 6), (column_4(r), 7)])
             .collect();
         assert_eq!(eliminations(s), expected);
     }
@@ -389,7 +398,7 @@ mod tests {
             vec![(A, &[1, 2]), (C, &[1, 2]), (B, &[1, 2, 5]), (D, &[1, 2, 7])];
         // Digit 1 has no other place in column 4 than the roof.
         let rest: &[u8] = &[2, 3, 4, 5, 6, 7, 8, 9];
-        cells.extend((2..9).map(|r| (r * 9 + 3, rest)));
+        cells.extend((2..9).map(|r| (column_4(r), rest)));
         let b = board(&cells);
         let s = unique_rectangle_4(&b).unwrap();
         assert_eq!(eliminations(s), vec![(B, 2), (D, 2)]);

@@ -4,6 +4,7 @@
 
 use super::potentials::{Potential, PotentialSet};
 use super::NONE;
+use crate::grid::Candidate;
 use crate::rate::board::{digits, two_bits, Board};
 use arrayvec::ArrayVec;
 
@@ -142,7 +143,7 @@ fn add_rule_kills(
     for (k, &(cell, digit)) in candidates.iter().enumerate() {
         let (cell, kill) = (cell as usize, &mut kills[k * words..(k + 1) * words]);
         let mut add = |other: usize, d: u8| {
-            let j = number[other * n + d as usize - 1];
+            let j = number[Candidate::new(other, d).index(n)];
             if j != NONE {
                 kill[j as usize / 64] |= 1 << (j % 64);
             }
@@ -168,13 +169,13 @@ impl LinkGraph {
         let mut candidate = Vec::with_capacity(board.cells() * n);
         for cell in (0..board.cells()).filter(|&c| board.is_open(c)) {
             for digit in digits(board.cand(cell)) {
-                number[cell * n + digit as usize - 1] = candidate.len() as u32;
+                number[Candidate::new(cell, digit).index(n)] = candidate.len() as u32;
                 candidate.push((cell as u16, digit));
             }
         }
         let candidates = candidate.len();
         let words = candidates.div_ceil(64).max(1);
-        let id = |cell: usize, digit: u8| number[cell * n + digit as usize - 1] as usize;
+        let id = |cell: usize, digit: u8| number[Candidate::new(cell, digit).index(n)] as usize;
         let mut kills = kills(board, rules, &candidate, words);
         add_rule_kills(board, &number, &candidate, words, &mut kills);
         // A candidate has at most four strong partners: its cell's other digit, and one in
@@ -272,7 +273,7 @@ impl LinkGraph {
 
     /// The potential of `digit` in `cell`, which must be an open cell's candidate.
     pub fn potential(&self, cell: usize, digit: u8, on: bool) -> Potential {
-        let k = self.number[cell * self.n + digit as usize - 1];
+        let k = self.number[Candidate::new(cell, digit).index(self.n)];
         debug_assert!(k != NONE, "not a candidate");
         2 * k + u32::from(on)
     }

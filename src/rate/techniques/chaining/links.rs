@@ -4,6 +4,7 @@
 use super::closures::Closures;
 use super::graph::{LinkGraph, Rules};
 use super::STATIC;
+use crate::grid::Candidate;
 use crate::rate::board::Board;
 use std::cell::OnceCell;
 use std::ops::Deref;
@@ -127,7 +128,8 @@ impl<'b> Links<'b> {
         let words = self.words;
         for (k, &(cell, _)) in self.candidate.iter().enumerate() {
             let cell_cands = self.board.cand(cell as usize);
-            let first = self.number[cell as usize * self.n + cell_cands.trailing_zeros() as usize];
+            let lowest = cell_cands.trailing_zeros() as u8 + 1;
+            let first = self.number[Candidate::new(cell as usize, lowest).index(self.n)];
             let kill = &mut derived.kills[k * words..(k + 1) * words];
             for j in first as usize..first as usize + cell_cands.count_ones() as usize {
                 kill[j / 64] &= !(1 << (j % 64));

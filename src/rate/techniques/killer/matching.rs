@@ -166,7 +166,9 @@ mod tests {
     fn random_cells(rng: &mut Rand) -> (Board, Vec<usize>) {
         let mut b = Board::new(&crate::grid::Grid::empty(crate::grid::Geometry::CLASSIC));
         let count = 1 + rng.below(9) as usize;
-        let cells: Vec<usize> = (0..count).map(|i| i * 9 + rng.below(9) as usize).collect();
+        let cells: Vec<usize> = (0..count)
+            .map(|i| crate::grid::Cell::new(i, rng.below(9) as usize).index(9))
+            .collect();
         for &c in &cells {
             let keep = 1 + rng.below(511) as u16;
             for d in digits(0x1ff & !keep) {

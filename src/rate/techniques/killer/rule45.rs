@@ -103,6 +103,8 @@ pub(super) type RegionShape = (Rc<str>, usize, Vec<usize>);
 pub(super) fn build_regions(b: &Board) -> Vec<RegionShape> {
     let n = b.n();
     let g = b.geometry();
+    let layout = b.layout();
+    let cells_of = |u: usize| layout.unit(u).iter().map(|&c| c as usize);
     let most = (n / 3).max(2);
     let mut out = Vec::new();
     for k in 1..=most {
@@ -119,24 +121,21 @@ pub(super) fn build_regions(b: &Board) -> Vec<RegionShape> {
                 k,
                 lines
                     .clone()
-                    .flat_map(|r| (0..n).map(move |c| r * n + c))
+                    .flat_map(|r| cells_of(layout.row(r)))
                     .collect(),
             ));
             out.push((
                 format!("column{plural} {span}").into(),
                 k,
-                lines.flat_map(|c| (0..n).map(move |r| r * n + c)).collect(),
+                lines.flat_map(|c| cells_of(layout.column(c))).collect(),
             ));
         }
-        let stacks = n / g.box_cols();
         for bx in 0..n {
-            let box_cells = |bx: usize| b.unit(2 * n + bx).iter().map(|&c| c as usize);
+            let box_cells = |bx: usize| cells_of(layout.box_unit(bx));
             match k {
                 1 => out.push((format!("box {}", bx + 1).into(), 1, box_cells(bx).collect())),
                 2 => {
-                    let right = (bx % stacks + 1 < stacks).then_some(bx + 1);
-                    let below = (bx + stacks < n).then_some(bx + stacks);
-                    for other in [right, below].into_iter().flatten() {
+                    for other in g.boxes_right_and_below(bx).into_iter().flatten() {
                         out.push((
                             format!("boxes {}+{}", bx + 1, other + 1).into(),
                             2,
