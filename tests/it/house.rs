@@ -408,3 +408,48 @@ fn variants_are_named_in_the_rule_set_folder() {
         naming.len()
     );
 }
+
+/// Cells are numbered row by row and units rows, columns, boxes, extra units; `grid/`
+/// turns those numbers into rows, columns, boxes and kinds (`Cell`, `Candidate`,
+/// `Layout::kind_of`) and nothing else does that arithmetic: no `cell / n`, `r * n + c`
+/// or `2 * n + bx` outside it.
+#[test]
+fn no_cell_or_unit_arithmetic_outside_the_grid() {
+    let sides = ["n", "self.n", "size", "side"];
+    let cells = [
+        "cell", "i", "c", "p", "q", "k", "o", "x", "y", "a", "z", "other", "index",
+    ];
+    let rows = ["r", "row", "r1", "r2", "x", "a", "b", "l", "top", "cell"];
+    let mut patterns: Vec<String> = Vec::new();
+    for side in sides {
+        for op in ["/", "%"] {
+            patterns.extend(cells.iter().map(|c| format!("{c} {op} {side}")));
+        }
+        patterns.extend(rows.iter().map(|r| format!("{r} * {side} +")));
+    }
+    patterns.extend(["2 * n", "3 * n", "2 * self.n", "3 * self.n"].map(String::from));
+    let word = |ch: Option<char>| ch.is_some_and(|ch| ch.is_alphanumeric() || ch == '_');
+    let mut found = Vec::new();
+    for f in src_files() {
+        if f.extension().is_none_or(|e| e != "rs") || f.starts_with("grid") {
+            continue;
+        }
+        for (i, line) in code(&f).lines().enumerate() {
+            let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            for p in &patterns {
+                let hit = line.match_indices(p.as_str()).any(|(at, _)| {
+                    !word(line[..at].chars().next_back())
+                        && !word(line[at + p.len()..].chars().next())
+                });
+                if hit {
+                    found.push(format!("{}:{}: `{p}` in {line}", f.display(), i + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "index arithmetic outside grid/:\n{}",
+        found.join("\n")
+    );
+}
