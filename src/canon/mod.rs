@@ -123,10 +123,26 @@ pub fn fingerprint_of_canonical(canonical: &Grid) -> String {
     hash_form(b"", canonical)
 }
 
+/// The base-grid id: blake3 of size, box shape, variant (unless classic), cells and any
+/// regions, 32 hex digits. Cages are left out: a killer's solution grid is the same grid
+/// whatever cages are drawn on it.
+pub fn grid_id(grid: &Grid) -> String {
+    key_hasher(b"", grid).finalize().to_hex()[..32].to_string()
+}
+
 /// blake3 of `tag`, the size and box shape, and the cells of a canonical form, as hex:
 /// the one way every form here becomes a key (the tag keeps the kinds of keys apart).
 fn hash_form(tag: &[u8], form: &Grid) -> String {
-    let g = form.geometry();
+    let mut hasher = key_hasher(tag, form);
+    if let Some(cages) = form.cages() {
+        hasher.update(cages.to_text().as_bytes());
+    }
+    hasher.finalize().to_hex().to_string()
+}
+
+/// A hasher fed `tag`, the geometry, the cells and any regions of `grid`.
+fn key_hasher(tag: &[u8], grid: &Grid) -> blake3::Hasher {
+    let g = grid.geometry();
     let mut hasher = blake3::Hasher::new();
     hasher.update(tag);
     hasher.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
@@ -134,14 +150,11 @@ fn hash_form(tag: &[u8], form: &Grid) -> String {
     if !g.variant().rules().is_plain() {
         hasher.update(g.variant().name().as_bytes());
     }
-    hasher.update(form.cells());
-    if let Some(regions) = form.regions() {
+    hasher.update(grid.cells());
+    if let Some(regions) = grid.regions() {
         hasher.update(regions.to_text().as_bytes());
     }
-    if let Some(cages) = form.cages() {
-        hasher.update(cages.to_text().as_bytes());
-    }
-    hasher.finalize().to_hex().to_string()
+    hasher
 }
 
 #[cfg(test)]
@@ -149,8 +162,7 @@ mod tests {
     use super::*;
     use crate::grid::parse_line;
 
-    const P: &str =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    use crate::grid::samples::HARD as P;
 
     #[test]
     fn relabels_in_order_of_appearance() {

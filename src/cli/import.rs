@@ -6,7 +6,7 @@ use crate::bank::{
     self, Bank, BaseGridRecord, Batch, PuzzleRecord, RatingRecord, RunCounts, RunEnd, RunStatus,
     Source,
 };
-use crate::canon::fingerprint;
+use crate::canon::{fingerprint, grid_id};
 use crate::config::Settings;
 use crate::formats::exchange::{csv_split, Row};
 use crate::formats::lines::{self, RawLine};
@@ -15,7 +15,6 @@ use crate::grid::{
     parse_cells_with, parse_line, parse_line_in, parse_line_with, Boxes, Grid, ParseError, Regions,
     Variant,
 };
-use crate::pipeline::attempt::grid_id;
 use crate::solver::Solver;
 use anyhow::Result;
 use clap::{Args, ValueEnum};

@@ -2,7 +2,7 @@
 //! of its inputs; the deadline can only abort it.
 
 use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages};
-use crate::canon::fingerprint;
+use crate::canon::{fingerprint, grid_id};
 use crate::config::Tier;
 use crate::generate::{
     grow_cages, same_class_as_mother, solution_grid, BaseGrid, CageSizes, DigError, DigStop,
@@ -396,20 +396,4 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         cages,
         regions: puzzle.regions().cloned(),
     }))
-}
-
-/// The base-grid id: blake3 of size, box shape, variant (unless classic) and cells, 32
-/// hex digits.
-pub fn grid_id(grid: &Grid) -> String {
-    let g = grid.geometry();
-    let mut h = blake3::Hasher::new();
-    h.update(&[g.n() as u8, g.box_rows() as u8, g.box_cols() as u8]);
-    if !g.variant().rules().is_plain() {
-        h.update(g.variant().name().as_bytes());
-    }
-    h.update(grid.cells());
-    if let Some(regions) = grid.regions() {
-        h.update(regions.to_text().as_bytes());
-    }
-    h.finalize().to_hex()[..32].to_string()
 }
