@@ -61,7 +61,6 @@ fn linked(b: &Board, d: u8, bx: usize, m: u16, cross: Cell) -> Option<Step> {
     let layout = b.layout();
     let (n, br, bc) = (g.n(), g.box_rows(), g.box_cols());
     let (top, left) = g.box_origin(bx);
-    let Cell { row: r, col: c } = cross;
     let bit = 1u16 << (d - 1);
     let holds = |at: Cell| b.cand(at.index(n)) & bit != 0 && b.is_open(at.index(n));
     let other = |mask: u16, known: usize| (mask & !(1 << known)).trailing_zeros() as usize;
@@ -74,29 +73,28 @@ fn linked(b: &Board, d: u8, bx: usize, m: u16, cross: Cell) -> Option<Step> {
         cells.extend(link.iter().map(|at| at.index(n)));
         Step::new(Technique::EmptyRectangle, cells).eliminating(vec![(target.index(n), d)])
     };
-    // A column c2 outside the box whose `d` is only at rows r and r2.
-    for c2 in (0..n).filter(|&c2| !(left..left + bc).contains(&c2)) {
-        let rows = b.positions(layout.column(c2), d);
-        if two_bits(rows) && rows & 1 << r != 0 {
-            let r2 = other(rows, r);
-            if !(top..top + br).contains(&r2) && holds(Cell::new(r2, c)) {
-                return Some(step(
-                    [Cell::new(r, c2), Cell::new(r2, c2)],
-                    Cell::new(r2, c),
-                ));
-            }
-        }
-    }
-    // A row r2 outside the box whose `d` is only at columns c and c3.
-    for r2 in (0..n).filter(|&r2| !(top..top + br).contains(&r2)) {
-        let cols = b.positions(layout.row(r2), d);
-        if two_bits(cols) && cols & 1 << c != 0 {
-            let c3 = other(cols, c);
-            if !(left..left + bc).contains(&c3) && holds(Cell::new(r, c3)) {
-                return Some(step(
-                    [Cell::new(r2, c), Cell::new(r2, c3)],
-                    Cell::new(r, c3),
-                ));
+    // A column c2 outside the box whose `d` is only at rows r and r2; then the same
+    // transposed: a row outside the box whose `d` is only at columns c and another.
+    for across in [false, true] {
+        let at = |row, col| Cell::new(row, col).transposed_if(across);
+        let Cell { row: r, col: c } = cross.transposed_if(across);
+        let ((top, height), (left, width)) = if across {
+            ((left, bc), (top, br))
+        } else {
+            ((top, br), (left, bc))
+        };
+        for c2 in (0..n).filter(|&c2| !(left..left + width).contains(&c2)) {
+            let line = if across {
+                layout.row(c2)
+            } else {
+                layout.column(c2)
+            };
+            let places = b.positions(line, d);
+            if two_bits(places) && places & 1 << r != 0 {
+                let r2 = other(places, r);
+                if !(top..top + height).contains(&r2) && holds(at(r2, c)) {
+                    return Some(step([at(r, c2), at(r2, c2)], at(r2, c)));
+                }
             }
         }
     }
