@@ -200,6 +200,11 @@ pub trait ReadRow {
         self.text(i)?.ok_or_else(|| anyhow!("column {i} is NULL"))
     }
 
+    /// A variant's name column.
+    fn variant(&self, i: usize) -> Result<crate::grid::Variant> {
+        Ok(self.string(i)?.parse()?)
+    }
+
     /// A nullable text column parsed into its type (seeds, routes, strategies).
     fn parsed<T: FromStr>(&self, i: usize) -> Result<Option<T>>
     where

@@ -1,6 +1,7 @@
 //! The bank as a stock: what apps draw (`take`, the puzzle of the day), what the nightly
 //! job refills (quotas count unserved puzzles), and what `prune` retires for good.
 
+use super::columns::ReadRow;
 use serde::Serialize;
 
 /// Puzzles of one size and tier, and how many of them are still in stock.
@@ -96,7 +97,26 @@ pub struct DayRecord {
     pub fingerprint: String,
 }
 
+/// Every retired fingerprint, oldest first, as [`Retired::read`] reads them.
+pub const RETIRED_QUERY: &str = "SELECT fingerprint, size, tier, served_at, retired_at
+     FROM retired_fingerprints ORDER BY retired_at, fingerprint";
+
+/// Every day's puzzle, as [`DayRecord::read`] reads them.
+pub const DAYS_QUERY: &str = "SELECT d.day, d.size, d.variant, d.tier, p.fingerprint FROM daily d
+     JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier";
+
 impl Retired {
+    /// A row of [`RETIRED_QUERY`].
+    pub fn read(r: &impl ReadRow) -> anyhow::Result<Retired> {
+        Ok(Retired {
+            fingerprint: r.string(0)?,
+            size: r.number(1)?,
+            tier: r.string(2)?,
+            served_at: r.text(3)?,
+            retired_at: r.string(4)?,
+        })
+    }
+
     /// Its values: fingerprint, size, tier, served_at, retired_at.
     pub fn values(&self) -> Vec<super::columns::Value> {
         use super::columns::Value;
@@ -111,6 +131,17 @@ impl Retired {
 }
 
 impl DayRecord {
+    /// A row of [`DAYS_QUERY`].
+    pub fn read(r: &impl ReadRow) -> anyhow::Result<DayRecord> {
+        Ok(DayRecord {
+            day: r.string(0)?,
+            size: r.number(1)?,
+            variant: r.variant(2)?,
+            tier: r.string(3)?,
+            fingerprint: r.string(4)?,
+        })
+    }
+
     /// Its values: day, size, variant, tier, fingerprint.
     pub fn values(&self) -> Vec<super::columns::Value> {
         use super::columns::Value;

@@ -3,7 +3,9 @@
 //! any number of machines skip each other's rows rather than wait or collide.
 
 use super::{execute_each, puzzles, NOW};
-use crate::bank::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
+use crate::bank::stock::{
+    Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY,
+};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use postgres::{Client, GenericClient};
@@ -177,21 +179,10 @@ pub(super) fn prune(client: &mut Client, before: &str) -> Result<Pruned> {
 
 /// Every retired fingerprint, oldest first.
 pub(super) fn retired(c: &mut impl GenericClient) -> Result<Vec<Retired>> {
-    let rows = c.query(
-        "SELECT fingerprint, size, tier, served_at, retired_at FROM retired_fingerprints
-         ORDER BY retired_at, fingerprint",
-        &[],
-    )?;
-    Ok(rows
+    c.query(RETIRED_QUERY, &[])?
         .iter()
-        .map(|r| Retired {
-            fingerprint: r.get(0),
-            size: r.get::<_, i64>(1) as usize,
-            tier: r.get(2),
-            served_at: r.get(3),
-            retired_at: r.get(4),
-        })
-        .collect())
+        .map(Retired::read)
+        .collect()
 }
 
 /// Adds retired fingerprints (from another bank); returns how many were new.
@@ -207,21 +198,9 @@ pub(super) fn retire(client: &mut Client, fingerprints: &[Retired]) -> Result<u6
 
 /// Every day's puzzle, by fingerprint.
 pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
-    let rows = c.query(
-        "SELECT d.day, d.size, d.variant, d.tier, p.fingerprint FROM daily d
-         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier",
-        &[],
-    )?;
-    rows.iter()
-        .map(|r| {
-            Ok(DayRecord {
-                day: r.get(0),
-                size: r.get::<_, i64>(1) as usize,
-                variant: super::variant_column(r.get(2))?,
-                tier: r.get(3),
-                fingerprint: r.get(4),
-            })
-        })
+    c.query(DAYS_QUERY, &[])?
+        .iter()
+        .map(DayRecord::read)
         .collect()
 }
 

@@ -240,6 +240,22 @@ impl Store for SqliteBank {
     }
 }
 
+/// Every row `sql` returns for `params`, each read by `read`.
+pub(super) fn read_all<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+    read: impl Fn(&rusqlite::Row) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare(sql)?;
+    let mut rows = stmt.query(params)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(read(r)?);
+    }
+    Ok(out)
+}
+
 /// Runs `sql` once per item, in one IMMEDIATE transaction; returns how many rows it
 /// changed.
 pub(super) fn execute_each<T>(

@@ -133,13 +133,8 @@ pub(super) fn recent_tiers(conn: &Connection, runs: usize) -> Result<Vec<TierOut
 
 /// Every run, in id order.
 pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
-    let mut stmt = conn.prepare(&format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id"))?;
-    let mut rows = stmt.query([])?;
-    let mut runs = Vec::new();
-    while let Some(r) = rows.next()? {
-        runs.push(read_run(r)?);
-    }
-    Ok(runs)
+    let sql = format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id");
+    super::read_all(conn, &sql, [], |r| read_run(r))
 }
 
 /// Inserts a copy of another bank's run (every column but the id) and returns its new id.
@@ -158,13 +153,8 @@ pub(super) fn copy(conn: &Connection, run: &RunRecord) -> Result<i64> {
 
 /// Alarms in the order `tail` (`ORDER BY …`, with any `LIMIT`) gives.
 pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
-    let mut stmt = conn.prepare(&format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}"))?;
-    let mut rows = stmt.query([])?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(AlarmRow::read(r)?);
-    }
-    Ok(out)
+    let sql = format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}");
+    super::read_all(conn, &sql, [], |r| AlarmRow::read(r))
 }
 
 /// Inserts copies of another bank's alarms (run ids already this bank's).
@@ -178,15 +168,10 @@ pub(super) fn copy_alarms(conn: &mut Connection, alarms: &[AlarmRow]) -> Result<
 
 /// The samples of runs `first_run` and later, by run and time.
 pub(super) fn samples(conn: &Connection, first_run: i64) -> Result<Vec<SampleRow>> {
-    let mut stmt = conn.prepare(&format!(
+    let sql = format!(
         "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= ?1 ORDER BY run_id, elapsed_ms"
-    ))?;
-    let mut rows = stmt.query([first_run])?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(SampleRow::read(r)?);
-    }
-    Ok(out)
+    );
+    super::read_all(conn, &sql, [first_run], |r| SampleRow::read(r))
 }
 
 /// Inserts copies of another bank's samples (run ids already this bank's).

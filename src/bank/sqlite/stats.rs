@@ -40,17 +40,14 @@ pub(super) fn collect(c: &Connection, runs: usize) -> Result<Stats> {
         .prepare("SELECT size, tier, clues, count(*), variant FROM puzzles GROUP BY size, variant, tier, clues ORDER BY size, variant, tier, clues")?
         .query_map([], |r| Ok(ClueCount { size: r.get(0)?, variant: super::variant_column(r, 4)?, tier: r.get(1)?, clues: r.get(2)?, puzzles: r.get(3)? }))?
         .collect::<rusqlite::Result<_>>()?;
-    let runs = {
-        let mut stmt = c.prepare(&format!(
+    let runs = super::read_all(
+        c,
+        &format!(
             "SELECT id, started_at, status, run_seed, {COUNTERS}, message, tiers FROM runs ORDER BY id DESC LIMIT ?1"
-        ))?;
-        let mut rows = stmt.query([runs as i64])?;
-        let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
-            out.push(RunRow::read(r)?);
-        }
-        out
-    };
+        ),
+        [runs as i64],
+        |r| RunRow::read(r),
+    )?;
     let alarms = super::runs::alarms(c, "ORDER BY id DESC LIMIT 20")?;
     Ok(Stats {
         total,

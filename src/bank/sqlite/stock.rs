@@ -2,8 +2,10 @@
 //! an IMMEDIATE transaction: the write lock is taken before the unserved rows are read,
 //! so two processes never claim the same row.
 
-use super::{execute_each, puzzles, NOW};
-use crate::bank::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
+use super::{execute_each, puzzles, read_all, NOW};
+use crate::bank::stock::{
+    Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY,
+};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -72,7 +74,7 @@ pub(super) fn take(conn: &mut Connection, claim: &Claim) -> Result<Vec<StoredPuz
         mark.execute(params![id, claim.client])?;
     }
     drop(mark);
-    let taken = read_all(&tx, &ids)?;
+    let taken = taken_puzzles(&tx, &ids)?;
     tx.commit()?;
     Ok(taken)
 }
@@ -160,20 +162,7 @@ pub(super) fn prune(conn: &mut Connection, before: &str) -> Result<Pruned> {
 
 /// Every retired fingerprint, oldest first.
 pub(super) fn retired(conn: &Connection) -> Result<Vec<Retired>> {
-    let mut stmt = conn.prepare(
-        "SELECT fingerprint, size, tier, served_at, retired_at FROM retired_fingerprints
-         ORDER BY retired_at, fingerprint",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok(Retired {
-            fingerprint: r.get(0)?,
-            size: r.get(1)?,
-            tier: r.get(2)?,
-            served_at: r.get(3)?,
-            retired_at: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    read_all(conn, RETIRED_QUERY, [], |r| Retired::read(r))
 }
 
 /// Adds retired fingerprints (from another bank); returns how many were new.
@@ -189,20 +178,7 @@ pub(super) fn retire(conn: &mut Connection, fingerprints: &[Retired]) -> Result<
 
 /// Every day's puzzle, by fingerprint.
 pub(super) fn days(conn: &Connection) -> Result<Vec<DayRecord>> {
-    let mut stmt = conn.prepare(
-        "SELECT d.day, d.size, d.variant, d.tier, p.fingerprint FROM daily d
-         JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok(DayRecord {
-            day: r.get(0)?,
-            size: r.get(1)?,
-            variant: super::variant_column(r, 2)?,
-            tier: r.get(3)?,
-            fingerprint: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    read_all(conn, DAYS_QUERY, [], |r| DayRecord::read(r))
 }
 
 /// Records days' puzzles found here by fingerprint; returns how many were new.
@@ -216,7 +192,8 @@ pub(super) fn record_days(conn: &mut Connection, days: &[DayRecord]) -> Result<u
     )
 }
 
-fn read_all(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredPuzzle>> {
+/// The puzzles `ids` just claimed, in that order.
+fn taken_puzzles(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredPuzzle>> {
     ids.iter()
         .map(|&id| {
             puzzles::by_id(conn, id)?
