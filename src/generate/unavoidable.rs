@@ -281,8 +281,7 @@ mod tests {
     use crate::rng::Rand;
     use crate::solver::count_solutions;
 
-    const SOLUTION: &str =
-        "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+    use crate::grid::samples::HARD_SOLUTION as SOLUTION;
 
     /// A puzzle holding every clue of `solution` but `set` has a second solution.
     fn assert_unavoidable(solution: &Grid, set: &CellSet) {

@@ -10,6 +10,8 @@ mod layout;
 mod parse;
 mod regions;
 mod rules;
+#[cfg(test)]
+pub(crate) mod samples;
 mod symmetry;
 
 pub use cages::{sum_range, CageBreak, CageError, Cages, Combinations, MAX_CAGES};

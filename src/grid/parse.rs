@@ -159,8 +159,7 @@ fn symbol_value(ch: char) -> Option<u8> {
 mod tests {
     use super::*;
 
-    const P: &str =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    use crate::grid::samples::HARD as P;
 
     #[test]
     fn round_trips_dots_and_zeros() {

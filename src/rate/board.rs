@@ -656,10 +656,7 @@ mod tests {
     /// step of a rating.
     #[test]
     fn cached_places_match_the_cells() {
-        let p = parse_line(
-            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-        )
-        .unwrap();
+        let p = parse_line(crate::grid::samples::HARD).unwrap();
         let check = |b: &Board| {
             for u in 0..b.unit_count() {
                 let cells = b.unit(u);

@@ -484,9 +484,7 @@ impl BranchOrder for RandomOrder<'_> {
 mod tests {
     use super::*;
     use crate::grid::parse_line;
-
-    const HARD: &str =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    use crate::grid::samples::{HARD, HARD_SOLUTION};
 
     #[test]
     fn solves_a_known_puzzle() {
@@ -497,10 +495,7 @@ mod tests {
         assert!(s.is_full());
         assert!(s.find_conflict().is_none());
         assert!(p.is_consistent_with(s));
-        assert_eq!(
-            s.to_line(),
-            "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
-        );
+        assert_eq!(s.to_line(), HARD_SOLUTION);
     }
 
     /// A count within a node budget is the full count when the search fits in it, and

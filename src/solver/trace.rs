@@ -158,10 +158,8 @@ impl Watched<'_> {
 mod tests {
     use super::*;
     use crate::grid::parse_line;
+    use crate::grid::samples::HARD;
     use crate::solver::count_solutions;
-
-    const HARD: &str =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     #[test]
     fn replaying_the_events_gives_the_solution() {
