@@ -177,11 +177,13 @@ enum Unusable {
 }
 
 impl Unusable {
-    /// A puzzle that does not parse, as `said`: refused when its region map is missing or
-    /// no layout, else skipped.
+    /// A puzzle that does not parse, as `said`: refused when its variant is not made in
+    /// its size or its region map is missing or no layout, else skipped.
     fn unparsed(e: &ParseError, said: String) -> Unusable {
         match e {
-            ParseError::MissingRegions | ParseError::Regions(_) => Unusable::Refuse(said),
+            ParseError::NotMade { .. } | ParseError::MissingRegions | ParseError::Regions(_) => {
+                Unusable::Refuse(said)
+            }
             _ => Unusable::Skip(said),
         }
     }

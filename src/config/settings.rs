@@ -717,17 +717,12 @@ fn quota_geometry(key: &str) -> Option<Geometry> {
 pub fn check_variant_size(g: Geometry) -> Result<()> {
     let rules = g.variant().rules();
     if !rules.made_in(g.n()) {
-        let sizes: Vec<String> = rules.sizes.iter().map(usize::to_string).collect();
-        let list = match sizes.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => String::new(),
-        };
         bail!(
-            "{} sudoku is made in sizes {list}, not {}: use --size {}",
+            "{} sudoku is made in sizes {}, not {}: use --size {}",
             rules.name,
+            rules.sizes_listed("and"),
             g.n(),
-            list.replace(" and ", " or ")
+            rules.sizes_listed("or")
         );
     }
     Ok(())

@@ -43,6 +43,18 @@ pub enum ParseError {
     /// A region map that is not a jigsaw layout.
     #[error("{0}")]
     Regions(RegionError),
+    /// A variant read at a size it is not made in.
+    #[error(
+        "{} sudoku is made in sizes {}, not {n} (`bank variants` lists each variant's sizes)",
+        .variant.rules().name,
+        .variant.rules().sizes_listed("and")
+    )]
+    NotMade {
+        /// The variant asked for.
+        variant: Variant,
+        /// The line's grid side.
+        n: usize,
+    },
 }
 
 /// Parses a line whose size is taken from its length (16, 36, 81, 144 or 256 cells).
@@ -67,6 +79,10 @@ pub fn parse_line_in(line: &str, variant: Variant) -> Result<Grid, ParseError> {
 /// The cells, and for a killer line the cages of its next two fields (the text form:
 /// givens, cage map, sums).
 fn parse_fields(line: &str, token: &str, geometry: Geometry) -> Result<Grid, ParseError> {
+    let (variant, n) = (geometry.variant(), geometry.n());
+    if !variant.rules().made_in(n) {
+        return Err(ParseError::NotMade { variant, n });
+    }
     if geometry.variant().rules().boxes == Boxes::PerPuzzle {
         let map = line
             .split_whitespace()

@@ -284,6 +284,37 @@ fn diagonal_banks_are_deterministic_and_kept_apart() {
     assert_eq!(texts(&copy, rows), texts(&one, diagonal_rows));
 }
 
+/// A variant read at a size it is not made in (windoku at 4x4) is refused by the line
+/// commands and by import, exit 2 naming the line; the bank keeps what it had.
+#[test]
+fn a_variant_at_a_size_it_is_not_made_in_is_refused() {
+    let line = "12..34....12..34";
+    for command in ["solve", "rate", "canon", "explain"] {
+        let o = bank(&[command, "--variant", "windoku", line], None);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("windoku sudoku is made in sizes 9 and 16, not 4"),
+            "{command}: {}",
+            stderr(&o)
+        );
+    }
+    let (dir, db) = temp_db();
+    let file = dir.path().join("lines.txt");
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let file = file.to_str().unwrap();
+    let o = bank(&["import", file, "--variant", "windoku", "--db", &db], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 1: windoku sudoku is made in sizes 9 and 16, not 4"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !std::path::Path::new(&db).exists() || texts(&db, "SELECT puzzle FROM puzzles").is_empty(),
+        "nothing is stored"
+    );
+}
+
 /// Bad variant input is refused with exit 2 and a message naming the fix.
 #[test]
 fn bad_variant_input_is_refused() {

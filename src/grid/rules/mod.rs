@@ -169,6 +169,17 @@ impl RuleSet {
         self.sizes.contains(&n)
     }
 
+    /// The sides it is made in, listed for people: `4, 6 and 9` (`conjunction` "and"),
+    /// `4, 6 or 9` ("or").
+    pub fn sizes_listed(&self, conjunction: &str) -> String {
+        let sizes: Vec<String> = self.sizes.iter().map(usize::to_string).collect();
+        match sizes.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} {conjunction} {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// Whether each puzzle brings its own regions in place of the boxes (jigsaw).
     pub fn regions_per_puzzle(&self) -> bool {
         self.boxes == Boxes::PerPuzzle
