@@ -3,7 +3,7 @@
 use super::args::BankArgs;
 use super::notation;
 use crate::bank;
-use crate::grid::{cell_name, parse_line_in, Variant};
+use crate::grid::{cell_name, parse_line_in, Geometry, Variant};
 use crate::picture::html::solving::SolvingPage;
 use crate::rate::{apply, rate_on, Board, Path, Step, Technique};
 use crate::solver::count_solutions;
@@ -54,10 +54,11 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     if count_solutions(&puzzle, 2).count != 1 {
         bail!("the puzzle does not have exactly one solution: nothing to explain");
     }
-    let n = puzzle.geometry().n();
+    let g = puzzle.geometry();
+    let n = g.n();
     let rating = rate_on(&puzzle, Path::Easiest);
     if let Some(path) = &args.html {
-        let page = SolvingPage::new(title, &puzzle, &rating, |s| describe(n, s));
+        let page = SolvingPage::new(title, &puzzle, &rating, |s| describe(g, s));
         std::fs::write(path, page.render())
             .with_context(|| format!("cannot write '{}'", path.display()))?;
         note!(
@@ -71,7 +72,7 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     println!("{}", puzzle.to_pretty());
     let mut board = Board::new(&puzzle);
     for (i, step) in rating.steps.iter().enumerate() {
-        println!("step {}: {}", i + 1, describe(n, step));
+        println!("step {}: {}", i + 1, describe(g, step));
         for chain in &step.chains {
             println!("    {}", notation::chain(n, chain).join(" -> "));
         }
@@ -99,8 +100,9 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
 
 /// A step in words: `x-wing (3.2) on r1c1 r1c5 r4c1 r4c5: remove r2c1<>3` (singles name
 /// only what they place).
-pub fn describe(n: usize, step: &Step) -> String {
-    let mut line = format!("{} ({:.1})", step.technique.name(), step.score);
+pub fn describe(g: Geometry, step: &Step) -> String {
+    let n = g.n();
+    let mut line = format!("{} ({:.1})", step.technique.name_in(g), step.score);
     if let Some(note) = &step.note {
         line.push_str(&format!(": {note}"));
     } else if !matches!(

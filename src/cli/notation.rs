@@ -2,7 +2,7 @@
 //! `r3c5<>7` (removed), technique names as the README lists them, scores with one
 //! decimal. `explain` (text) and `rate --json` both write through here.
 
-use crate::grid::{cell_name, digit_char};
+use crate::grid::{cell_name, digit_char, Geometry};
 use crate::rate::{Link, Rating, Step};
 use serde_json::{json, Value};
 
@@ -26,14 +26,15 @@ pub fn score(s: f64) -> Value {
 }
 
 /// One step as JSON: technique, score, cells, placements, eliminations, chains.
-pub fn step_json(n: usize, step: &Step) -> Value {
+pub fn step_json(g: Geometry, step: &Step) -> Value {
+    let n = g.n();
     let pairs = |list: &[(usize, u8)], placed: bool| -> Vec<String> {
         list.iter()
             .map(|&(c, d)| candidate(n, c, d, placed))
             .collect()
     };
     let mut v = json!({
-        "technique": step.technique.name(),
+        "technique": step.technique.name_in(g),
         "score": score(step.score),
         "cells": step.cells.iter().map(|&c| cell_name(n, c)).collect::<Vec<_>>(),
         "placements": pairs(&step.placements, true),
@@ -49,12 +50,12 @@ pub fn step_json(n: usize, step: &Step) -> Value {
 }
 
 /// A whole rating as JSON, with every step.
-pub fn rating_json(n: usize, r: &Rating) -> Value {
+pub fn rating_json(r: &Rating) -> Value {
     json!({
         "score": score(r.score),
         "hardest_technique": r.hardest_name(),
         "completed": r.completed,
         "techniques": r.technique_counts(),
-        "steps": r.steps.iter().map(|s| step_json(n, s)).collect::<Vec<_>>(),
+        "steps": r.steps.iter().map(|s| step_json(r.geometry, s)).collect::<Vec<_>>(),
     })
 }

@@ -46,7 +46,7 @@ pub fn run(args: &RateArgs) -> Result<usize> {
             .tier_for_score(r.score, p.geometry())
             .map_or("-", |t| t.name.as_str());
         if args.json {
-            let mut v = notation::rating_json(p.geometry().n(), &r);
+            let mut v = notation::rating_json(&r);
             v["puzzle"] = p.to_string().into();
             v["tier"] = tier.into();
             writeln!(out, "{v}")?;

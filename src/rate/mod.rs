@@ -22,7 +22,7 @@ pub use board::Board;
 pub use techniques::step::{Link, Step};
 pub use techniques::{Technique, Wanted};
 
-use crate::grid::Grid;
+use crate::grid::{Geometry, Grid};
 use crate::solver::Aborted;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -44,6 +44,9 @@ pub struct Rating {
     pub completed: bool,
     /// Steps taken, in order.
     pub steps: Vec<Step>,
+    /// The rated grid's geometry, which names the techniques ([`Technique::name_in`]).
+    #[serde(skip)]
+    pub geometry: Geometry,
 }
 
 impl Rating {
@@ -51,14 +54,19 @@ impl Rating {
     pub fn technique_counts(&self) -> BTreeMap<&'static str, u32> {
         let mut counts = BTreeMap::new();
         for s in &self.steps {
-            *counts.entry(s.technique.name()).or_insert(0) += 1;
+            *counts.entry(self.name_of(s.technique)).or_insert(0) += 1;
         }
         counts
     }
 
+    /// `t`'s name on the rated grid.
+    pub fn name_of(&self, t: Technique) -> &'static str {
+        t.name_in(self.geometry)
+    }
+
     /// The hardest technique's name, or `beyond <name>` when the rater gave up.
     pub fn hardest_name(&self) -> String {
-        let name = self.hardest.map_or("none", Technique::name);
+        let name = self.hardest.map_or("none", |t| self.name_of(t));
         if self.completed {
             name.to_string()
         } else {
@@ -157,6 +165,7 @@ fn rate_board(
                 hardest,
                 completed: false,
                 steps,
+                geometry: board.geometry(),
             }));
         };
         if step.score > cap {
@@ -174,6 +183,7 @@ fn rate_board(
         hardest,
         completed: board.solved(),
         steps,
+        geometry: board.geometry(),
     }))
 }
 

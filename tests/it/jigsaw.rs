@@ -291,7 +291,8 @@ fn version_7_jigsaw_puzzles_reproduce_with_their_engine() {
 }
 
 /// Served and explained like any variant: `take` (jsonl carries the region map, txt the
-/// puzzle line with it), `daily`, `stats` by its `9j` slot, and `explain` of a taken line.
+/// puzzle line with it), `daily`, `stats` by its `9j` slot, and `explain` of a taken line
+/// (its techniques named after regions).
 #[test]
 fn jigsaw_is_served_counted_and_explained() {
     let (_dir, db) = temp_db();
@@ -320,6 +321,16 @@ fn jigsaw_is_served_counted_and_explained() {
     assert!(
         explained.contains("step 1:") && !explained.contains("malformed"),
         "{explained}"
+    );
+    // A jigsaw has regions, not boxes: techniques say so in words and in the bank.
+    assert!(
+        explained.contains("hidden single (region)") && !explained.contains("box"),
+        "{explained}"
+    );
+    let techniques = texts(&db, "SELECT techniques FROM puzzles").join(" ");
+    assert!(
+        techniques.contains("hidden single (region)") && !techniques.contains("box"),
+        "{techniques}"
     );
     let daily = [
         "daily",

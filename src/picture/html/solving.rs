@@ -101,7 +101,7 @@ impl SolvingPage {
             .iter()
             .map(|s| PageStep {
                 text: describe(s),
-                technique: s.technique.name(),
+                technique: rating.name_of(s.technique),
                 score: (s.score * 10.0).round() / 10.0,
                 cells: s.cells.clone(),
                 place: s.placements.clone(),

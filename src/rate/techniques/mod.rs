@@ -22,7 +22,7 @@ pub mod uniqueness;
 pub mod wings;
 
 use super::board::Board;
-use crate::grid::{DeadlyPatterns, RuleSet};
+use crate::grid::{Boxes, DeadlyPatterns, Geometry, RuleSet};
 use serde::Serialize;
 use step::Step;
 
@@ -218,6 +218,17 @@ impl Technique {
     /// A readable name.
     pub fn name(self) -> &'static str {
         self.entry().name
+    }
+
+    /// Its name on a grid of geometry `g`: where the puzzle's own regions replace the boxes
+    /// (jigsaw), a technique named after the box is named after the region.
+    pub fn name_in(self, g: Geometry) -> &'static str {
+        match self {
+            Technique::HiddenSingleBox if g.variant().rules().boxes == Boxes::PerPuzzle => {
+                "hidden single (region)"
+            }
+            _ => self.name(),
+        }
     }
 
     /// Whether the technique reads killer cages (it finds nothing on other boards).
