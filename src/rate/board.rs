@@ -17,14 +17,14 @@ pub struct PairStamps {
     cells: Vec<u32>,
 }
 
-/// The layout of a board of geometry `g` with `regions` (a jigsaw puzzle's, if any): a
-/// function of the two fields, so that a board's other fields stay free to change
-/// while it is read.
+/// The layout of a board whose geometry's layout is `fixed`, with `regions` (a jigsaw
+/// puzzle's, if any): a function of the two fields, so that a board's other fields stay
+/// free to change while it is read.
 #[inline]
-fn layout_of(g: Geometry, regions: &Option<Arc<Regions>>) -> &Layout {
+fn layout_of<'a>(fixed: &'a Layout, regions: &'a Option<Arc<Regions>>) -> &'a Layout {
     match regions {
         Some(regions) => regions.layout(),
-        None => g.layout(),
+        None => fixed,
     }
 }
 
@@ -32,6 +32,9 @@ fn layout_of(g: Geometry, regions: &Option<Arc<Regions>>) -> &Layout {
 #[derive(Clone)]
 pub struct Board {
     geometry: Geometry,
+    /// The geometry's layout, kept at hand: techniques ask for units all the time, and
+    /// finding it by geometry cost a classic expert fill about 7 % of its instructions.
+    fixed: &'static Layout,
     /// A jigsaw puzzle's regions, whose layout stands for the geometry's.
     regions: Option<Arc<Regions>>,
     /// Candidate digits per cell (bit `d-1`); a placed cell keeps only its digit.
@@ -81,6 +84,7 @@ impl Board {
         let units = puzzle.layout().unit_count();
         let mut b = Board {
             geometry: g,
+            fixed: g.layout(),
             regions: puzzle.regions().cloned(),
             cand: vec![0; g.cells()],
             value: puzzle.cells().to_vec(),
@@ -100,7 +104,7 @@ impl Board {
         // clues touching it): what placing the clues one by one
         // would leave, without the peer-by-peer eliminations.
         let regions = b.regions.clone();
-        let layout = regions.as_ref().map_or(g.layout(), |r| r.layout());
+        let layout = layout_of(b.fixed, &regions);
         let neighbours = g.variant().rules().neighbours;
         for (cell, &v) in puzzle.cells().iter().enumerate().filter(|(_, &v)| v != 0) {
             for u in layout.all_units_of(cell) {
@@ -202,7 +206,7 @@ impl Board {
         self.value[cell] = digit;
         self.cand[cell] = bit;
         let regions = self.regions.clone();
-        let layout = layout_of(self.geometry, &regions);
+        let layout = layout_of(self.fixed, &regions);
         for u in layout.all_units_of(cell) {
             self.placed[u] |= bit;
         }
@@ -249,7 +253,7 @@ impl Board {
     /// Clears open `cell` from the places of `digit` in its units.
     fn unmark(&mut self, cell: usize, digit: u8) {
         let n = self.n();
-        let l = layout_of(self.geometry, &self.regions);
+        let l = layout_of(self.fixed, &self.regions);
         let at = l.places[cell];
         let (r, c, bx) = (at.row as usize, at.col as usize, at.bx as usize);
         let d = digit as usize - 1;
@@ -480,7 +484,7 @@ impl Board {
     /// The grid's layout: which unit is which (a jigsaw puzzle's regions are its boxes).
     #[inline]
     pub fn layout(&self) -> &Layout {
-        layout_of(self.geometry, &self.regions)
+        layout_of(self.fixed, &self.regions)
     }
 
     /// The cells sharing a unit with `cell`, in ascending order.
