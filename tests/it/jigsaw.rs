@@ -2,7 +2,9 @@
 //! by a counter written apart from the production solver, carried by show, export and
 //! import, refused by sdk export, and bad region maps refused with exit 2.
 
-use crate::common::{bank, banks, fill_variant, ok, stderr, stdout, temp_db, texts};
+use crate::common::{
+    bank, banks, fill_cli, fill_variant, ok, region_count, stderr, stdout, temp_db, texts,
+};
 
 /// Whether `map` (one symbol per cell) is `n` regions of `n` cells, each connected.
 fn is_jigsaw_layout(n: usize, map: &[u8]) -> bool {
@@ -31,28 +33,11 @@ fn is_jigsaw_layout(n: usize, map: &[u8]) -> bool {
         })
 }
 
-/// Solutions of `cells` under rows, columns and the regions of `map`, up to `limit`.
-fn count(n: usize, map: &[u8], cells: &mut [u8], limit: u64) -> u64 {
-    let fits = |cells: &[u8], cell: usize, d: u8| {
-        !(0..n * n).any(|o| {
-            cells[o] == d && (o / n == cell / n || o % n == cell % n || map[o] == map[cell])
-        })
-    };
-    let Some(open) = (0..n * n).find(|&c| cells[c] == 0) else {
-        return 1;
-    };
-    let mut found = 0;
-    for d in 1..=n as u8 {
-        if fits(cells, open, d) {
-            cells[open] = d;
-            found += count(n, map, cells, limit - found);
-            cells[open] = 0;
-            if found >= limit {
-                break;
-            }
-        }
-    }
-    found
+/// Solutions of `cells` under rows, columns and the regions of `map` (symbols from 1),
+/// up to `limit`.
+fn count(n: usize, map: &[u8], cells: &[u8], limit: u64) -> u64 {
+    let regions: Vec<usize> = map.iter().map(|&s| usize::from(s) - 1).collect();
+    region_count(n, &regions, cells, limit)
 }
 
 fn digits(line: &str) -> Vec<u8> {
@@ -76,12 +61,12 @@ fn jigsaw_fills_end_to_end() {
             let fields: Vec<&str> = row.split(' ').collect();
             let (puzzle, solution, map) = (digits(fields[0]), digits(fields[1]), digits(fields[2]));
             assert!(is_jigsaw_layout(9, &map), "{row}");
-            assert_eq!(count(9, &map, &mut solution.clone(), 2), 1, "{row}");
+            assert_eq!(count(9, &map, &solution, 2), 1, "{row}");
             assert!(puzzle
                 .iter()
                 .zip(&solution)
                 .all(|(&p, &s)| p == 0 || p == s));
-            assert_eq!(count(9, &map, &mut puzzle.clone(), 2), 1, "{row}");
+            assert_eq!(count(9, &map, &puzzle, 2), 1, "{row}");
             layouts.push(map);
         }
         layouts.sort();
@@ -126,6 +111,63 @@ fn jigsaw_fills_end_to_end() {
     }
 }
 
+/// 16x16 jigsaw fills every tier (`1`-`9` then `A`-`G` name its sixteen regions): each
+/// tier's puzzles rated into its band, every layout sixteen connected regions, the easy
+/// and medium puzzles unique by the test's counter (it has no deductions: harder 16x16
+/// puzzles take it minutes) and every one by `verify`; the default quotas name every tier.
+#[test]
+fn jigsaw_16x16_fills_every_tier() {
+    let (_dir, db) = temp_db();
+    let o = fill_cli(
+        &db,
+        &[
+            "--variant",
+            "jigsaw",
+            "--size",
+            "16",
+            "--count",
+            "8",
+            "--seed",
+            "9",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows = texts(
+        &db,
+        "SELECT tier || ' ' || score || ' ' || puzzle || ' ' || regions FROM puzzles",
+    );
+    let mut tiers: Vec<&str> = rows.iter().map(|r| r.split(' ').next().unwrap()).collect();
+    tiers.sort_unstable();
+    tiers.dedup();
+    assert_eq!(tiers, ["easy", "expert", "hard", "medium"], "{rows:?}");
+    for row in &rows {
+        let [tier, score, puzzle, map] = row.split(' ').collect::<Vec<_>>()[..] else {
+            panic!("{row}")
+        };
+        let score: f64 = score.parse().unwrap();
+        let band = match tier {
+            "easy" => 1.0..=2.3,
+            "medium" => 2.4..=3.4,
+            "hard" => 3.5..=5.9,
+            _ => 6.0..=20.0,
+        };
+        assert!(band.contains(&score), "{tier} rated {score}");
+        let map = digits(map);
+        assert!(is_jigsaw_layout(16, &map), "{row}");
+        if score < 3.5 {
+            assert_eq!(count(16, &map, &digits(puzzle), 2), 1, "{row}");
+        }
+    }
+    assert!(ok(&["verify", "--db", &db]).contains("0 corrupt"));
+    let config = ok(&["config", "--print"]);
+    let table = config
+        .split("[quota.jigsaw-16]\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or_else(|| panic!("no [quota.jigsaw-16] in:\n{config}"));
+    assert_eq!(table.lines().count(), 4, "{table}");
+}
+
 /// Solving and rating read the region map; a map that is not a layout is exit 2 naming
 /// the line and the problem.
 #[test]
@@ -147,8 +189,8 @@ fn jigsaw_lines_are_read_and_bad_maps_refused() {
         let fields: Vec<&str> = line.split(' ').collect();
         let solved = ok(&["solve", "--variant", "jigsaw", line]);
         let solution = digits(solved.trim());
-        let mut cells = digits(fields[0]);
-        assert_eq!(count(9, &digits(fields[1]), &mut cells, 2), 1);
+        let cells = digits(fields[0]);
+        assert_eq!(count(9, &digits(fields[1]), &cells, 2), 1);
         assert!(cells.iter().zip(&solution).all(|(&p, &s)| p == 0 || p == s));
     }
     let rated = ok(&["rate", "--variant", "jigsaw", lines[0]]);

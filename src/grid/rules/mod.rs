@@ -366,10 +366,9 @@ const RULES: [RuleSet; 12] = [
     RuleSet {
         name: "jigsaw",
         tag: "j",
-        // Regions need room to bend: 4x4 layouts are few and mostly boxes. No 16x16: the
-        // search found no grid for a random layout within 15 s (its propagation has no
-        // region-line reduction yet).
-        sizes: &[6, 9, 12],
+        // Regions need room to bend: 4x4 layouts are few and mostly boxes. 16x16 grids
+        // keep more of their boxes than 9x9 ones (see `generate::base::regions_around`).
+        sizes: &[6, 9, 12, 16],
         boxes: Boxes::PerPuzzle,
         units: ExtraUnits::None,
         apart: Apart::None,

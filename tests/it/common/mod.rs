@@ -67,11 +67,19 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
     found
 }
 
-/// Solutions of a classic grid `cells` up to `limit`: [`brute_count`]'s search (fewest
-/// digits first, no other deduction) over row, column and box bitmasks, fast enough for
-/// 16x16 puzzles that the cell-by-cell scan takes minutes on. Written apart from the
-/// production solver too.
+/// Solutions of a classic grid `cells` up to `limit`: [`region_count`] over the boxes.
 pub fn classic_count(g: sudoku_bank::grid::Geometry, cells: &[u8], limit: u64) -> u64 {
+    let n = g.n();
+    let boxes: Vec<usize> = (0..n * n).map(|i| g.box_of(i / n, i % n)).collect();
+    region_count(n, &boxes, cells, limit)
+}
+
+/// Solutions of an `n`x`n` grid `cells` up to `limit` under rows, columns and the regions
+/// `region[cell]` (0-based: the boxes, or a jigsaw's map): [`brute_count`]'s search
+/// (fewest digits first, no other deduction) over row, column and region bitmasks, fast
+/// enough for 16x16 puzzles that the cell-by-cell scan takes minutes on. Written apart
+/// from the production solver too.
+pub fn region_count(n: usize, region: &[usize], cells: &[u8], limit: u64) -> u64 {
     struct Count {
         n: usize,
         bx: Vec<usize>,
@@ -112,10 +120,9 @@ pub fn classic_count(g: sudoku_bank::grid::Geometry, cells: &[u8], limit: u64) -
             found
         }
     }
-    let n = g.n();
     let mut s = Count {
         n,
-        bx: (0..n * n).map(|i| g.box_of(i / n, i % n)).collect(),
+        bx: region.to_vec(),
         rows: vec![0; n],
         cols: vec![0; n],
         boxes: vec![0; n],
