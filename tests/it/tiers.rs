@@ -2,7 +2,7 @@
 //! it took, and up front when a tier will be slow.
 
 use crate::common::{
-    bank, classic_count, execute, fill_cli, scalar, stderr, stdout, temp_db, texts,
+    bank, classic_count, execute, fill_cli, in_default_band, scalar, stderr, stdout, temp_db, texts,
 };
 use sudoku_bank::grid::{parse_line, Geometry};
 
@@ -38,14 +38,7 @@ fn large_sizes_fill_every_tier() {
             let [tier, score, line] = row.split(' ').collect::<Vec<_>>()[..] else {
                 panic!("{row}")
             };
-            let score: f64 = score.parse().unwrap();
-            let band = match tier {
-                "easy" => 1.0..=2.3,
-                "medium" => 2.4..=3.4,
-                "hard" => 3.5..=5.9,
-                _ => 6.0..=20.0,
-            };
-            assert!(band.contains(&score), "{size} {tier} rated {score}");
+            assert!(in_default_band(tier, score), "{size} {tier} rated {score}");
             let cells = parse_line(line).unwrap().cells().to_vec();
             assert_eq!(classic_count(g, &cells, 2), 1, "{line}");
         }

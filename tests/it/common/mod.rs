@@ -67,6 +67,17 @@ pub fn brute_count(g: sudoku_bank::grid::Geometry, cells: &mut [u8], limit: u64)
     found
 }
 
+/// Whether `score` (as stored, text) lies in the band of the embedded config's tier `tier`.
+pub fn in_default_band(tier: &str, score: &str) -> bool {
+    let band = match tier {
+        "easy" => 1.0..=2.3,
+        "medium" => 2.4..=3.4,
+        "hard" => 3.5..=5.9,
+        _ => 6.0..=20.0,
+    };
+    band.contains(&score.parse::<f64>().unwrap())
+}
+
 /// Solutions of a classic grid `cells` up to `limit`: [`region_count`] over the boxes.
 pub fn classic_count(g: sudoku_bank::grid::Geometry, cells: &[u8], limit: u64) -> u64 {
     let n = g.n();
