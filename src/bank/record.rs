@@ -4,7 +4,7 @@
 
 use super::samples::AttemptTimes;
 use crate::generate::{CageSizes, Route, Strategy};
-use crate::grid::{parse_cells_with, Boxes, Cages, Geometry, Grid, Regions, Variant};
+use crate::grid::{parse_cells_with, Cages, Geometry, Grid, Regions, Variant};
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
@@ -148,7 +148,7 @@ impl PuzzleRecord {
     fn grid_of(&self, line: &str, what: &str) -> Result<Grid> {
         let grid = parse_cells_with(line, self.geometry)
             .with_context(|| format!("stored {what} is malformed"))?;
-        let per_puzzle = self.geometry.variant().rules().boxes == Boxes::PerPuzzle;
+        let per_puzzle = self.geometry.variant().rules().regions_per_puzzle();
         let grid = match (&self.regions, per_puzzle) {
             (Some(r), true) => grid.with_regions(r.clone()),
             (None, false) => grid,

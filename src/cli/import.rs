@@ -12,7 +12,7 @@ use crate::formats::exchange::{csv_split, Row};
 use crate::formats::lines::{self, RawLine};
 use crate::generate::GENERATOR_VERSION;
 use crate::grid::{
-    parse_cells_with, parse_line, parse_line_in, parse_line_with, Boxes, Grid, ParseError, Regions,
+    parse_cells_with, parse_line, parse_line_in, parse_line_with, Grid, ParseError, Regions,
     Variant,
 };
 use crate::solver::Solver;
@@ -521,7 +521,7 @@ fn row_puzzle(row: &Row, variant: Variant) -> Result<Grid, Unusable> {
         }
         None => puzzle,
     };
-    let per_puzzle = variant.rules().boxes == Boxes::PerPuzzle;
+    let per_puzzle = variant.rules().regions_per_puzzle();
     Ok(match regions {
         Some(_) if !per_puzzle => {
             return Err(format!("a {variant} row has no 'regions': drop the field").into())

@@ -56,7 +56,7 @@ impl Route {
     /// twice in the main diagonal`), for messages.
     pub fn breaks(self, g: Geometry) -> Option<String> {
         match self {
-            Route::Pattern if g.variant().rules().boxes == Boxes::PerPuzzle => {
+            Route::Pattern if g.variant().rules().regions_per_puzzle() => {
                 Some("its regions would be the boxes".into())
             }
             Route::Pattern => pattern_cells(g).find_conflict().map(|c| c.to_string()),

@@ -262,7 +262,7 @@ impl Grid {
         if !variant.has_cages() {
             self.cages = None;
         }
-        if variant.rules().boxes != Boxes::PerPuzzle {
+        if !variant.rules().regions_per_puzzle() {
             self.regions = None;
         }
         self
@@ -272,7 +272,7 @@ impl Grid {
     /// under the rule set whose boxes are the puzzle's own.
     pub fn with_regions(mut self, regions: Arc<Regions>) -> Grid {
         debug_assert_eq!(regions.n(), self.geometry.n());
-        if self.geometry.variant().rules().boxes != Boxes::PerPuzzle {
+        if !self.geometry.variant().rules().regions_per_puzzle() {
             self.geometry = self.geometry.with_variant(Variant::jigsaw());
         }
         self.regions = Some(regions);
@@ -581,7 +581,7 @@ impl Unit {
         match g.layout().kind_of(u) {
             (UnitKind::Row, i) => Unit::Row(i),
             (UnitKind::Column, i) => Unit::Column(i),
-            (UnitKind::Box, i) if g.variant().rules().boxes == Boxes::PerPuzzle => Unit::Region(i),
+            (UnitKind::Box, i) if g.variant().rules().regions_per_puzzle() => Unit::Region(i),
             (UnitKind::Box, i) => Unit::Box(i),
             (UnitKind::Extra, i) => Unit::Extra(g, i),
         }

@@ -1,6 +1,6 @@
 //! Parsing one puzzle per line.
 
-use super::{Boxes, CageError, Cages, Conflict, Geometry, Grid, RegionError, Regions, Variant};
+use super::{CageError, Cages, Conflict, Geometry, Grid, RegionError, Regions, Variant};
 use std::sync::Arc;
 use thiserror::Error;
 
@@ -83,7 +83,7 @@ fn parse_fields(line: &str, token: &str, geometry: Geometry) -> Result<Grid, Par
     if !variant.rules().made_in(n) {
         return Err(ParseError::NotMade { variant, n });
     }
-    if geometry.variant().rules().boxes == Boxes::PerPuzzle {
+    if variant.rules().regions_per_puzzle() {
         let map = line
             .split_whitespace()
             .nth(1)

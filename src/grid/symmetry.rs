@@ -1,6 +1,6 @@
 //! The 8 symmetries of the square (the dihedral group D4) acting on cells.
 
-use super::{Boxes, Geometry};
+use super::Geometry;
 
 /// One symmetry of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,7 +41,7 @@ impl Symmetry {
     /// eight where the boxes are a puzzle's own regions (which move with the grid).
     pub fn keeps_boxes(self, geometry: Geometry) -> bool {
         geometry.square_boxes()
-            || geometry.variant().rules().boxes == Boxes::PerPuzzle
+            || geometry.variant().rules().regions_per_puzzle()
             || matches!(
                 self,
                 Symmetry::Identity | Symmetry::Rot180 | Symmetry::Mirror | Symmetry::Flip

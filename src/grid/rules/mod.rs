@@ -438,7 +438,7 @@ impl Variant {
     pub fn jigsaw() -> Variant {
         Variant::ALL
             .into_iter()
-            .find(|v| v.rules().boxes == Boxes::PerPuzzle)
+            .find(|v| v.rules().regions_per_puzzle())
             .expect("a rule set with regions")
     }
 

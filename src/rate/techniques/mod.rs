@@ -22,7 +22,7 @@ pub mod uniqueness;
 pub mod wings;
 
 use super::board::Board;
-use crate::grid::{Boxes, DeadlyPatterns, Geometry, RuleSet};
+use crate::grid::{DeadlyPatterns, Geometry, RuleSet};
 use serde::Serialize;
 use step::Step;
 
@@ -224,7 +224,7 @@ impl Technique {
     /// (jigsaw), a technique named after the box is named after the region.
     pub fn name_in(self, g: Geometry) -> &'static str {
         match self {
-            Technique::HiddenSingleBox if g.variant().rules().boxes == Boxes::PerPuzzle => {
+            Technique::HiddenSingleBox if g.variant().rules().regions_per_puzzle() => {
                 "hidden single (region)"
             }
             _ => self.name(),
