@@ -445,6 +445,26 @@ impl CellSet {
         self.0.iter().all(|&w| w == 0)
     }
 
+    /// Every cell moved `by` numbers up (down when negative, `|by| < 64`); cells moved
+    /// past either end are lost. On an `n`×`n` grid, `by = ±n` moves a row, `±1` a
+    /// column (leaving the caller to drop what wrapped into the next row).
+    #[inline]
+    pub fn shifted(self, by: isize) -> CellSet {
+        let s = by.unsigned_abs() as u32;
+        debug_assert!(s > 0 && s < 64);
+        let w = self.0;
+        CellSet(std::array::from_fn(|i| match by > 0 {
+            true => w[i] << s | if i > 0 { w[i - 1] >> (64 - s) } else { 0 },
+            false => w[i] >> s | if i < 3 { w[i + 1] << (64 - s) } else { 0 },
+        }))
+    }
+
+    /// The first cell, if any.
+    #[inline]
+    pub fn first(self) -> Option<usize> {
+        self.iter().next()
+    }
+
     /// The cells, ascending.
     #[inline]
     pub fn iter(self) -> Cells {

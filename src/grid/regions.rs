@@ -5,16 +5,18 @@
 //! symbol of `k + 1` (`1`–`9`, then `A`–`G`); regions are numbered in order of first
 //! appearance, so one layout has one text.
 
-use super::{cell_name, digit_char, orthogonal_neighbours, Geometry, Layout, Symmetry};
+use super::{cell_name, digit_char, orthogonal_neighbours, CellSet, Geometry, Layout, Symmetry};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A puzzle's regions, with the layout (units, peers) they make.
 pub struct Regions {
-    n: usize,
+    geometry: Geometry,
     /// Region of each cell, numbered by first appearance.
     of: Box<[u8]>,
-    /// Rows, columns and the regions as the box units.
-    layout: Layout,
+    /// Rows, columns and the regions as the box units, built when first asked for: the
+    /// reshaping's intermediate layouts are only searched, which needs the regions alone.
+    layout: OnceLock<Layout>,
 }
 
 /// Why a region text is not a jigsaw layout.
@@ -99,14 +101,21 @@ impl Regions {
                 n,
             });
         }
+        let moves = Moves::new(n);
         for k in 0..n as u8 {
-            if let Some(cell) = cut_off(n, labels, k) {
+            if let Some(cell) = moves.cut_off(labels, k) {
                 return Err(RegionError::Disconnected {
                     symbol: symbol(k),
                     cell: cell_name(n, cell),
                 });
             }
         }
+        Ok(Regions::checked(g, labels))
+    }
+
+    /// The regions labelled `labels`, known to be `n` connected regions of `n` cells,
+    /// renumbered by first appearance.
+    fn checked(g: Geometry, labels: &[u8]) -> Regions {
         let mut renamed = [u8::MAX; 16];
         let mut next = 0u8;
         let of: Box<[u8]> = labels
@@ -120,8 +129,11 @@ impl Regions {
                 *slot
             })
             .collect();
-        let layout = Layout::with_regions(g, &of);
-        Ok(Regions { n, of, layout })
+        Regions {
+            geometry: g,
+            of,
+            layout: OnceLock::new(),
+        }
     }
 
     /// Reads a region map: one symbol per cell (`1`–`9`, `A`–`G`), spaces ignored.
@@ -167,6 +179,7 @@ impl Regions {
     /// from the caller's stream).
     pub fn random(g: Geometry, mut below: impl FnMut(u32) -> u32) -> Regions {
         let n = g.n();
+        let flood = Moves::new(n);
         let mut labels: Vec<u8> = Regions::boxes(g).of.to_vec();
         // Enough exchanges that no trace of the boxes is left (measured on 9x9: the
         // share of cells still in their box levels off near 1/n after ~4 n² tries).
@@ -191,7 +204,7 @@ impl Regions {
             let b = back[below(back.len() as u32) as usize];
             labels[a] = rb;
             labels[b] = ra;
-            if cut_off(n, &labels, ra).is_some() || cut_off(n, &labels, rb).is_some() {
+            if flood.cut_off(&labels, ra).is_some() || flood.cut_off(&labels, rb).is_some() {
                 labels[a] = ra;
                 labels[b] = rb;
             }
@@ -219,6 +232,12 @@ impl Regions {
         for (c, &d) in digits.iter().enumerate() {
             cell_of[labels[c] as usize * n + d as usize - 1] = c;
         }
+        let flood = Moves::new(n);
+        let mut members = [CellSet::default(); 16];
+        for (c, &k) in labels.iter().enumerate() {
+            members[k as usize].insert(c);
+        }
+        let sides = side_table(n);
         let mut cycle: Vec<(usize, u8)> = Vec::with_capacity(n);
         for _ in 0..moves {
             let first = below(g.cells() as u32) as usize;
@@ -230,8 +249,8 @@ impl Regions {
             let closed = loop {
                 let mut touching = [0u8; 4];
                 let mut count = 0;
-                for c in orthogonal_neighbours(n, at) {
-                    let r = labels[c];
+                for &c in sides[at].iter().filter(|&&c| c != NO_SIDE) {
+                    let r = labels[c as usize];
                     if r != labels[at] && !touching[..count].contains(&r) {
                         touching[count] = r;
                         count += 1;
@@ -253,32 +272,41 @@ impl Regions {
             if !closed {
                 continue;
             }
-            for &(c, into) in &cycle {
-                labels[c] = into;
-            }
-            // Each region of the cycle gained the cell that moved into it.
-            if !cycle
-                .iter()
-                .all(|&(c, into)| holds_together(n, &labels, into, c))
-            {
-                // Each cell goes back to the region the one before it moved into.
-                let mut back = home;
+            // Moves each cell of the cycle into its region (`forward`) or back.
+            let move_cycle = |labels: &mut [u8], members: &mut [CellSet], forward: bool| {
+                let mut from = home;
                 for &(c, into) in &cycle {
-                    labels[c] = back;
-                    back = into;
+                    let (out_of, to) = if forward { (from, into) } else { (into, from) };
+                    members[out_of as usize].remove(c);
+                    members[to as usize].insert(c);
+                    labels[c] = to;
+                    from = into;
                 }
+            };
+            move_cycle(&mut labels, &mut members, true);
+            // Each region of the cycle gained the cell that moved into it (and lost one).
+            if !cycle.iter().all(|&(c, into)| {
+                let region = members[into as usize];
+                flood.reached(region, c) == region
+            }) {
+                // Each cell goes back to the region the one before it moved into.
+                move_cycle(&mut labels, &mut members, false);
                 continue;
             }
             for &(c, into) in &cycle {
                 cell_of[into as usize * n + d] = c;
             }
         }
-        Regions::new(g, &labels).expect("cycles keep regions connected and whole")
+        debug_assert!(
+            Regions::new(g, &labels).is_ok(),
+            "cycles keep regions whole"
+        );
+        Regions::checked(g, &labels)
     }
 
     /// The side of the grid.
     pub fn n(&self) -> usize {
-        self.n
+        self.geometry.n()
     }
 
     /// The region of a cell (from 0, by first appearance).
@@ -290,7 +318,8 @@ impl Regions {
     /// The layout the regions make: rows, columns, then the regions where the boxes are.
     #[inline]
     pub fn layout(&self) -> &Layout {
-        &self.layout
+        self.layout
+            .get_or_init(|| Layout::with_regions(self.geometry, &self.of))
     }
 
     /// The region map, one symbol per cell.
@@ -302,7 +331,7 @@ impl Regions {
     pub fn mapped(&self, g: Geometry, s: Symmetry) -> Regions {
         let mut labels = vec![0u8; self.of.len()];
         for (cell, &k) in self.of.iter().enumerate() {
-            labels[s.map_cell(self.n, cell)] = k;
+            labels[s.map_cell(self.n(), cell)] = k;
         }
         Regions::new(g, &labels).expect("a symmetry keeps regions whole")
     }
@@ -313,44 +342,69 @@ impl Regions {
     }
 }
 
-/// Whether region `k`, which holds `member`, is n cells connected side by side: the
-/// reshaping's check, called for every region a cycle touches.
-fn holds_together(n: usize, labels: &[u8], k: u8, member: usize) -> bool {
-    let reached: u32 = flood(n, labels, k, member)
-        .iter()
-        .map(|w| w.count_ones())
-        .sum();
-    reached as usize == n
-}
+/// No cell on that side ([`side_table`]).
+const NO_SIDE: u16 = u16::MAX;
 
-/// A cell of region `k` that does not touch the region's first cell through the region,
-/// if any.
-fn cut_off(n: usize, labels: &[u8], k: u8) -> Option<usize> {
-    let first = labels.iter().position(|&l| l == k)?;
-    let reached = flood(n, labels, k, first);
-    (0..labels.len()).find(|&c| labels[c] == k && reached[c / 64] & (1 << (c % 64)) == 0)
-}
-
-/// The cells of region `k` (of at most n cells) reached from `member` side by side
-/// through the region, as a bit set (a flood without heap).
-fn flood(n: usize, labels: &[u8], k: u8, member: usize) -> [u64; 4] {
-    let mut seen = [0u64; 4];
-    let mut stack = [0u16; 16];
-    seen[member / 64] |= 1 << (member % 64);
-    stack[0] = member as u16;
-    let mut len = 1;
-    while len > 0 {
-        len -= 1;
-        let cell = stack[len] as usize;
-        for next in orthogonal_neighbours(n, cell) {
-            if labels[next] == k && seen[next / 64] & (1 << (next % 64)) == 0 {
-                seen[next / 64] |= 1 << (next % 64);
-                stack[len] = next as u16;
-                len += 1;
+/// The cells orthogonally next to each cell of an `n`×`n` grid, in the order of
+/// [`orthogonal_neighbours`] (the reshaping's draws depend on it), [`NO_SIDE`] past an
+/// edge: the reshaping reads them thousands of times a grid.
+fn side_table(n: usize) -> Vec<[u16; 4]> {
+    (0..n * n)
+        .map(|cell| {
+            let mut sides = [NO_SIDE; 4];
+            for (side, c) in sides.iter_mut().zip(orthogonal_neighbours(n, cell)) {
+                *side = c as u16;
             }
+            sides
+        })
+        .collect()
+}
+
+/// Steps side by side on an `n`×`n` grid as operations on whole cell sets, for floods
+/// through a region (a region's cells advance together, a few word operations a step).
+struct Moves {
+    n: usize,
+    /// Every cell but those of the first column, and of the last.
+    not_first_column: CellSet,
+    not_last_column: CellSet,
+}
+
+impl Moves {
+    fn new(n: usize) -> Moves {
+        let column = |c: usize| -> CellSet { (0..n).map(|r| r * n + c).collect() };
+        let all: CellSet = (0..n * n).collect();
+        Moves {
+            n,
+            not_first_column: all.minus(column(0)),
+            not_last_column: all.minus(column(n - 1)),
         }
     }
-    seen
+
+    /// The cells of `region` reached from its cell `member` side by side through it.
+    fn reached(&self, region: CellSet, member: usize) -> CellSet {
+        let n = self.n as isize;
+        let mut reached = CellSet::default();
+        reached.insert(member);
+        loop {
+            // A step right lands off the first column (what wrapped from the row above).
+            let right = reached.shifted(1).and(self.not_first_column);
+            let left = reached.shifted(-1).and(self.not_last_column);
+            let rows = reached.shifted(n).or(reached.shifted(-n));
+            let next = reached.or(right).or(left).or(rows).and(region);
+            if next == reached {
+                return reached;
+            }
+            reached = next;
+        }
+    }
+
+    /// A cell of region `k` that does not touch the region's first cell through the
+    /// region, if any.
+    fn cut_off(&self, labels: &[u8], k: u8) -> Option<usize> {
+        let region: CellSet = (0..labels.len()).filter(|&c| labels[c] == k).collect();
+        let reached = self.reached(region, region.first()?);
+        region.minus(reached).first()
+    }
 }
 
 impl PartialEq for Regions {

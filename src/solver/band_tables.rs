@@ -172,10 +172,15 @@ fn unit_words(g: Geometry, layout: &Layout, units: Range<usize>) -> Box<[[u64; 4
 }
 
 /// A jigsaw puzzle's regions as band words, which the search settles as units (the
-/// geometry's tables leave the boxes out under such a rule set).
+/// geometry's tables leave the boxes out under such a rule set). Read from the regions
+/// themselves: their layout is not built for a search alone.
 pub(super) fn region_words(g: Geometry, regions: &Regions) -> Box<[[u64; 4]]> {
-    let layout = regions.layout();
-    unit_words(g, layout, layout.boxes())
+    let band_cells = g.box_rows() * g.n();
+    let mut words = vec![[0u64; 4]; g.n()];
+    for cell in 0..g.cells() {
+        words[regions.region_of(cell)][cell / band_cells] |= 1 << (cell % band_cells);
+    }
+    words.into()
 }
 
 /// For every `k × k` pattern, the union of the permutation patterns inside it.
@@ -222,6 +227,23 @@ mod tests {
         assert_eq!(permutations_of(2).len(), 2);
         assert_eq!(permutations_of(3).len(), 6);
         assert_eq!(permutations_of(4).len(), 24);
+    }
+
+    /// The regions' words, read from the labels, are the words of their layout's box units.
+    #[test]
+    fn region_words_are_the_layout_boxes() {
+        let mut rng = crate::rng::Rand::new(3);
+        for n in [6, 9, 12, 16] {
+            let g = Geometry::for_size(n)
+                .unwrap()
+                .with_variant(crate::grid::Variant::jigsaw());
+            let regions = Regions::random(g, |k| rng.below(k));
+            let layout = regions.layout();
+            assert_eq!(
+                region_words(g, &regions),
+                unit_words(g, layout, layout.boxes())
+            );
+        }
     }
 
     #[test]
