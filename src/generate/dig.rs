@@ -7,8 +7,6 @@ use crate::grid::{orthogonal_neighbours, Cages, Geometry, Grid, Symmetry};
 use crate::grid::{per_geometry, CellSet, PerGeometry, GEOMETRY_SLOTS};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{Aborted, Counted, SearchStats, Solver};
-use std::cell::OnceCell;
-use std::rc::Rc;
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -231,7 +229,7 @@ pub struct BaseGrid {
     unavoidable: Unavoidable,
     /// The solution class, computed the first time a puzzle of this grid is kept; shared
     /// with the grids known to be of its class ([`BaseGrid::in_class`]).
-    class: Rc<OnceCell<String>>,
+    class: Arc<OnceLock<String>>,
 }
 
 impl BaseGrid {
@@ -240,7 +238,7 @@ impl BaseGrid {
         BaseGrid {
             unavoidable: Unavoidable::two_digit(&grid),
             grid,
-            class: Rc::default(),
+            class: Arc::default(),
         }
     }
 
@@ -261,7 +259,7 @@ impl BaseGrid {
 
     /// This grid, known to be of the solution class that `class` holds or will hold (the
     /// grids a fill makes from one mother grid): the class is computed once for them all.
-    pub fn in_class(self, class: Rc<OnceCell<String>>) -> BaseGrid {
+    pub fn in_class(self, class: Arc<OnceLock<String>>) -> BaseGrid {
         BaseGrid { class, ..self }
     }
 

@@ -1,6 +1,7 @@
 //! One attempt: base grid, dig to the tier's target, rate, fingerprint. A pure function
 //! of its inputs; the deadline can only abort it.
 
+use super::kept::Kept;
 use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages};
 use crate::canon::{fingerprint, grid_id};
 use crate::config::Tier;
@@ -13,9 +14,9 @@ use crate::rate::settle::solved_below;
 use crate::rate::{score_within, Rating};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{solves_below, SearchStats, Solver};
-use std::cell::{OnceCell, RefCell};
-use std::collections::VecDeque;
+use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 /// Everything that decides an attempt's puzzle.
@@ -80,6 +81,31 @@ pub fn caged(input: &AttemptInput, solution: &Grid) -> Option<Grid> {
     Some(solution.without_cages().with_cages(cages))
 }
 
+/// What decides an attempt's base grid ([`base_grid`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct GridKey {
+    /// The whole geometry, variant included: a quota run fills classic and diagonal
+    /// tiers of one size with the same seeds, and a classic grid breaks the diagonals.
+    geometry: Geometry,
+    route: Route,
+    grid_seed: u64,
+    mother_seed: Option<u64>,
+    /// `verify` reproduces puzzles of several generator versions in one process.
+    version: u32,
+}
+
+impl AttemptInput {
+    fn grid_key(&self) -> GridKey {
+        GridKey {
+            geometry: self.geometry,
+            route: self.route,
+            grid_seed: self.grid_seed,
+            mother_seed: self.mother_seed,
+            version: self.generator_version,
+        }
+    }
+}
+
 /// Base grids a worker keeps: a grid serves several jobs and the retries of each. Jobs of
 /// one grid are 128 job numbers apart per tier, with every tier's jobs between them, so
 /// the worker sees some hundreds of other grids between two uses. With 32 kept, a
@@ -91,37 +117,45 @@ const KEPT_GRIDS: usize = 1024;
 /// grids when it built the same one lately (a pure function of the input, so keeping it
 /// changes nothing but time).
 fn shared_base(input: &AttemptInput, deadline: Option<Instant>) -> Result<Rc<BaseGrid>, DigError> {
-    // The whole geometry, variant included: a quota run fills classic and diagonal
-    // tiers of one size with the same seeds, and a classic grid breaks the diagonals.
-    type Key = (Geometry, Route, u64, Option<u64>);
     thread_local! {
-        static KEPT: RefCell<VecDeque<(Key, Rc<BaseGrid>)>> = const { RefCell::new(VecDeque::new()) };
+        static KEPT: RefCell<Kept<GridKey, Rc<BaseGrid>>> = RefCell::new(Kept::new(KEPT_GRIDS));
     }
-    let key = (
-        input.geometry,
-        input.route,
-        input.grid_seed,
-        input.mother_seed,
-    );
-    if let Some(base) = KEPT.with_borrow(|kept| {
-        kept.iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, b)| Rc::clone(b))
-    }) {
+    let key = input.grid_key();
+    if let Some(base) = KEPT.with_borrow(|kept| kept.get(&key).cloned()) {
         return Ok(base);
     }
-    let base = BaseGrid::shared(base_grid(input, deadline)?).in_class(mother_class(input));
+    let base = BaseGrid::shared(built_grid(input, key, deadline)?).in_class(mother_class(input));
     let base = Rc::new(base);
-    KEPT.with_borrow_mut(|kept| {
-        if kept.len() == KEPT_GRIDS {
-            kept.pop_front();
-        }
-        kept.push_back((key, Rc::clone(&base)));
-    });
+    KEPT.with_borrow_mut(|kept| kept.insert(key, Rc::clone(&base)));
     Ok(base)
 }
 
-/// Mother grids whose solution class a worker keeps for the grids it makes from them
+/// Grids the workers together keep: the jobs of one grid go to whichever worker is free,
+/// so without it most grids were built once per worker (a jigsaw grid, whose regions
+/// take ten reshaping rounds, cost two workers the time of one). Room for the grids of
+/// twice [`KEPT_GRIDS`] jobs, as every worker's grids pass through it.
+const SHARED_GRIDS: usize = 2 * KEPT_GRIDS;
+
+/// The attempt's solution grid, from the grids any worker built lately, or built (and
+/// kept for the others).
+fn built_grid(
+    input: &AttemptInput,
+    key: GridKey,
+    deadline: Option<Instant>,
+) -> Result<Grid, DigError> {
+    static BUILT: OnceLock<Mutex<Kept<GridKey, Grid>>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| Mutex::new(Kept::new(SHARED_GRIDS)));
+    // Nothing panics while holding the lock, and a poisoned one still holds whole grids.
+    let lock = || built.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(grid) = lock().get(&key) {
+        return Ok(grid.clone());
+    }
+    let grid = base_grid(input, deadline)?;
+    lock().insert(key, grid.clone());
+    Ok(grid)
+}
+
+/// Mother grids whose solution class the workers keep for the grids made from them
 /// (`mother_grid_uses` each, some hundreds of jobs apart, like [`KEPT_GRIDS`]).
 const KEPT_CLASSES: usize = 256;
 
@@ -129,30 +163,24 @@ const KEPT_CLASSES: usize = 256;
 /// mother grid, when the route keeps the class ([`same_class_as_mother`]): computing it
 /// takes 40 ms on a windoku 16x16 grid, two thirds of that fill's time when each grid
 /// computed its own. A fresh cell for the other routes.
-fn mother_class(input: &AttemptInput) -> Rc<OnceCell<String>> {
+fn mother_class(input: &AttemptInput) -> Arc<OnceLock<String>> {
     type Key = (Geometry, u64, u32);
-    thread_local! {
-        static CLASSES: RefCell<VecDeque<(Key, Rc<OnceCell<String>>)>> =
-            const { RefCell::new(VecDeque::new()) };
-    }
+    static CLASSES: OnceLock<Mutex<Kept<Key, Arc<OnceLock<String>>>>> = OnceLock::new();
     let Some(mother) = input
         .mother_seed
         .filter(|_| same_class_as_mother(input.geometry))
     else {
-        return Rc::default();
+        return Arc::default();
     };
     let key = (input.geometry, mother, input.generator_version);
-    CLASSES.with_borrow_mut(|kept| {
-        if let Some((_, class)) = kept.iter().find(|(k, _)| *k == key) {
-            return Rc::clone(class);
-        }
-        if kept.len() == KEPT_CLASSES {
-            kept.pop_front();
-        }
-        let class = Rc::default();
-        kept.push_back((key, Rc::clone(&class)));
-        class
-    })
+    let classes = CLASSES.get_or_init(|| Mutex::new(Kept::new(KEPT_CLASSES)));
+    let mut kept = classes.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(class) = kept.get(&key) {
+        return Arc::clone(class);
+    }
+    let class = Arc::default();
+    kept.insert(key, Arc::clone(&class));
+    class
 }
 
 /// The digger of an attempt, fresh from its seed.

@@ -10,6 +10,7 @@
 
 pub mod attempt;
 mod dispatch;
+mod kept;
 pub mod monitor;
 pub mod plan;
 pub mod reproduce;
