@@ -15,16 +15,20 @@ impl Rand {
         Rand(ChaCha8Rng::seed_from_u64(seed))
     }
 
-    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject.
+    /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-and-reject. The
+    /// rejection threshold is below `n`, so it is computed (a division) only for a low
+    /// part below `n`: the same draws, without a division for most of them.
+    #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u64::from(self.0.next_u32()) * u64::from(n);
-            if (m as u32) >= threshold {
-                return (m >> 32) as u32;
+        let mut m = u64::from(self.0.next_u32()) * u64::from(n);
+        if (m as u32) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u32) < threshold {
+                m = u64::from(self.0.next_u32()) * u64::from(n);
             }
         }
+        (m >> 32) as u32
     }
 
     /// Shuffles `items` uniformly (Fisher–Yates).
@@ -113,6 +117,38 @@ mod tests {
         assert_eq!(draws, same);
         assert_eq!(derive_seed(&[1, 2, 3]), derive_seed(&[1, 2, 3]));
         assert_ne!(derive_seed(&[1, 2, 3]), derive_seed(&[1, 3, 2]));
+    }
+
+    /// `below` draws what the plain multiply-and-reject draws (the threshold computed
+    /// every time), from the same stream: stored puzzles depend on it.
+    #[test]
+    fn below_draws_what_plain_rejection_draws() {
+        fn plain(r: &mut Rand, n: u32) -> u32 {
+            let threshold = n.wrapping_neg() % n;
+            loop {
+                let m = u64::from(r.0.next_u32()) * u64::from(n);
+                if (m as u32) >= threshold {
+                    return (m >> 32) as u32;
+                }
+            }
+        }
+        for n in [
+            1,
+            2,
+            3,
+            6,
+            9,
+            81,
+            1000,
+            (1 << 31) + 1,
+            3_000_000_000,
+            u32::MAX,
+        ] {
+            let (mut a, mut b) = (Rand::new(u64::from(n)), Rand::new(u64::from(n)));
+            for _ in 0..2000 {
+                assert_eq!(a.below(n), plain(&mut b, n), "n = {n}");
+            }
+        }
     }
 
     #[test]
