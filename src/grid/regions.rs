@@ -5,7 +5,9 @@
 //! symbol of `k + 1` (`1`–`9`, then `A`–`G`); regions are numbered in order of first
 //! appearance, so one layout has one text.
 
-use super::{cell_name, digit_char, orthogonal_neighbours, CellSet, Geometry, Layout, Symmetry};
+use super::{
+    cell_name, cells_of, digit_char, orthogonal_neighbours, CellSet, Geometry, Layout, Symmetry,
+};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -237,7 +239,7 @@ impl Regions {
         for (c, &k) in labels.iter().enumerate() {
             members[k as usize].insert(c);
         }
-        let sides = side_table(n);
+        let rings = Rings::new(n);
         let mut cycle: Vec<(usize, u8)> = Vec::with_capacity(n);
         for _ in 0..moves {
             let first = below(g.cells() as u32) as usize;
@@ -249,9 +251,10 @@ impl Regions {
             let closed = loop {
                 let mut touching = [0u8; 4];
                 let mut count = 0;
-                for &c in sides[at].iter().filter(|&&c| c != NO_SIDE) {
-                    let r = labels[c as usize];
-                    if r != labels[at] && !touching[..count].contains(&r) {
+                let own = labels[at];
+                for c in rings.sides(at) {
+                    let r = labels[c];
+                    if r != own && !touching[..count].contains(&r) {
                         touching[count] = r;
                         count += 1;
                     }
@@ -284,11 +287,17 @@ impl Regions {
                 }
             };
             move_cycle(&mut labels, &mut members, true);
-            // Each region of the cycle gained the cell that moved into it (and lost one).
-            if !cycle.iter().all(|&(c, into)| {
+            // Each region of the cycle gained the cell that moved into it and lost the
+            // next cell of the cycle (the last region, the first cell).
+            let whole = (0..cycle.len()).all(|j| {
+                let (joined, into) = cycle[j];
+                let left = cycle[(j + 1) % cycle.len()].0;
                 let region = members[into as usize];
-                flood.reached(region, c) == region
-            }) {
+                rings
+                    .stays_whole(region, joined, left)
+                    .unwrap_or_else(|| flood.reached(region, joined) == region)
+            });
+            if !whole {
                 // Each cell goes back to the region the one before it moved into.
                 move_cycle(&mut labels, &mut members, false);
                 continue;
@@ -342,22 +351,82 @@ impl Regions {
     }
 }
 
-/// No cell on that side ([`side_table`]).
-const NO_SIDE: u16 = u16::MAX;
+/// No cell there ([`Rings`]).
+const OFF_GRID: u16 = u16::MAX;
 
-/// The cells orthogonally next to each cell of an `n`×`n` grid, in the order of
-/// [`orthogonal_neighbours`] (the reshaping's draws depend on it), [`NO_SIDE`] past an
-/// edge: the reshaping reads them thousands of times a grid.
-fn side_table(n: usize) -> Vec<[u16; 4]> {
-    (0..n * n)
-        .map(|cell| {
-            let mut sides = [NO_SIDE; 4];
-            for (side, c) in sides.iter_mut().zip(orthogonal_neighbours(n, cell)) {
-                *side = c as u16;
+/// The eight cells around each cell of an `n`×`n` grid, clockwise from the one above
+/// (each side by side with the next), [`OFF_GRID`] past an edge: the reshaping reads
+/// them thousands of times a grid.
+struct Rings(Vec<[u16; 8]>);
+
+impl Rings {
+    /// The positions in a ring of the cells above, below, left and right: the order of
+    /// [`orthogonal_neighbours`], on which the reshaping's draws depend.
+    const SIDES: [usize; 4] = [0, 4, 6, 2];
+
+    fn new(n: usize) -> Rings {
+        const AROUND: [(isize, isize); 8] = [
+            (-1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+        ];
+        Rings(
+            cells_of(n)
+                .map(|(_, cell)| {
+                    AROUND.map(|(rows, cols)| {
+                        cell.offset(rows, cols, n)
+                            .map_or(OFF_GRID, |c| c.index(n) as u16)
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// The cells side by side with `cell`, in the order of [`orthogonal_neighbours`].
+    fn sides(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        Rings::SIDES
+            .iter()
+            .map(move |&i| self.0[cell][i])
+            .filter(|&c| c != OFF_GRID)
+            .map(usize::from)
+    }
+
+    /// Whether `region` (a region that was whole, then gained `joined` and lost `left`)
+    /// is whole, when the cells around the two tell: `joined` touches none of the rest,
+    /// so it is cut off; or `left`'s neighbours in the region meet around it without it
+    /// and `joined` touches the rest, so nothing was cut. `None` when they do not tell
+    /// (then only a flood does).
+    fn stays_whole(&self, region: CellSet, joined: usize, left: usize) -> Option<bool> {
+        if !self.sides(joined).any(|c| region.contains(c)) {
+            return Some(false);
+        }
+        // The ring around `left`, in the region as it was without `left`.
+        let ring = &self.0[left];
+        let inside =
+            ring.map(|c| c != OFF_GRID && c as usize != joined && region.contains(c.into()));
+        // Runs of ring cells in the region that hold a side neighbour of `left`: each is
+        // connected within the ring; more than one may be cut apart by its leaving.
+        let Some(start) = (0..8).find(|&i| !inside[i]) else {
+            return Some(true);
+        };
+        let (mut runs, mut in_run, mut has_side) = (0, false, false);
+        for step in 1..=8 {
+            let i = (start + step) % 8;
+            if inside[i] {
+                has_side |= i % 2 == 0;
+                in_run = true;
+            } else if in_run {
+                runs += usize::from(has_side);
+                (in_run, has_side) = (false, false);
             }
-            sides
-        })
-        .collect()
+        }
+        (runs <= 1).then_some(true)
+    }
 }
 
 /// Steps side by side on an `n`×`n` grid as operations on whole cell sets, for floods
@@ -391,8 +460,8 @@ impl Moves {
             let left = reached.shifted(-1).and(self.not_last_column);
             let rows = reached.shifted(n).or(reached.shifted(-n));
             let next = reached.or(right).or(left).or(rows).and(region);
-            if next == reached {
-                return reached;
+            if next == reached || next == region {
+                return next;
             }
             reached = next;
         }
@@ -500,6 +569,44 @@ mod tests {
         let a = Regions::random(nine(), draws(1));
         assert_eq!(a, Regions::random(nine(), draws(1)));
         assert_ne!(a, Regions::random(nine(), draws(2)));
+    }
+
+    /// What the cells around a move tell of a region agrees with a flood of it, and
+    /// tells often: a region of a random layout gains a cell touching it and loses one.
+    #[test]
+    fn rings_tell_what_a_flood_tells() {
+        let (mut told, mut asked) = (0, 0);
+        for n in [6, 9, 16] {
+            let g = Geometry::for_size(n).unwrap();
+            let (rings, flood) = (Rings::new(n), Moves::new(n));
+            let mut draw = draws(n as u64);
+            for seed in 0..40 {
+                let layout = Regions::random(g, draws(seed));
+                let k = draw(n as u32) as usize;
+                let region: CellSet = (0..n * n).filter(|&c| layout.region_of(c) == k).collect();
+                let members: Vec<usize> = region.iter().collect();
+                let around: Vec<usize> = (0..n * n)
+                    .filter(|&c| !region.contains(c) && rings.sides(c).any(|s| region.contains(s)))
+                    .collect();
+                for _ in 0..50 {
+                    let left = members[draw(members.len() as u32) as usize];
+                    let joined = around[draw(around.len() as u32) as usize];
+                    let mut moved = region;
+                    moved.remove(left);
+                    moved.insert(joined);
+                    let whole = flood.reached(moved, joined) == moved;
+                    asked += 1;
+                    if let Some(said) = rings.stays_whole(moved, joined, left) {
+                        assert_eq!(
+                            said, whole,
+                            "{n}x{n} seed {seed}: {left} leaves, {joined} joins"
+                        );
+                        told += 1;
+                    }
+                }
+            }
+        }
+        assert!(told * 3 > asked, "the rings told {told} of {asked}");
     }
 
     #[test]
