@@ -70,18 +70,22 @@ pub struct ConfigFile {
     pub variants: BTreeMap<String, VariantTable>,
 }
 
-/// A variant's own table, `[NAME]`: its tiers, and for a rule set with cages the cage
-/// sizes grown.
+/// A variant's own table, `[NAME]`: its tiers, for a rule set with cages the cage sizes
+/// grown, and how many puzzles one of its grids serves.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct VariantTable {
     /// Cage sizes grown, `[smallest, largest]` (rule sets with cages only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cage_sizes: Option<Vec<usize>>,
-    /// The variant's tiers, easiest first (without the table: the `[[tier]]` list; a rule
-    /// set with cages rates on its own scale and needs its own).
-    #[serde(rename = "tier", default)]
-    pub tiers: Vec<TierTable>,
+    /// Puzzles dug from one base grid of the variant (without it:
+    /// `generation.puzzles_per_grid`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzles_per_grid: Option<u32>,
+    /// The variant's tiers, easiest first (without them: the `[[tier]]` list; a rule set
+    /// with cages rates on its own scale and needs its own).
+    #[serde(rename = "tier", default, skip_serializing_if = "Option::is_none")]
+    pub tiers: Option<Vec<TierTable>>,
 }
 
 /// The `[generation]` table.

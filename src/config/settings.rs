@@ -97,8 +97,10 @@ pub struct Generation {
     pub max_attempts: u32,
     /// Worker threads; `None`: one per core.
     pub threads: Option<usize>,
-    /// Puzzles dug from one base grid (at least 1).
-    pub puzzles_per_grid: u32,
+    /// Puzzles dug from one base grid (at least 1), for a variant without its own count.
+    puzzles_per_grid: u32,
+    /// The variants with a count of their own (`[NAME] puzzles_per_grid`).
+    own_puzzles_per_grid: BTreeMap<Variant, u32>,
     /// Base grids the transform route makes from one mother grid (at least 1).
     pub mother_grid_uses: u32,
     /// Most puzzles of one solution class in the bank (`None`: no cap).
@@ -116,6 +118,15 @@ pub struct Generation {
 }
 
 impl Generation {
+    /// Puzzles dug from one base grid of `variant` (at least 1): the variant's own count,
+    /// else `generation.puzzles_per_grid`.
+    pub fn puzzles_per_grid(&self, variant: Variant) -> u32 {
+        *self
+            .own_puzzles_per_grid
+            .get(&variant)
+            .unwrap_or(&self.puzzles_per_grid)
+    }
+
     /// The strategies that fit `g`, by weight; an error naming the size and the
     /// strategies when none does (quarter turns and diagonals need square boxes).
     /// Refuses `dedup = "full"` for 16x16, whose group is too large to search.
@@ -326,13 +337,18 @@ impl Settings {
         if batch_size == 0 || batch_size > MAX_WINDOW {
             bail!("writer.batch_size = {batch_size} must be in 1..={MAX_WINDOW}");
         }
-        let (cage_sizes, own) = resolve_variants(&file)?;
+        let Variants {
+            cage_sizes,
+            tiers: own,
+            puzzles_per_grid: own_puzzles_per_grid,
+        } = resolve_variants(&file)?;
         let tiers = TierLists {
             shared: resolve_tiers(&file.tiers, "tier", (17, 80), &SUPPORTED_SIZES, false)?,
             own,
         };
         let generation = Generation {
             cage_sizes,
+            own_puzzles_per_grid,
             ..generation
         };
         let quotas = resolve_quotas(&file, &tiers, &generation)?;
@@ -467,6 +483,7 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
         max_attempts: g.max_attempts,
         threads: (g.threads > 0).then_some(g.threads),
         puzzles_per_grid: g.puzzles_per_grid,
+        own_puzzles_per_grid: BTreeMap::new(),
         mother_grid_uses: g.mother_grid_uses,
         max_per_solution_class: (g.max_per_solution_class > 0).then_some(g.max_per_solution_class),
         dedup: match g.dedup.as_str() {
@@ -506,11 +523,23 @@ where
         .collect()
 }
 
+/// What the variants' own tables say.
+struct Variants {
+    /// The rule set with cages grows these.
+    cage_sizes: CageSizes,
+    /// The variants with tiers of their own.
+    tiers: BTreeMap<Variant, SizedTiers>,
+    /// The variants with a `puzzles_per_grid` of their own.
+    puzzles_per_grid: BTreeMap<Variant, u32>,
+}
+
 /// The variants' own tables (`[killer]`, `[diagonal]`, …): the cage sizes of the rule
-/// set with cages, and each table's tiers. A top-level key that names no variant is
-/// refused; a rule set with cages needs its table (its tiers are on its own scale).
-fn resolve_variants(file: &ConfigFile) -> Result<(CageSizes, BTreeMap<Variant, SizedTiers>)> {
+/// set with cages, each table's tiers (a table without any takes the `[[tier]]` list),
+/// and puzzles per grid. A top-level key that names no variant is refused; a rule set
+/// with cages needs its table (its tiers are on its own scale).
+fn resolve_variants(file: &ConfigFile) -> Result<Variants> {
     let mut own = BTreeMap::new();
+    let mut puzzles_per_grid = BTreeMap::new();
     let mut cage_sizes = None;
     for (name, table) in &file.variants {
         let variant = Variant::from_name(name)
@@ -531,18 +560,31 @@ fn resolve_variants(file: &ConfigFile) -> Result<(CageSizes, BTreeMap<Variant, S
         } else if table.cage_sizes.is_some() {
             bail!("{name}.cage_sizes: {name} sudoku grows no cages: remove it");
         }
+        if let Some(count) = table.puzzles_per_grid {
+            if count == 0 {
+                bail!("{name}.puzzles_per_grid must be at least 1");
+            }
+            puzzles_per_grid.insert(variant, count);
+        }
         // Cages rate on their own scale, where a puzzle may have no givens at all.
         let clues = if rules.cages { (0, 80) } else { (17, 80) };
-        let key = format!("{name}.tier");
-        let tiers = resolve_tiers(&table.tiers, &key, clues, rules.sizes, rules.cages)?;
-        own.insert(variant, tiers);
+        if rules.cages || table.tiers.is_some() {
+            let key = format!("{name}.tier");
+            let list = table.tiers.as_deref().unwrap_or_default();
+            let tiers = resolve_tiers(list, &key, clues, rules.sizes, rules.cages)?;
+            own.insert(variant, tiers);
+        }
     }
     // The caged rule set's table gives the cage sizes and always a tier list.
     let Some(cage_sizes) = cage_sizes else {
         let v = Variant::caged();
         bail!("the config needs a [{v}] table with its cage_sizes and [[{v}.tier]] list");
     };
-    Ok((cage_sizes, own))
+    Ok(Variants {
+        cage_sizes,
+        tiers: own,
+        puzzles_per_grid,
+    })
 }
 
 /// A tier's `cage_sizes`, checked as a variant's `cage_sizes` is; refused on the tiers
@@ -938,6 +980,27 @@ mod tests {
         assert_eq!(
             err,
             "the config needs a [killer] table with its cage_sizes and [[killer.tier]] list"
+        );
+    }
+
+    /// A variant's table may set how many puzzles one grid serves; without tiers of its
+    /// own it keeps the `[[tier]]` list.
+    #[test]
+    fn a_variant_may_dig_more_puzzles_from_a_grid() {
+        let c = Settings::embedded();
+        assert_eq!(c.generation.puzzles_per_grid(Variant::Classic), 4);
+        assert_eq!(c.generation.puzzles_per_grid(Variant::Diagonal), 4);
+        assert_eq!(c.generation.puzzles_per_grid(Variant::Jigsaw), 16);
+        assert_eq!(
+            c.tiers(nine(Variant::Jigsaw)),
+            c.tiers(nine(Variant::Classic))
+        );
+        assert_eq!(
+            refused(
+                "[jigsaw]\npuzzles_per_grid = 16",
+                "[jigsaw]\npuzzles_per_grid = 0"
+            ),
+            "config t.toml: jigsaw.puzzles_per_grid must be at least 1"
         );
     }
 

@@ -327,12 +327,12 @@ impl JobPlan<'_> {
     /// The inputs of a job's attempt: route per base grid; strategy and dig seed per attempt
     /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
     ///
-    /// Jobs that share a base grid (`puzzles_per_grid` of them) or a mother grid
+    /// Jobs that share a base grid (the variant's `puzzles_per_grid`) or a mother grid
     /// (`mother_grid_uses` base grids) are [`SPREAD`] job numbers apart, so siblings are
     /// not stored next to each other.
     pub fn input(&self, job: Job) -> AttemptInput {
         let generation = &self.settings.generation;
-        let per_grid = u64::from(generation.puzzles_per_grid);
+        let per_grid = u64::from(generation.puzzles_per_grid(self.item.geometry.variant()));
         let (slot, round) = (job.number % SPREAD, job.number / SPREAD);
         let grid_number = round / per_grid * SPREAD + slot;
         let mother_number =

@@ -116,6 +116,32 @@ fn jigsaw_fills_end_to_end() {
 /// tier's puzzles rated into its band, every layout sixteen connected regions, the easy
 /// and medium puzzles unique by the test's counter (it has no deductions: harder 16x16
 /// puzzles take it minutes) and every one by `verify`; the default quotas name every tier.
+/// A jigsaw grid serves `[jigsaw] puzzles_per_grid` puzzles (16 by default, against 4 for
+/// classic), and a config file can set it: the stored base grids of 700 easy puzzles are
+/// some 128 (job slots) with 16 per grid and about twice that with 4.
+#[test]
+fn jigsaw_grids_serve_the_variants_own_count_of_puzzles() {
+    let grids = |config: Option<&str>| {
+        let (dir, db) = temp_db();
+        let mut args = vec!["--variant", "jigsaw", "--tier", "easy", "--count", "700"];
+        args.extend(["--seed", "4"]);
+        let file = dir.path().join("c.toml");
+        if let Some(text) = config {
+            std::fs::write(&file, text).unwrap();
+            args.extend(["--config", file.to_str().unwrap()]);
+        }
+        let o = fill_cli(&db, &args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        texts(&db, "SELECT DISTINCT base_grid_id FROM puzzles").len()
+    };
+    let (shared, own) = (grids(None), grids(Some("[jigsaw]\npuzzles_per_grid = 4\n")));
+    assert!(
+        (128..=160).contains(&shared),
+        "{shared} grids at 16 per grid"
+    );
+    assert!(own >= 250, "{own} grids at 4 per grid");
+}
+
 #[test]
 fn jigsaw_16x16_fills_every_tier() {
     let (_dir, db) = temp_db();
