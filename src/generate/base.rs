@@ -116,7 +116,7 @@ pub fn solution_grid(
         Route::Enumerate => enumerated(geometry, rng, deadline, regions)?,
     };
     match regions {
-        RegionsFirst::Around => regions_around(grid, rng, deadline),
+        RegionsFirst::Around => regions_around(grid, rng, deadline, version),
         RegionsFirst::Fixed | RegionsFirst::Layout => Ok(grid),
     }
 }
@@ -129,24 +129,39 @@ pub fn solution_grid(
 const RESHAPE_ROUNDS: usize = 10;
 const REFILL_NODES: u64 = 256;
 
+/// The generator version from which the rounds of [`regions_around`] refill only grids of
+/// side [`LARGEST_REFILLED_SIDE`] or less. A 16x16 refill finished within its node cap 15
+/// times in 900 rounds, so the rounds kept their grids anyway, yet its searches were 84 %
+/// of a 16x16 jigsaw easy fill's instructions; a 12x12 refill mostly finishes and moves
+/// its layouts further from the boxes (a box's cells 62 % in one region, 16x16 84 %).
+const LARGE_GRIDS_KEPT_SINCE: u32 = 10;
+const LARGEST_REFILLED_SIDE: usize = 12;
+
 /// A random layout and a grid under it, from `grid` made under the boxes (moved by the
 /// transform route's symmetry: transposed on 12x12, they are 4 by 3): the layout
 /// reshaped around the grid's digits ([`Regions::reshaped_around`], 4 n² tries), then
 /// three cells in four cleared and filled again in random order under it (the old
 /// digits are one filling, kept when the search runs past [`REFILL_NODES`]), which
 /// opens other reshapings; so for [`RESHAPE_ROUNDS`]. Reshaping one grid alone leaves
-/// most cells in their box.
-fn regions_around(grid: Grid, rng: &mut Rand, deadline: Option<Instant>) -> Result<Grid, Aborted> {
+/// most cells in their box. From [`LARGE_GRIDS_KEPT_SINCE`], larger grids keep their
+/// digits through the rounds.
+fn regions_around(
+    grid: Grid,
+    rng: &mut Rand,
+    deadline: Option<Instant>,
+    version: u32,
+) -> Result<Grid, Aborted> {
     let g = grid.geometry();
     let solver = Solver::with_deadline(deadline);
     let moves = 4 * g.cells();
+    let refills = version < LARGE_GRIDS_KEPT_SINCE || g.n() <= LARGEST_REFILLED_SIDE;
     let mut grid = grid;
     for round in 0..RESHAPE_ROUNDS {
         let regions = grid.regions().expect("a grid with regions");
         let reshaped = regions.reshaped_around(g, grid.cells(), moves, |k| rng.below(k));
         grid = grid.with_regions(Arc::new(reshaped));
-        if round + 1 == RESHAPE_ROUNDS {
-            break;
+        if round + 1 == RESHAPE_ROUNDS || !refills {
+            continue;
         }
         let mut cleared = grid.clone();
         for c in 0..g.cells() {

@@ -61,8 +61,11 @@ fn parse_named<T: Copy>(
 /// rows of other variants are made as in version 7. Version 9: randomized backtracking
 /// starts over when it runs long (`base::BACKTRACK_RESTARTS_SINCE`), so backtrack-route
 /// grids of 12x12, 16x16 and of some variants differ from version 8's; `reproduce` fills
-/// older rows without restarts.
-pub const GENERATOR_VERSION: u32 = 9;
+/// older rows without restarts. Version 10: a 16x16 jigsaw grid keeps its digits while
+/// its regions are reshaped (`base::LARGE_GRIDS_KEPT_SINCE`), so 16x16 jigsaw fills make
+/// other puzzles; `reproduce` refills older rows' grids between rounds as before; rows of
+/// other variants and sizes are made as in version 9.
+pub const GENERATOR_VERSION: u32 = 10;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).
