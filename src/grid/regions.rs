@@ -247,14 +247,17 @@ impl Regions {
             let home = labels[first];
             // (cell, the region it moves into)
             cycle.clear();
+            // The regions the cycle's cells leave, as bits.
+            let mut left = 0u32;
             let mut at = first;
             let closed = loop {
-                let mut touching = [0u8; 4];
-                let mut count = 0;
+                // The other regions touching `at`, each once, in the order of its sides.
+                let (mut touching, mut count, mut seen) = ([0u8; 4], 0, 0u32);
                 let own = labels[at];
                 for c in rings.sides(at) {
                     let r = labels[c];
-                    if r != own && !touching[..count].contains(&r) {
+                    if r != own && seen & 1 << r == 0 {
+                        seen |= 1 << r;
                         touching[count] = r;
                         count += 1;
                     }
@@ -264,10 +267,11 @@ impl Regions {
                 }
                 let into = touching[below(count as u32) as usize];
                 cycle.push((at, into));
+                left |= 1 << own;
                 if into == home {
                     break true;
                 }
-                if cycle.len() == n || cycle.iter().any(|&(c, _)| labels[c] == into) {
+                if cycle.len() == n || left & 1 << into != 0 {
                     break false;
                 }
                 at = cell_of[into as usize * n + d];
