@@ -145,27 +145,32 @@ impl Layout {
         let neighbour_sets = (0..cells)
             .map(|cell| neighbours.cells(g, cell).into_iter().collect())
             .collect();
-        let mut peers = Vec::new();
-        let mut peer_start = Vec::with_capacity(cells + 1);
-        for cell in 0..cells {
-            peer_start.push(peers.len() as u32);
-            peers.extend(
-                (0..cells)
-                    .filter(|&other| {
-                        other != cell
-                            && (cell_units[cell] & cell_units[other] != 0
-                                || apart_sets[cell].contains(other))
-                    })
-                    .map(|other| other as u16),
-            );
-        }
-        peer_start.push(peers.len() as u32);
+        debug_assert!(unit_count <= 64, "unit masks are u64");
+        let unit_sets: Vec<CellSet> = units
+            .chunks(n)
+            .map(|unit| unit.iter().map(|&c| c as usize).collect())
+            .collect();
+        // A cell's peers: the cells of its units and those kept apart from it (the union
+        // of a few sets, where testing every other cell cost a jigsaw grid n^4 steps).
         let peer_sets: Vec<CellSet> = (0..cells)
             .map(|cell| {
-                let at = peer_start[cell] as usize..peer_start[cell + 1] as usize;
-                peers[at].iter().map(|&p| p as usize).collect()
+                let mut set = apart_sets[cell];
+                let mut its = cell_units[cell];
+                while its != 0 {
+                    set = set.or(unit_sets[its.trailing_zeros() as usize]);
+                    its &= its - 1;
+                }
+                set.remove(cell);
+                set
             })
             .collect();
+        let mut peers = Vec::new();
+        let mut peer_start = Vec::with_capacity(cells + 1);
+        for set in &peer_sets {
+            peer_start.push(peers.len() as u32);
+            peers.extend(set.iter().map(|p| p as u16));
+        }
+        peer_start.push(peers.len() as u32);
         let unit_peer_sets = (0..cells)
             .map(|cell| peer_sets[cell].minus(apart_sets[cell]))
             .collect();
@@ -193,11 +198,6 @@ impl Layout {
                     (2 * n + at.bx as usize) as u16,
                 ]
             })
-            .collect();
-        debug_assert!(unit_count <= 64, "unit masks are u64");
-        let unit_sets = units
-            .chunks(n)
-            .map(|unit| unit.iter().map(|&c| c as usize).collect())
             .collect();
         Layout {
             peers,
@@ -580,16 +580,46 @@ mod tests {
         assert!(Geometry::CLASSIC.layout().extra_units().is_empty());
     }
 
+    /// Every layout's peers are the other cells that share a unit with the cell or that
+    /// the move keeps apart from it, ascending; on each size and variant, and on random
+    /// jigsaw regions.
     #[test]
     fn every_size_has_consistent_peers() {
         let geometries = SUPPORTED_SIZES
             .into_iter()
             .flat_map(|n| Variant::ALL.map(|v| Geometry::for_size(n).unwrap().with_variant(v)));
-        for g in geometries {
+        let mut state = 7u64;
+        let mut below = |k: u32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) % u64::from(k)) as u32
+        };
+        let jigsaws: Vec<crate::grid::Regions> = [6, 9, 16]
+            .map(|n| {
+                let g = Geometry::for_size(n).unwrap().with_variant(Variant::Jigsaw);
+                crate::grid::Regions::random(g, &mut below)
+            })
+            .into();
+        let layouts = geometries.map(|g| (g, g.layout())).chain(
+            jigsaws
+                .iter()
+                .map(|r| (Geometry::for_size(r.n()).unwrap(), r.layout())),
+        );
+        for (g, t) in layouts {
             let n = g.n();
-            let t = g.layout();
             for cell in 0..g.cells() {
-                assert!(!t.peers(cell).contains(&(cell as u16)));
+                let expected: Vec<u16> = (0..g.cells())
+                    .filter(|&o| {
+                        o != cell
+                            && (t.cell_units[cell] & t.cell_units[o] != 0
+                                || t.apart_sets[cell].contains(o))
+                    })
+                    .map(|o| o as u16)
+                    .collect();
+                assert_eq!(t.peers(cell), &expected[..], "{g:?} cell {cell}");
+                let set: CellSet = expected.iter().map(|&o| usize::from(o)).collect();
+                assert_eq!(t.peer_sets[cell], set);
                 for u in 0..t.unit_count() {
                     let cells = t.unit(u);
                     assert_eq!(cells.len(), n);
