@@ -114,6 +114,7 @@ impl Layout {
             units.extend(unit);
         }
         let unit_count = units.len() / n;
+        debug_assert!(unit_count <= 64, "unit masks are u64");
         let mut cell_units = vec![0u64; cells];
         let mut cell_extra = vec![ExtraUnitsOf::default(); cells];
         for (u, unit) in units.chunks(n).enumerate() {
@@ -145,7 +146,6 @@ impl Layout {
         let neighbour_sets = (0..cells)
             .map(|cell| neighbours.cells(g, cell).into_iter().collect())
             .collect();
-        debug_assert!(unit_count <= 64, "unit masks are u64");
         let unit_sets: Vec<CellSet> = units
             .chunks(n)
             .map(|unit| unit.iter().map(|&c| c as usize).collect())
@@ -588,17 +588,10 @@ mod tests {
         let geometries = SUPPORTED_SIZES
             .into_iter()
             .flat_map(|n| Variant::ALL.map(|v| Geometry::for_size(n).unwrap().with_variant(v)));
-        let mut state = 7u64;
-        let mut below = |k: u32| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % u64::from(k)) as u32
-        };
         let jigsaws: Vec<crate::grid::Regions> = [6, 9, 16]
             .map(|n| {
                 let g = Geometry::for_size(n).unwrap().with_variant(Variant::Jigsaw);
-                crate::grid::Regions::random(g, &mut below)
+                crate::grid::Regions::random(g, crate::grid::samples::draws(n as u64))
             })
             .into();
         let layouts = geometries.map(|g| (g, g.layout())).chain(

@@ -103,9 +103,9 @@ impl Regions {
                 n,
             });
         }
-        let moves = Moves::new(n);
+        let flood = Flood::new(n);
         for k in 0..n as u8 {
-            if let Some(cell) = moves.cut_off(labels, k) {
+            if let Some(cell) = flood.cut_off(labels, k) {
                 return Err(RegionError::Disconnected {
                     symbol: symbol(k),
                     cell: cell_name(n, cell),
@@ -181,7 +181,7 @@ impl Regions {
     /// from the caller's stream).
     pub fn random(g: Geometry, mut below: impl FnMut(u32) -> u32) -> Regions {
         let n = g.n();
-        let flood = Moves::new(n);
+        let flood = Flood::new(n);
         let mut labels: Vec<u8> = Regions::boxes(g).of.to_vec();
         // Enough exchanges that no trace of the boxes is left (measured on 9x9: the
         // share of cells still in their box levels off near 1/n after ~4 n² tries).
@@ -234,7 +234,7 @@ impl Regions {
         for (c, &d) in digits.iter().enumerate() {
             cell_of[labels[c] as usize * n + d as usize - 1] = c;
         }
-        let flood = Moves::new(n);
+        let flood = Flood::new(n);
         let mut members = [CellSet::default(); 16];
         for (c, &k) in labels.iter().enumerate() {
             members[k as usize].insert(c);
@@ -279,7 +279,7 @@ impl Regions {
             if !closed {
                 continue;
             }
-            // Moves each cell of the cycle into its region (`forward`) or back.
+            // Flood each cell of the cycle into its region (`forward`) or back.
             let move_cycle = |labels: &mut [u8], members: &mut [CellSet], forward: bool| {
                 let mut from = home;
                 for &(c, into) in &cycle {
@@ -433,20 +433,20 @@ impl Rings {
     }
 }
 
-/// Steps side by side on an `n`×`n` grid as operations on whole cell sets, for floods
-/// through a region (a region's cells advance together, a few word operations a step).
-struct Moves {
+/// Floods through a region of an `n`×`n` grid, side by side, as operations on whole cell
+/// sets (a region's cells advance together, a few word operations a step).
+struct Flood {
     n: usize,
     /// Every cell but those of the first column, and of the last.
     not_first_column: CellSet,
     not_last_column: CellSet,
 }
 
-impl Moves {
-    fn new(n: usize) -> Moves {
+impl Flood {
+    fn new(n: usize) -> Flood {
         let column = |c: usize| -> CellSet { (0..n).map(|r| r * n + c).collect() };
         let all: CellSet = (0..n * n).collect();
-        Moves {
+        Flood {
             n,
             not_first_column: all.minus(column(0)),
             not_last_column: all.minus(column(n - 1)),
@@ -503,20 +503,10 @@ impl fmt::Debug for Regions {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::samples::draws;
 
     fn nine() -> Geometry {
         Geometry::CLASSIC
-    }
-
-    /// Draws from a small generator of the test's own (the grid layer uses no streams).
-    fn draws(seed: u64) -> impl FnMut(u32) -> u32 {
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        move |k| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % u64::from(k)) as u32
-        }
     }
 
     #[test]
@@ -582,7 +572,7 @@ mod tests {
         let (mut told, mut asked) = (0, 0);
         for n in [6, 9, 16] {
             let g = Geometry::for_size(n).unwrap();
-            let (rings, flood) = (Rings::new(n), Moves::new(n));
+            let (rings, flood) = (Rings::new(n), Flood::new(n));
             let mut draw = draws(n as u64);
             for seed in 0..40 {
                 let layout = Regions::random(g, draws(seed));

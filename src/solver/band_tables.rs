@@ -85,17 +85,13 @@ impl BandTables {
         let band_cells = br * n;
         let layout = g.layout();
         let extra_units = unit_words(g, layout, layout.extra_units());
-        let words_of = |cells: &mut dyn Iterator<Item = usize>| {
-            let mut words = [0u64; 4];
-            for other in cells {
-                words[other / band_cells] |= 1 << (other % band_cells);
-            }
-            words
-        };
         // Each cell's set as band words, or nothing when the rule set has none.
         let per_cell = |any: bool, sets: &[CellSet]| -> Box<[[u64; 4]]> {
             match any {
-                true => sets.iter().map(|set| words_of(&mut set.iter())).collect(),
+                true => sets
+                    .iter()
+                    .map(|set| words_of(set.iter(), band_cells))
+                    .collect(),
                 false => Box::new([]),
             }
         };
@@ -106,12 +102,13 @@ impl BandTables {
         let peers = cells_of(n)
             .map(|(cell, at)| {
                 let mut words = words_of(
-                    &mut cells_of(n)
+                    cells_of(n)
                         .filter(|&(other, to)| {
                             let same_box = boxes && box_of(at) == box_of(to);
                             other != cell && (at.shares_a_line(to) || same_box)
                         })
                         .map(|(other, _)| other),
+                    band_cells,
                 );
                 for (word, extra) in words.iter_mut().zip(apart.get(cell).unwrap_or(&[0; 4])) {
                     *word |= extra;
@@ -157,28 +154,37 @@ fn patterns_where(k: usize, keep: impl Fn(usize) -> bool) -> Box<[u16; 1 << 16]>
     out
 }
 
+/// Adds cell number `cell` to band words whose bands hold `band_cells` cells each.
+#[inline]
+fn add_cell(words: &mut [u64; 4], cell: usize, band_cells: usize) {
+    words[cell / band_cells] |= 1 << (cell % band_cells);
+}
+
+/// Cells as band words whose bands hold `band_cells` cells each.
+fn words_of(cells: impl IntoIterator<Item = usize>, band_cells: usize) -> [u64; 4] {
+    let mut words = [0u64; 4];
+    for cell in cells {
+        add_cell(&mut words, cell, band_cells);
+    }
+    words
+}
+
 /// The cells of `layout`'s units `units`, each as band words of geometry `g`.
 fn unit_words(g: Geometry, layout: &Layout, units: Range<usize>) -> Box<[[u64; 4]]> {
     let band_cells = g.box_rows() * g.n();
     units
-        .map(|u| {
-            let mut words = [0u64; 4];
-            for &cell in layout.unit(u) {
-                words[cell as usize / band_cells] |= 1 << (cell as usize % band_cells);
-            }
-            words
-        })
+        .map(|u| words_of(layout.unit(u).iter().map(|&c| usize::from(c)), band_cells))
         .collect()
 }
 
 /// A jigsaw puzzle's regions as band words, which the search settles as units (the
 /// geometry's tables leave the boxes out under such a rule set). Read from the regions
-/// themselves: their layout is not built for a search alone.
+/// themselves, in one pass over the cells: their layout is not built for a search alone.
 pub(super) fn region_words(g: Geometry, regions: &Regions) -> Box<[[u64; 4]]> {
     let band_cells = g.box_rows() * g.n();
     let mut words = vec![[0u64; 4]; g.n()];
     for cell in 0..g.cells() {
-        words[regions.region_of(cell)][cell / band_cells] |= 1 << (cell % band_cells);
+        add_cell(&mut words[regions.region_of(cell)], cell, band_cells);
     }
     words.into()
 }
