@@ -6,7 +6,7 @@ use crate::bank;
 use crate::grid::{cell_name, parse_line_in, Geometry, Variant};
 use crate::picture::html::solving::SolvingPage;
 use crate::rate::{apply, rate_on, Board, Path, Step, Technique};
-use crate::solver::count_solutions;
+use crate::solver::Solver;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
@@ -51,7 +51,7 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
             (grid, format!("Puzzle ({label})"))
         }
     };
-    if count_solutions(&puzzle, 2).count != 1 {
+    if Solver::new().count_fast(&puzzle, 2)?.count != 1 {
         bail!("the puzzle does not have exactly one solution: nothing to explain");
     }
     let g = puzzle.geometry();

@@ -6,7 +6,7 @@ use super::notation;
 use crate::grid::Variant;
 use crate::rate::rate;
 use crate::rate::techniques::REGISTRY;
-use crate::solver::count_solutions;
+use crate::solver::Solver;
 use anyhow::Result;
 use clap::Args;
 
@@ -36,7 +36,7 @@ pub fn run(args: &RateArgs) -> Result<usize> {
     }
     let settings = args.config.settings()?;
     input::for_each_puzzle(&args.input, |p, out| {
-        match count_solutions(p, 2).count {
+        match Solver::new().count_fast(p, 2)?.count {
             0 => return Ok(writeln!(out, "none")?),
             1 => {}
             _ => return Ok(writeln!(out, "multiple")?),

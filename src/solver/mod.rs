@@ -123,6 +123,33 @@ impl Solver {
         Ok(counted.expect("a count without a node budget runs to its end"))
     }
 
+    /// [`Self::count`] by the fastest search: the same count, but the statistics and, when
+    /// there are several, the solutions found first are another search's (on 9×9 grids
+    /// with boxes it branches on configurations, see `search/configurations.rs`; past
+    /// [`FASTEST_NODES`] nodes it starts again as `count`). For questions whose answer is
+    /// the count alone; the bank's stored effort is `count`'s.
+    pub fn count_fast(&self, grid: &Grid, limit: u64) -> Result<Counted, Aborted> {
+        let g = grid.geometry();
+        let nodes = FASTEST_NODES;
+        let fastest = by_size!(
+            g,
+            explore_within(grid, None, limit, *self, Ascending, Tree::Fastest, nodes)
+        )?;
+        let found = match fastest {
+            Some(found) => found,
+            None => by_size!(
+                g,
+                explore(grid, None, limit, *self, Ascending, Tree::Measured)
+            )?,
+        };
+        Ok(Counted {
+            count: found.count,
+            first: found.first.map(|cells| solution_of(grid, cells)),
+            second: found.second.map(|cells| solution_of(grid, cells)),
+            stats: found.stats,
+        })
+    }
+
     /// [`Self::count`], unless the search needs more than `nodes` nodes: `None` then.
     /// A count that often ends within a few nodes can try this first.
     pub fn count_within(
@@ -134,7 +161,7 @@ impl Solver {
         let g = grid.geometry();
         let found = by_size!(
             g,
-            explore_within(grid, None, limit, *self, Ascending, nodes)
+            explore_within(grid, None, limit, *self, Ascending, Tree::Measured, nodes)
         )?;
         Ok(found.map(|s| Counted {
             count: s.count,
@@ -181,14 +208,20 @@ impl Solver {
     ) -> Result<Found, Aborted> {
         let avoid = Avoid { cell, digit, keep };
         let g = grid.geometry();
-        by_size!(g, explore(grid, Some(avoid), 1, *self, Ascending))
+        by_size!(
+            g,
+            explore(grid, Some(avoid), 1, *self, Ascending, Tree::Measured)
+        )
     }
 
     /// A full grid found by searching from `start` with candidates tried in random order
     /// (the solver-enumeration route). `None` when `start` has no solution.
     pub fn random_solution(&self, start: &Grid, rng: &mut Rand) -> Result<Option<Grid>, Aborted> {
         let g = start.geometry();
-        let s = by_size!(g, explore(start, None, 1, *self, RandomOrder(rng)))?;
+        let s = by_size!(
+            g,
+            explore(start, None, 1, *self, RandomOrder(rng), Tree::Measured)
+        )?;
         Ok(s.first.map(|cells| solution_of(start, cells)))
     }
 
@@ -210,7 +243,9 @@ impl Solver {
         let g = start.geometry();
         loop {
             let order = RandomOrder(&mut *rng);
-            if let Some(s) = by_size!(g, explore_within(start, None, 1, *self, order, nodes))? {
+            let tree = Tree::Measured;
+            if let Some(s) = by_size!(g, explore_within(start, None, 1, *self, order, tree, nodes))?
+            {
                 return Ok(s.first.map(|cells| solution_of(start, cells)));
             }
             if most.is_some_and(|most| nodes >= most) {
@@ -404,9 +439,13 @@ pub fn count_solutions(grid: &Grid, limit: u64) -> Counted {
     Solver::new().count(grid, limit).expect("no deadline")
 }
 
-/// Whether `grid` has exactly one solution.
+/// Whether `grid` has exactly one solution (by the fastest search).
 pub fn is_unique(grid: &Grid) -> bool {
-    count_solutions(grid, 2).count == 1
+    Solver::new()
+        .count_fast(grid, 2)
+        .expect("no deadline")
+        .count
+        == 1
 }
 
 /// A solution of `puzzle` with the values `cells`, under the puzzle's cages and regions
@@ -424,14 +463,32 @@ struct Avoid {
     keep: bool,
 }
 
+/// Nodes the configuration tree may take before a fast count starts again with cell
+/// branches. No puzzle of the public sets takes more than 1,753 (forum_hardest); a grid
+/// with a few givens can take millions (configurations fix digits band by band and meet
+/// four sent to one minirow only deep below), cell branches a few dozen.
+const FASTEST_NODES: u64 = 10_000;
+
+/// Which search tree a search walks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tree {
+    /// Cell branches: the tree whose statistics the bank stores as a puzzle's effort and
+    /// whose order random grids follow. It stays as it is.
+    Measured,
+    /// The fewest nodes: branches on configurations where the grid allows them.
+    Fastest,
+}
+
 fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
     grid: &Grid,
     exclude: Option<Avoid>,
     limit: u64,
     solver: Solver,
     order: impl BranchOrder,
+    tree: Tree,
 ) -> Result<Found, Aborted> {
-    let found = explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, solver, order, u64::MAX)?;
+    let found =
+        explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, solver, order, tree, u64::MAX)?;
     Ok(found.expect("a search without a node budget runs to its end"))
 }
 
@@ -442,6 +499,7 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
     limit: u64,
     solver: Solver,
     order: impl BranchOrder,
+    tree: Tree,
     nodes: u64,
 ) -> Result<Option<Found>, Aborted> {
     let g = grid.geometry();
@@ -454,6 +512,7 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         .with_cages(own.cages.as_ref())
         .with_regions(own.regions.as_deref())
         .with_cage_locking(solver.cage_locking)
+        .with_configuration_branching(tree == Tree::Fastest)
         .within_nodes(nodes);
     let clues = grid.cells();
     s.keep_first = exclude.is_none_or(|a| a.keep);

@@ -2,20 +2,41 @@
 
 use crate::common::{data, puzzles};
 use sudoku_bank::grid::parse_line;
-use sudoku_bank::solver::count_solutions;
+use sudoku_bank::solver::{count_solutions, Solver};
 
+/// Both searches: the measured one (the bank's effort) and the fastest (uniqueness checks).
 fn assert_all_unique(rel: &str) {
     let set = puzzles(rel);
     assert!(!set.is_empty());
     for p in &set {
-        let r = count_solutions(p, 2);
-        assert_eq!(r.count, 1, "{rel}: {p}");
-        let s = r.first.unwrap();
-        assert!(
-            s.is_full() && s.find_conflict().is_none() && p.is_consistent_with(&s),
-            "{rel}: {p}"
-        );
+        for r in [
+            count_solutions(p, 2),
+            Solver::new().count_fast(p, 2).unwrap(),
+        ] {
+            assert_eq!(r.count, 1, "{rel}: {p}");
+            let s = r.first.unwrap();
+            assert!(
+                s.is_full() && s.find_conflict().is_none() && p.is_consistent_with(&s),
+                "{rel}: {p}"
+            );
+        }
     }
+}
+
+/// The fastest search's tree is the smaller on hard puzzles: the reason it exists
+/// (`search/configurations.rs`). Node counts, not times.
+#[test]
+fn the_fastest_search_takes_fewer_nodes_on_hard_puzzles() {
+    let solver = Solver::new();
+    let (mut measured, mut fastest) = (0, 0);
+    for p in &puzzles("solver/magictour_top1465.txt") {
+        measured += solver.count(p, 2).unwrap().stats.nodes;
+        fastest += solver.count_fast(p, 2).unwrap().stats.nodes;
+    }
+    assert!(
+        fastest * 10 < measured * 9,
+        "{fastest} nodes against {measured}"
+    );
 }
 
 #[test]
@@ -45,6 +66,7 @@ fn every_serg_puzzle_has_several_solutions() {
     assert_eq!(set.len(), 10_000, "the whole set is read");
     for p in &set {
         assert_eq!(count_solutions(p, 2).count, 2, "{p}");
+        assert_eq!(Solver::new().count_fast(p, 2).unwrap().count, 2, "{p}");
     }
 }
 
@@ -67,4 +89,24 @@ fn exact_counts_agree_with_reference() {
         checked += 1;
     }
     assert_eq!(checked, 200);
+}
+
+/// The fastest search counts every solution once: the reference's exact counts below
+/// 100,000 (70 of them; the rest in the slow test above, for the measured search).
+#[test]
+fn the_fastest_search_counts_like_the_reference() {
+    let text = std::fs::read_to_string(data("solver/multi_solution_counts.tsv")).unwrap();
+    let mut checked = 0;
+    for line in text.lines() {
+        let (puzzle, count) = line.split_once('\t').unwrap();
+        let count: u64 = count.trim().parse().unwrap();
+        if count > 100_000 {
+            continue;
+        }
+        let p = parse_line(puzzle).unwrap();
+        let found = Solver::new().count_fast(&p, count + 1).unwrap();
+        assert_eq!(found.count, count, "{puzzle}");
+        checked += 1;
+    }
+    assert_eq!(checked, 70);
 }
