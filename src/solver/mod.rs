@@ -64,6 +64,8 @@ pub struct Solver {
     /// Whether a killer search locks a digit a cage must hold in the units its places
     /// there share (see [`Solver::with_cage_locking`]).
     cage_locking: bool,
+    /// The tree its searches walk: the measured one but in [`Solver::count_fast`].
+    tree: Tree,
 }
 
 impl Default for Solver {
@@ -98,6 +100,7 @@ impl Solver {
         Solver {
             deadline,
             cage_locking: true,
+            tree: Tree::Measured,
         }
     }
 
@@ -129,25 +132,10 @@ impl Solver {
     /// [`FASTEST_NODES`] nodes it starts again as `count`). For questions whose answer is
     /// the count alone; the bank's stored effort is `count`'s.
     pub fn count_fast(&self, grid: &Grid, limit: u64) -> Result<Counted, Aborted> {
-        let g = grid.geometry();
-        let nodes = FASTEST_NODES;
-        let fastest = by_size!(
-            g,
-            explore_within(grid, None, limit, *self, Ascending, Tree::Fastest, nodes)
-        )?;
-        let found = match fastest {
-            Some(found) => found,
-            None => by_size!(
-                g,
-                explore(grid, None, limit, *self, Ascending, Tree::Measured)
-            )?,
-        };
-        Ok(Counted {
-            count: found.count,
-            first: found.first.map(|cells| solution_of(grid, cells)),
-            second: found.second.map(|cells| solution_of(grid, cells)),
-            stats: found.stats,
-        })
+        match self.count_in(grid, limit, Tree::Fastest, FASTEST_NODES)? {
+            Some(counted) => Ok(counted),
+            None => self.count(grid, limit),
+        }
     }
 
     /// [`Self::count`], unless the search needs more than `nodes` nodes: `None` then.
@@ -158,10 +146,22 @@ impl Solver {
         limit: u64,
         nodes: u64,
     ) -> Result<Option<Counted>, Aborted> {
+        self.count_in(grid, limit, Tree::Measured, nodes)
+    }
+
+    /// A count to `limit` walking `tree`, `None` past `nodes` nodes.
+    fn count_in(
+        &self,
+        grid: &Grid,
+        limit: u64,
+        tree: Tree,
+        nodes: u64,
+    ) -> Result<Option<Counted>, Aborted> {
         let g = grid.geometry();
+        let solver = Solver { tree, ..*self };
         let found = by_size!(
             g,
-            explore_within(grid, None, limit, *self, Ascending, Tree::Measured, nodes)
+            explore_within(grid, None, limit, solver, Ascending, nodes)
         )?;
         Ok(found.map(|s| Counted {
             count: s.count,
@@ -208,20 +208,14 @@ impl Solver {
     ) -> Result<Found, Aborted> {
         let avoid = Avoid { cell, digit, keep };
         let g = grid.geometry();
-        by_size!(
-            g,
-            explore(grid, Some(avoid), 1, *self, Ascending, Tree::Measured)
-        )
+        by_size!(g, explore(grid, Some(avoid), 1, *self, Ascending))
     }
 
     /// A full grid found by searching from `start` with candidates tried in random order
     /// (the solver-enumeration route). `None` when `start` has no solution.
     pub fn random_solution(&self, start: &Grid, rng: &mut Rand) -> Result<Option<Grid>, Aborted> {
         let g = start.geometry();
-        let s = by_size!(
-            g,
-            explore(start, None, 1, *self, RandomOrder(rng), Tree::Measured)
-        )?;
+        let s = by_size!(g, explore(start, None, 1, *self, RandomOrder(rng)))?;
         Ok(s.first.map(|cells| solution_of(start, cells)))
     }
 
@@ -243,9 +237,7 @@ impl Solver {
         let g = start.geometry();
         loop {
             let order = RandomOrder(&mut *rng);
-            let tree = Tree::Measured;
-            if let Some(s) = by_size!(g, explore_within(start, None, 1, *self, order, tree, nodes))?
-            {
+            if let Some(s) = by_size!(g, explore_within(start, None, 1, *self, order, nodes))? {
                 return Ok(s.first.map(|cells| solution_of(start, cells)));
             }
             if most.is_some_and(|most| nodes >= most) {
@@ -470,7 +462,7 @@ struct Avoid {
 const FASTEST_NODES: u64 = 10_000;
 
 /// Which search tree a search walks.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tree {
     /// Cell branches: the tree whose statistics the bank stores as a puzzle's effort and
     /// whose order random grids follow. It stays as it is.
@@ -485,10 +477,8 @@ fn explore<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>
     limit: u64,
     solver: Solver,
     order: impl BranchOrder,
-    tree: Tree,
 ) -> Result<Found, Aborted> {
-    let found =
-        explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, solver, order, tree, u64::MAX)?;
+    let found = explore_within::<N, BR, DB, BANDS>(grid, exclude, limit, solver, order, u64::MAX)?;
     Ok(found.expect("a search without a node budget runs to its end"))
 }
 
@@ -499,7 +489,6 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
     limit: u64,
     solver: Solver,
     order: impl BranchOrder,
-    tree: Tree,
     nodes: u64,
 ) -> Result<Option<Found>, Aborted> {
     let g = grid.geometry();
@@ -512,7 +501,7 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         .with_cages(own.cages.as_ref())
         .with_regions(own.regions.as_deref())
         .with_cage_locking(solver.cage_locking)
-        .with_configuration_branching(tree == Tree::Fastest)
+        .with_configuration_branching(solver.tree == Tree::Fastest)
         .within_nodes(nodes);
     let clues = grid.cells();
     s.keep_first = exclude.is_none_or(|a| a.keep);

@@ -827,8 +827,32 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             && self.cages.is_none()
             && self.tables.band_box[0] != 0
         {
-            if let Some(c) = Configurations::to_branch_on(b, &self.tables.band_box) {
-                self.branch_on_configurations::<N, BR, DB, BANDS>(b, &c);
+            if let Some(configurations) = Configurations::to_branch_on(b, &self.tables.band_box) {
+                let mut orders = configurations.orders().peekable();
+                while let Some(order) = orders.next() {
+                    self.stats.guesses += 1;
+                    // The last order needs the board no more: no copy.
+                    let last = orders.peek().is_none();
+                    let mut copy;
+                    let child = if last {
+                        &mut *b
+                    } else {
+                        copy = *b;
+                        &mut copy
+                    };
+                    for (i, mask) in order {
+                        let kept = child.cand[i] & mask;
+                        self.dirty |= ((kept != child.cand[i]) as u64) << i;
+                        child.cand[i] = kept;
+                    }
+                    self.stale |= self.dirty;
+                    self.run::<N, BR, DB, BANDS>(child);
+                    if last || self.count >= self.limit || self.aborted {
+                        return;
+                    }
+                }
+                // No order open: propagation leaves none such, but it would be a dead end.
+                self.stats.backtracks += 1;
                 return;
             }
         }

@@ -1,6 +1,6 @@
 //! Branching on a digit's configuration in a band or a stack of a 9×9 grid with boxes,
 //! for searches whose effort is not the bank's measure (see
-//! [`Search::with_configuration_branching`]).
+//! [`super::Search::with_configuration_branching`]).
 //!
 //! In a solution a digit takes one cell in each row of a band and one in each of its
 //! boxes, so its places in the band follow one of the six orders of three (row `r` in
@@ -11,7 +11,7 @@
 //! configurations, suggested it). The alternatives of one branch split the solutions:
 //! every solution follows exactly one of the orders still open.
 
-use super::{Board, BranchOrder, Search};
+use super::Board;
 use crate::grid::ORDERS_OF_THREE;
 
 /// The first cell of every minirow of a band word (bit `9r + 3j`: row `r`, box `j`).
@@ -114,54 +114,12 @@ impl Configurations {
         }
         Some(out)
     }
-}
 
-impl<O: BranchOrder, const SINGLES_ONLY: bool> Search<'_, O, SINGLES_ONLY> {
-    /// Searches each order of `configurations` in turn (the last on `b` itself).
-    pub(super) fn branch_on_configurations<
-        const N: usize,
-        const BR: usize,
-        const DB: usize,
-        const BANDS: usize,
-    >(
-        &mut self,
-        b: &mut Board<DB, BANDS>,
-        configurations: &Configurations,
-    ) {
-        let count = configurations.count;
-        for (j, masks) in configurations.masks[..count].iter().enumerate() {
-            self.stats.guesses += 1;
-            let last = j + 1 == count;
-            let mut copy;
-            let child = if last {
-                &mut *b
-            } else {
-                copy = *b;
-                &mut copy
-            };
-            for (&i, &mask) in configurations.words.iter().zip(masks) {
-                self.restrict(child, i, child.cand[i] & mask);
-            }
-            self.run::<N, BR, DB, BANDS>(child);
-            if last || self.count >= self.limit || self.aborted {
-                return;
-            }
-        }
-    }
-
-    /// Sets word `i` to `kept` (a subset), marking it changed when it is.
-    #[inline(always)]
-    fn restrict<const DB: usize, const BANDS: usize>(
-        &mut self,
-        b: &mut Board<DB, BANDS>,
-        i: usize,
-        kept: u64,
-    ) {
-        if kept != b.cand[i] {
-            b.cand[i] = kept;
-            self.dirty |= 1 << i;
-            self.stale |= 1 << i;
-        }
+    /// Each order still open: the words it restricts, each with its mask.
+    pub(super) fn orders(&self) -> impl Iterator<Item = [(usize, u64); 3]> + '_ {
+        self.masks[..self.count]
+            .iter()
+            .map(|masks| std::array::from_fn(|x| (self.words[x], masks[x])))
     }
 }
 
