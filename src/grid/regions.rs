@@ -279,7 +279,7 @@ impl Regions {
             if !closed {
                 continue;
             }
-            // Flood each cell of the cycle into its region (`forward`) or back.
+            // Moves each cell of the cycle into its region (`forward`) or back.
             let move_cycle = |labels: &mut [u8], members: &mut [CellSet], forward: bool| {
                 let mut from = home;
                 for &(c, into) in &cycle {

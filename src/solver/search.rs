@@ -827,32 +827,10 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             && self.cages.is_none()
             && self.tables.band_box[0] != 0
         {
-            if let Some(configurations) = Configurations::to_branch_on(b, &self.tables.band_box) {
-                let mut orders = configurations.orders().peekable();
-                while let Some(order) = orders.next() {
-                    self.stats.guesses += 1;
-                    // The last order needs the board no more: no copy.
-                    let last = orders.peek().is_none();
-                    let mut copy;
-                    let child = if last {
-                        &mut *b
-                    } else {
-                        copy = *b;
-                        &mut copy
-                    };
-                    for (i, mask) in order {
-                        let kept = child.cand[i] & mask;
-                        self.dirty |= ((kept != child.cand[i]) as u64) << i;
-                        child.cand[i] = kept;
-                    }
-                    self.stale |= self.dirty;
-                    self.run::<N, BR, DB, BANDS>(child);
-                    if last || self.count >= self.limit || self.aborted {
-                        return;
-                    }
-                }
-                // No order open: propagation leaves none such, but it would be a dead end.
-                self.stats.backtracks += 1;
+            if let Some(c) = Configurations::to_branch_on(b, &self.tables.band_box) {
+                self.branch::<N, BR, DB, BANDS>(b, c.count, |s, child, j| {
+                    s.clear_cells(child, c.digit, &c.clears[j])
+                });
                 return;
             }
         }
@@ -863,21 +841,35 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         let mask = b.digits_of::<N>(k, bit);
         let mut digits = [0u16; 16];
         let count = self.order.order(mask, &mut digits);
+        self.branch::<N, BR, DB, BANDS>(b, count, |s, child, j| {
+            let d = digits[j].trailing_zeros() as usize;
+            s.place::<N, BR, DB, BANDS>(child, d, k, bit, true);
+        });
+    }
+
+    /// Searches the `count` children of `b` in turn, `make(self, child, j)` turning a copy
+    /// of `b` into child `j` (the last is `b` itself, which needs no copy then), until
+    /// the limit or the deadline. Each child starts from the cage pass's memory of `b`.
+    #[inline(always)]
+    fn branch<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        count: usize,
+        mut make: impl FnMut(&mut Self, &mut Board<DB, BANDS>, usize),
+    ) {
         let seen = self.cages.map(|_| self.cage_seen);
-        for (j, &digit) in digits[..count].iter().enumerate() {
+        for j in 0..count {
             self.stats.guesses += 1;
             if let Some(seen) = seen {
                 self.cage_seen = seen;
             }
-            let d = digit.trailing_zeros() as usize;
             if j + 1 == count {
-                // The last branch needs the board no more: no copy.
-                self.place::<N, BR, DB, BANDS>(b, d, k, bit, true);
+                make(self, b, j);
                 self.run::<N, BR, DB, BANDS>(b);
                 return;
             }
             let mut child = *b;
-            self.place::<N, BR, DB, BANDS>(&mut child, d, k, bit, true);
+            make(self, &mut child, j);
             self.run::<N, BR, DB, BANDS>(&mut child);
             if self.count >= self.limit || self.aborted {
                 return;

@@ -23,12 +23,12 @@ const STACK_0: u64 = 0o7 * COLUMN;
 /// Every cell of a 9×9 band word.
 const BAND: u64 = (1 << 27) - 1;
 
-/// The orders still open for one digit in one band or stack: the words they restrict and,
-/// per order, a mask for each word.
+/// The orders still open for one digit in one band or stack: per order, the cells it
+/// takes the digit out of (one word per band).
 pub(super) struct Configurations {
-    words: [usize; 3],
-    masks: [[u64; 3]; 6],
-    count: usize,
+    pub(super) digit: usize,
+    pub(super) clears: [[u64; 4]; 6],
+    pub(super) count: usize,
 }
 
 impl Configurations {
@@ -51,12 +51,12 @@ impl Configurations {
                 m | ((a | a >> 9 | a >> 18) & 0x1FF) << (9 * k)
             })
         };
+        let columns: [u64; 9] = std::array::from_fn(columns);
         let (mut band_total, mut stack_total) = ([0u32; 3], [0u32; 3]);
-        for d in 0..9 {
+        for (d, &columns) in columns.iter().enumerate() {
             for (k, total) in band_total.iter_mut().enumerate() {
                 *total += minirows(b.cand[d * BANDS + k]);
             }
-            let columns = columns(d);
             for (s, total) in stack_total.iter_mut().enumerate() {
                 *total += (columns & STACK_0 << (3 * s)).count_ones();
             }
@@ -73,7 +73,7 @@ impl Configurations {
         let (_, vertical, unit) = best?;
         let places = |d: usize| match vertical {
             false => minirows(b.cand[d * BANDS + unit]),
-            true => (columns(d) & STACK_0 << (3 * unit)).count_ones(),
+            true => (columns[d] & STACK_0 << (3 * unit)).count_ones(),
         };
         let d = (0..9)
             .map(|d| (places(d), d))
@@ -81,45 +81,36 @@ impl Configurations {
             .min()?
             .1;
         let mut out = Configurations {
-            words: [0; 3],
-            masks: [[u64::MAX; 3]; 6],
+            digit: d,
+            clears: [[0; 4]; 6],
             count: 0,
         };
         if vertical {
-            out.words = std::array::from_fn(|k| d * BANDS + k);
             let stack = STACK_0 << (3 * unit);
             let holds = |k: usize, c: usize| b.cand[d * BANDS + k] & COLUMN << (3 * unit + c) != 0;
             for order in ORDERS_OF_THREE
                 .iter()
                 .filter(|p| (0..3).all(|k| holds(k, p[k])))
             {
-                out.masks[out.count] =
-                    std::array::from_fn(|k| !stack | COLUMN << (3 * unit + order[k]));
+                for (k, clear) in out.clears[out.count].iter_mut().take(3).enumerate() {
+                    *clear = stack & !(COLUMN << (3 * unit + order[k]));
+                }
                 out.count += 1;
             }
         } else {
-            let i = d * BANDS + unit;
-            out.words = [i; 3];
             let row = |r: usize| 0x1FFu64 << (9 * r);
-            let a = b.cand[i];
+            let a = b.cand[d * BANDS + unit];
             let holds = |r: usize, j: usize| a & row(r) & band_box[j] != 0;
             for order in ORDERS_OF_THREE
                 .iter()
                 .filter(|p| (0..3).all(|r| holds(r, p[r])))
             {
-                out.masks[out.count][0] =
-                    (0..3).fold(!BAND, |m, r| m | row(r) & band_box[order[r]]);
+                let kept = (0..3).fold(0, |m, r| m | row(r) & band_box[order[r]]);
+                out.clears[out.count][unit] = BAND & !kept;
                 out.count += 1;
             }
         }
         Some(out)
-    }
-
-    /// Each order still open: the words it restricts, each with its mask.
-    pub(super) fn orders(&self) -> impl Iterator<Item = [(usize, u64); 3]> + '_ {
-        self.masks[..self.count]
-            .iter()
-            .map(|masks| std::array::from_fn(|x| (self.words[x], masks[x])))
     }
 }
 
