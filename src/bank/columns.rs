@@ -175,6 +175,29 @@ pub fn base_grid_values(g: Geometry, b: &BaseGridRecord) -> Vec<Value> {
     ]
 }
 
+/// [`ReadRow`] for a driver's row type `$row`, whose method `$get(i)` reads column `i` into
+/// any of the four value types (rusqlite's `get`, postgres's `try_get`): both backends'
+/// rows read alike.
+macro_rules! read_row_by {
+    ($row:ty, $get:ident) => {
+        impl $crate::bank::columns::ReadRow for $row {
+            fn int(&self, i: usize) -> anyhow::Result<Option<i64>> {
+                Ok(self.$get(i)?)
+            }
+            fn real(&self, i: usize) -> anyhow::Result<Option<f64>> {
+                Ok(self.$get(i)?)
+            }
+            fn boolean(&self, i: usize) -> anyhow::Result<Option<bool>> {
+                Ok(self.$get(i)?)
+            }
+            fn text(&self, i: usize) -> anyhow::Result<Option<String>> {
+                Ok(self.$get(i)?)
+            }
+        }
+    };
+}
+pub(super) use read_row_by;
+
 /// A result row, by column index, whatever the backend.
 pub trait ReadRow {
     fn int(&self, i: usize) -> Result<Option<i64>>;

@@ -292,6 +292,27 @@ pub(crate) fn calibration_puzzles(min_se: f64, count: usize) -> Vec<Grid> {
         .collect()
 }
 
+/// For tests of a search's pruning: every digit, with the open cells holding it, of every
+/// board on the way through the calibration puzzles of [`calibration_puzzles`], rated
+/// step by step; `visit` gets the puzzle, the board, the digit and its cells.
+#[cfg(test)]
+pub(crate) fn each_digit_on_the_way(
+    min_se: f64,
+    count: usize,
+    mut visit: impl FnMut(&Grid, &Board, u8, crate::grid::CellSet),
+) {
+    for p in calibration_puzzles(min_se, count) {
+        let mut b = Board::new(&p);
+        while let Some(step) = next_step(&b, f64::INFINITY) {
+            let holding = techniques::common::holding_each_digit(&b);
+            for d in 1..=b.n() as u8 {
+                visit(&p, &b, d, holding[d as usize]);
+            }
+            apply(&mut b, &step);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

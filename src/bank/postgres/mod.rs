@@ -181,23 +181,7 @@ pub(super) fn sql_type(v: &Value) -> &'static str {
     }
 }
 
-impl super::columns::ReadRow for postgres::Row {
-    fn int(&self, i: usize) -> Result<Option<i64>> {
-        Ok(self.try_get(i)?)
-    }
-
-    fn real(&self, i: usize) -> Result<Option<f64>> {
-        Ok(self.try_get(i)?)
-    }
-
-    fn boolean(&self, i: usize) -> Result<Option<bool>> {
-        Ok(self.try_get(i)?)
-    }
-
-    fn text(&self, i: usize) -> Result<Option<String>> {
-        Ok(self.try_get(i)?)
-    }
-}
+crate::bank::columns::read_row_by!(postgres::Row, try_get);
 
 impl Store for PostgresBank {
     fn close_stale_runs(&self) -> Result<usize> {

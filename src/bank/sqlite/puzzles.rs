@@ -4,8 +4,8 @@
 use super::{runs, NOW};
 use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
-    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, ReadRow, Value,
-    BASE_GRID_COLUMNS, PUZZLE_COLUMNS, SELECT,
+    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, Value, BASE_GRID_COLUMNS,
+    PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, StoredPuzzle};
@@ -98,23 +98,7 @@ impl ToSql for Value {
     }
 }
 
-impl ReadRow for Row<'_> {
-    fn int(&self, i: usize) -> Result<Option<i64>> {
-        Ok(self.get(i)?)
-    }
-
-    fn real(&self, i: usize) -> Result<Option<f64>> {
-        Ok(self.get(i)?)
-    }
-
-    fn boolean(&self, i: usize) -> Result<Option<bool>> {
-        Ok(self.get(i)?)
-    }
-
-    fn text(&self, i: usize) -> Result<Option<String>> {
-        Ok(self.get(i)?)
-    }
-}
+crate::bank::columns::read_row_by!(Row<'_>, get);
 
 /// A stored puzzle with its base grid, or `None` for an unknown id.
 pub(super) fn by_id(conn: &Connection, id: i64) -> Result<Option<StoredPuzzle>> {

@@ -82,7 +82,6 @@ const stepCells = buildGrid($("grid"), "");
 drawRules($("grid"), stepCells);
 const steps = DATA.steps;
 let cur = -1;          // the step shown: -1 the start, steps.length the end
-let playing = null;    // the play timer
 let chainTimer = null; // the timer drawing a chain link by link
 
 function showState(state) {
@@ -201,25 +200,36 @@ function drawChains(chains) {
   chainTimer = setInterval(drawOne, 1400 / Number($("speed").value));
 }
 
-function play() {
-  if (playing) return pause();
-  if (cur >= steps.length) go(-1);
-  $("play").textContent = "Pause";
-  $("play").classList.add("on");
-  const tick = () => {
-    if (cur >= steps.length) return pause();
-    go(cur + 1);
-    playing = setTimeout(tick, 6000 / Number($("speed").value));
+// The Play button `id`: from `start()`, `step()` runs every `delay()` ms while it says
+// there is more; pressed again, or at the end, it pauses.
+function player(id, start, step, delay) {
+  let timer = null;
+  const pause = () => {
+    clearTimeout(timer);
+    timer = null;
+    $(id).textContent = "Play";
+    $(id).classList.remove("on");
   };
-  tick();
+  $(id).onclick = () => {
+    if (timer) return pause();
+    start();
+    $(id).textContent = "Pause";
+    $(id).classList.add("on");
+    const tick = () => {
+      if (!step()) return pause();
+      timer = setTimeout(tick, delay());
+    };
+    tick();
+  };
+  return pause;
 }
 
-function pause() {
-  clearTimeout(playing);
-  playing = null;
-  $("play").textContent = "Play";
-  $("play").classList.remove("on");
-}
+const pause = player(
+  "play",
+  () => { if (cur >= steps.length) go(-1); },
+  () => cur < steps.length && (go(cur + 1), true),
+  () => 6000 / Number($("speed").value),
+);
 
 steps.forEach((s, i) => {
   const li = document.createElement("li");
@@ -233,7 +243,6 @@ $("first").onclick = () => { pause(); go(-1); };
 $("prev").onclick = () => { pause(); go(cur - 1); };
 $("next").onclick = () => { pause(); go(cur + 1); };
 $("last").onclick = () => { pause(); go(steps.length); };
-$("play").onclick = play;
 
 // ---- Backtracking search -----------------------------------------------------------
 
@@ -243,7 +252,6 @@ drawRules($("sgrid"), searchCells);
 const values = DATA.givens.slice();
 let at = 0;             // events applied
 let tries = 0, backtracks = 0;
-let searching = null;   // the play timer
 
 function apply(e) {
   const [kind, cell, digit] = S.events[e];
@@ -291,26 +299,13 @@ function seek(target) {
 const DELAYS = [500, 250, 120, 60, 30, 15, 15, 15, 15, 15];
 const BATCH = [1, 1, 1, 1, 1, 2, 6, 20, 60, 200];
 
-function playSearch() {
-  if (searching) return pauseSearch();
-  if (at >= S.events.length) seek(0);
-  $("splay").textContent = "Pause";
-  $("splay").classList.add("on");
-  const tick = () => {
-    if (at >= S.events.length) return pauseSearch();
-    const speed = Number($("sspeed").value) - 1;
-    forward(BATCH[speed]);
-    searching = setTimeout(tick, DELAYS[speed]);
-  };
-  tick();
-}
-
-function pauseSearch() {
-  clearTimeout(searching);
-  searching = null;
-  $("splay").textContent = "Play";
-  $("splay").classList.remove("on");
-}
+const searchSpeed = () => Number($("sspeed").value) - 1;
+const pauseSearch = player(
+  "splay",
+  () => { if (at >= S.events.length) seek(0); },
+  () => at < S.events.length && (forward(BATCH[searchSpeed()]), true),
+  () => DELAYS[searchSpeed()],
+);
 
 $("events").textContent = S.events.length;
 $("search-total").textContent = `The whole search: ${S.tries} tries, ${S.backtracks} backtracks` +
@@ -318,7 +313,6 @@ $("search-total").textContent = `The whole search: ${S.tries} tries, ${S.backtra
 $("srestart").onclick = () => { pauseSearch(); seek(0); };
 $("sprev").onclick = () => { pauseSearch(); seek(at - 1); };
 $("snext").onclick = () => { pauseSearch(); forward(1); };
-$("splay").onclick = playSearch;
 
 // ---- Tabs and keys -----------------------------------------------------------------
 

@@ -350,7 +350,6 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rate::{apply, next_step};
     use std::collections::VecDeque;
 
     /// The longest chain looked for is the last even node count, from 6 up, scoring
@@ -424,37 +423,33 @@ mod tests {
     fn starts_passed_over_reach_no_useful_end() {
         let (mut useful, mut passed_over) = (0, 0);
         let bounds = [(usize::MAX, usize::MAX), (12, 12), (8, 6), (6, 6), (4, 4)];
-        for p in crate::rate::calibration_puzzles(4.0, 30) {
-            let mut b = Board::new(&p);
-            let (mut strong, mut strong_len) = (vec![[0; 5]; b.cells()], vec![0; b.cells()]);
-            while let Some(step) = next_step(&b, f64::INFINITY) {
-                let holding = holding_each_digit(&b);
-                for d in 1..=b.n() as u8 {
-                    strong_partners(&b, d, &mut strong, &mut strong_len);
-                    let links = DigitLinks {
-                        nodes: holding[d as usize],
-                        strong: &strong,
-                        strong_len: &strong_len,
+        let mut strong = Vec::new();
+        let mut strong_len = Vec::new();
+        crate::rate::each_digit_on_the_way(4.0, 30, |p, b, d, nodes| {
+            strong.resize(b.cells(), [0; 5]);
+            strong_len.resize(b.cells(), 0);
+            strong_partners(b, d, &mut strong, &mut strong_len);
+            let links = DigitLinks {
+                nodes,
+                strong: &strong,
+                strong_len: &strong_len,
+            };
+            for start in links.nodes.iter().filter(|&c| strong_len[c] > 0) {
+                for (most_nodes, expand_below) in bounds {
+                    let reach = Reach {
+                        most_nodes,
+                        expand_below,
                     };
-                    for start in links.nodes.iter().filter(|&c| strong_len[c] > 0) {
-                        for (most_nodes, expand_below) in bounds {
-                            let reach = Reach {
-                                most_nodes,
-                                expand_below,
-                            };
-                            let (most, below) = (most_nodes, expand_below);
-                            let may = may_end_usefully(&b, start, &links, reach);
-                            if reaches_useful_end(&b, start, &links, reach) {
-                                useful += 1;
-                                assert!(may, "{p}: digit {d}, start {start}, {most}/{below}");
-                            }
-                            passed_over += usize::from(!may);
-                        }
+                    let (most, below) = (most_nodes, expand_below);
+                    let may = may_end_usefully(b, start, &links, reach);
+                    if reaches_useful_end(b, start, &links, reach) {
+                        useful += 1;
+                        assert!(may, "{p}: digit {d}, start {start}, {most}/{below}");
                     }
+                    passed_over += usize::from(!may);
                 }
-                apply(&mut b, &step);
             }
-        }
+        });
         // Seen: 31,530 useful, 294,100 passed over.
         assert!(useful > 1000, "{useful} starts reach a useful end");
         assert!(passed_over > 4 * useful, "{passed_over} passed over");

@@ -369,8 +369,6 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rate::techniques::common::holding_each_digit;
-    use crate::rate::{apply, next_step};
     use std::collections::VecDeque;
 
     /// Whether the search from `start` reaches, by a strong link on a chain with a group,
@@ -415,28 +413,21 @@ mod tests {
     fn starts_passed_over_reach_no_useful_end() {
         let (mut useful, mut passed_over) = (0, 0);
         let mut g = Graph::default();
-        for p in crate::rate::calibration_puzzles(4.0, 40) {
-            let mut b = Board::new(&p);
-            while let Some(step) = next_step(&b, f64::INFINITY) {
-                let holding = holding_each_digit(&b);
-                for d in 1..=b.n() as u8 {
-                    graph(&b, d, holding[d as usize], &mut g);
-                    assert!(g.link_masks(), "at most 64 nodes on 9x9");
-                    g.link();
-                    for start in 0..g.nodes.len() {
-                        for limit in [2, 4, MOST_NODES] {
-                            let may = may_end_usefully(&g, start, holding[d as usize], limit);
-                            if reaches_useful_end(&g, start, holding[d as usize], limit) {
-                                useful += 1;
-                                assert!(may, "{p}: digit {d}, start {start}, limit {limit}");
-                            }
-                            passed_over += usize::from(!may);
-                        }
+        crate::rate::each_digit_on_the_way(4.0, 40, |p, b, d, holding| {
+            graph(b, d, holding, &mut g);
+            assert!(g.link_masks(), "at most 64 nodes on 9x9");
+            g.link();
+            for start in 0..g.nodes.len() {
+                for limit in [2, 4, MOST_NODES] {
+                    let may = may_end_usefully(&g, start, holding, limit);
+                    if reaches_useful_end(&g, start, holding, limit) {
+                        useful += 1;
+                        assert!(may, "{p}: digit {d}, start {start}, limit {limit}");
                     }
+                    passed_over += usize::from(!may);
                 }
-                apply(&mut b, &step);
             }
-        }
+        });
         // Seen: 18,882 useful, 410,997 passed over.
         assert!(useful > 1000, "{useful} starts reach a useful end");
         assert!(passed_over > 4 * useful, "{passed_over} passed over");

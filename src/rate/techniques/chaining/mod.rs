@@ -53,6 +53,13 @@ mod tests {
         )
     }
 
+    /// The sample board's static links: their closures and a run over them.
+    fn with_static_run(test: impl FnOnce(&Closures, &mut Run)) {
+        let b = board();
+        let links = links(&b, false);
+        test(&links.closures(), &mut Run::new(&links));
+    }
+
     fn links(b: &Board, dynamic: bool) -> Links<'_> {
         Links::new(
             b,
@@ -114,18 +121,16 @@ mod tests {
     /// The closures of the whole link graph agree with following each potential.
     #[test]
     fn closures_match_one_run_per_potential() {
-        let b = board();
-        let links = links(&b, false);
-        let closures = links.closures();
-        let mut imp = Run::new(&links);
-        for p in 0..2 * imp.candidates() as Potential {
-            imp.run(p, RunStop::AtEnd);
-            assert_eq!(
-                closures.of(p).to_owned_set(),
-                imp.reached_set(),
-                "potential {p}"
-            );
-        }
+        with_static_run(|closures, imp| {
+            for p in 0..2 * imp.candidates() as Potential {
+                imp.run(p, RunStop::AtEnd);
+                assert_eq!(
+                    closures.of(p).to_owned_set(),
+                    imp.reached_set(),
+                    "potential {p}"
+                );
+            }
+        });
     }
 
     /// The static links and closures kept on a board are those built afresh, shared by
@@ -220,25 +225,23 @@ mod tests {
     /// as an unlimited run, for every start that reaches its opposite.
     #[test]
     fn a_limited_run_finds_the_same_chain() {
-        let b = board();
-        let links = links(&b, false);
-        let closures = links.closures();
-        let mut imp = Run::new(&links);
         let mut starts = 0;
-        for p in 0..2 * imp.candidates() as Potential {
-            if !closures.of(p).contains(p ^ 1) {
-                continue;
+        with_static_run(|closures, imp| {
+            for p in 0..2 * imp.candidates() as Potential {
+                if !closures.of(p).contains(p ^ 1) {
+                    continue;
+                }
+                starts += 1;
+                imp.only_through(None);
+                imp.run(p, RunStop::AtReaching(p ^ 1, usize::MAX));
+                let (chain, nodes) = (imp.chain(p ^ 1), imp.ancestors(p ^ 1));
+                imp.only_through(Some(closures.of(p)));
+                imp.run(p, RunStop::AtReaching(p ^ 1, usize::MAX));
+                assert!(imp.reached(p ^ 1), "potential {p}");
+                assert_eq!(imp.chain(p ^ 1), chain, "potential {p}");
+                assert_eq!(imp.ancestors(p ^ 1), nodes, "potential {p}");
             }
-            starts += 1;
-            imp.only_through(None);
-            imp.run(p, RunStop::AtReaching(p ^ 1, usize::MAX));
-            let (chain, nodes) = (imp.chain(p ^ 1), imp.ancestors(p ^ 1));
-            imp.only_through(Some(closures.of(p)));
-            imp.run(p, RunStop::AtReaching(p ^ 1, usize::MAX));
-            assert!(imp.reached(p ^ 1), "potential {p}");
-            assert_eq!(imp.chain(p ^ 1), chain, "potential {p}");
-            assert_eq!(imp.ancestors(p ^ 1), nodes, "potential {p}");
-        }
+        });
         assert!(starts > 0, "the board has forcing chains");
     }
 

@@ -162,7 +162,22 @@ mod tests {
         digits(first & set).any(|d| brute_fits(rest, set & !(1 << (d - 1))))
     }
 
-    /// An empty 9x9 board with 1 to 9 cells, one per row, left random candidates.
+    /// `times` empty 9x9 boards, each with 1 to 9 cells, one per row, left random
+    /// candidates: `test` gets the stream (for more draws), the board, the cells and their
+    /// candidates.
+    fn on_random_cells(
+        seed: u64,
+        times: usize,
+        mut test: impl FnMut(&mut Rand, &Board, &[usize], &[u16]),
+    ) {
+        let mut rng = Rand::new(seed);
+        for _ in 0..times {
+            let (b, cells) = random_cells(&mut rng);
+            let cand: Vec<u16> = cells.iter().map(|&c| b.cand(c)).collect();
+            test(&mut rng, &b, &cells, &cand);
+        }
+    }
+
     fn random_cells(rng: &mut Rand) -> (Board, Vec<usize>) {
         let mut b = Board::new(&crate::grid::Grid::empty(crate::grid::Geometry::CLASSIC));
         let count = 1 + rng.below(9) as usize;
@@ -189,21 +204,17 @@ mod tests {
 
     #[test]
     fn fits_matches_trying_every_order() {
-        let mut rng = Rand::new(8);
         let (mut yes, mut no) = (0, 0);
-        for _ in 0..5000 {
-            let (b, cells) = random_cells(&mut rng);
-            let count = cells.len();
-            let set = random_set(&mut rng, count);
-            let cand: Vec<u16> = cells.iter().map(|&c| b.cand(c)).collect();
-            let expected = brute_fits(&cand, set);
-            assert_eq!(fits(&b, &cells, set), expected, "{cand:?} {set:#b}");
+        on_random_cells(8, 5000, |rng, b, cells, cand| {
+            let set = random_set(rng, cells.len());
+            let expected = brute_fits(cand, set);
+            assert_eq!(fits(b, cells, set), expected, "{cand:?} {set:#b}");
             if expected {
                 yes += 1;
             } else {
                 no += 1;
             }
-        }
+        });
         assert!(yes > 500 && no > 500, "{yes} fit, {no} do not");
     }
 
@@ -228,29 +239,26 @@ mod tests {
     /// random candidates and sets (one set and two at a time).
     #[test]
     fn taken_in_matches_trying_every_order() {
-        let mut rng = Rand::new(13);
         let (mut narrowed, mut cases) = (0, 0);
-        for _ in 0..4000 {
-            let (b, cells) = random_cells(&mut rng);
+        on_random_cells(13, 4000, |rng, b, cells, cand| {
             let count = cells.len();
-            let sets = [random_set(&mut rng, count), random_set(&mut rng, count)];
-            let cand: Vec<u16> = cells.iter().map(|&c| b.cand(c)).collect();
+            let sets = [random_set(rng, count), random_set(rng, count)];
             for many in [1, 2] {
                 let mut expected = vec![0u16; count];
                 for &set in &sets[..many] {
-                    brute_taken(&cand, set, &mut Vec::new(), &mut expected);
+                    brute_taken(cand, set, &mut Vec::new(), &mut expected);
                 }
-                let found = taken_in(&b, &cells, sets[..many].iter().copied());
+                let found = taken_in(b, cells, sets[..many].iter().copied());
                 assert_eq!(found, expected, "{cand:?} {:?}", &sets[..many]);
                 cases += 1;
                 // Cells that keep less than a union over the fitting sets would.
                 let union = sets[..many]
                     .iter()
-                    .filter(|&&s| brute_fits(&cand, s))
+                    .filter(|&&s| brute_fits(cand, s))
                     .fold(0, |m, &s| m | s);
                 narrowed += usize::from(cand.iter().zip(&expected).any(|(&c, &t)| c & union != t));
             }
-        }
+        });
         assert!(
             narrowed > 500,
             "only {narrowed} of {cases} cases kept less than the union"
