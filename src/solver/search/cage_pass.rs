@@ -23,11 +23,11 @@ impl<O: BranchOrder, const SINGLES_ONLY: bool> Search<'_, O, SINGLES_ONLY> {
         &mut self,
         b: &mut Board<DB, BANDS>,
     ) -> bool {
-        let Some(table) = self.cages else {
+        let (Some(table), Some(seen)) = (self.cages, self.cage_seen.as_deref_mut()) else {
             return true;
         };
         // The cells changed since the last pass, per band.
-        let (seen, seen_open) = &mut self.cage_seen;
+        let (seen, seen_open) = seen;
         let mut changed = [0u64; BANDS];
         for (k, cells) in changed.iter_mut().enumerate() {
             *cells = seen_open[k] ^ b.open[k];
