@@ -4,7 +4,34 @@
 //! grid that is the same as numbering the top row 1..N.
 
 use super::puzzle::arrangements;
-use crate::grid::{cells_of, Cell, Grid};
+use crate::grid::{cells_of, Cell, Geometry, Grid};
+
+/// Asserts that `form`, a search for the minlex form, finds [`minlex`] of every grid
+/// `make(g, seed)` of the 4x4 and 6x6 geometries, seeds `0..seeds`.
+pub(super) fn agrees_on_small_sizes(
+    seeds: u64,
+    make: impl Fn(Geometry, u64) -> Grid,
+    form: impl Fn(&Grid) -> Option<Grid>,
+) {
+    for n in [4, 6] {
+        let g = Geometry::for_size(n).unwrap();
+        let grids: Vec<Grid> = (0..seeds).map(|seed| make(g, seed)).collect();
+        agrees_on(&grids, &form);
+    }
+}
+
+/// Asserts that `form` finds [`minlex`] of each of `grids`.
+pub(super) fn agrees_on(grids: &[Grid], form: impl Fn(&Grid) -> Option<Grid>) {
+    for (i, grid) in grids.iter().enumerate() {
+        let found = form(grid).expect("a form");
+        assert_eq!(
+            found.cells(),
+            &minlex(grid)[..],
+            "{} grid {i}",
+            grid.geometry().n()
+        );
+    }
+}
 
 /// The least image of `grid` over every row order, column order, transposition (square
 /// boxes) and relabelling.

@@ -484,33 +484,22 @@ mod tests {
 
     #[test]
     fn matches_brute_force_on_small_sizes() {
-        for n in [4, 6] {
-            let g = Geometry::for_size(n).unwrap();
-            for seed in 0..12 {
-                let grid = mother_grid(g, seed, None).unwrap();
-                let form = minlex_solution(&grid).unwrap();
-                assert_eq!(
-                    form.cells(),
-                    &brute::minlex(&grid)[..],
-                    "{n}x{n} seed {seed}"
-                );
-            }
-        }
+        brute::agrees_on_small_sizes(
+            12,
+            |g, seed| mother_grid(g, seed, None).unwrap(),
+            minlex_solution,
+        );
     }
 
     #[test]
     #[ignore = "brute force over the 9x9 group: about a second"]
     fn matches_brute_force_on_9x9() {
         let g = Geometry::CLASSIC;
-        for grid in [
+        let grids = [
             crate::generate::pattern_grid(g),
             mother_grid(g, 3, None).unwrap(),
-        ] {
-            assert_eq!(
-                minlex_solution(&grid).unwrap().cells(),
-                &brute::minlex(&grid)[..]
-            );
-        }
+        ];
+        brute::agrees_on(&grids, minlex_solution);
     }
 
     #[test]

@@ -223,27 +223,18 @@ mod tests {
 
     #[test]
     fn matches_brute_force_on_small_sizes() {
-        for n in [4, 6] {
-            let g = Geometry::for_size(n).unwrap();
-            for seed in 0..20 {
-                let p = holes(&mother_grid(g, seed, None).unwrap(), 5, seed);
-                assert_eq!(
-                    minlex_puzzle(&p).unwrap().cells(),
-                    &brute::minlex(&p)[..],
-                    "{n}x{n} {seed}"
-                );
-            }
-        }
+        let make = |g, seed| holes(&mother_grid(g, seed, None).unwrap(), 5, seed);
+        brute::agrees_on_small_sizes(20, make, minlex_puzzle);
     }
 
     #[test]
     #[ignore = "brute force over the 9x9 group: a few seconds"]
     fn matches_brute_force_on_9x9() {
         let g = Geometry::CLASSIC;
-        for seed in 0..2 {
-            let p = holes(&mother_grid(g, seed, None).unwrap(), 3, seed);
-            assert_eq!(minlex_puzzle(&p).unwrap().cells(), &brute::minlex(&p)[..]);
-        }
+        let puzzles: Vec<Grid> = (0..2)
+            .map(|seed| holes(&mother_grid(g, seed, None).unwrap(), 3, seed))
+            .collect();
+        brute::agrees_on(&puzzles, minlex_puzzle);
     }
 
     #[test]
