@@ -334,7 +334,7 @@ fn own_partner(sum: u32) -> u16 {
 /// distinct digits, one a cell from its mask, adding up to `sum`. A pair is read off each
 /// other's reversed masks at once; in a triple each digit of a cell leaves a pair for the
 /// other two to make. The combinations of the cage's size and sum, each tried in every
-/// order, took a third of a killer count's time (same support: test
+/// order, took 29 % of a killer count's samples (same support: test
 /// `sum_support_matches_trying_every_assignment`).
 fn sum_support(masks: &[u16], sum: u32) -> [u16; MATCHED_CAGE_CELLS] {
     let mut support = [0u16; MATCHED_CAGE_CELLS];
