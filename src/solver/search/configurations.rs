@@ -11,11 +11,10 @@
 //! configurations, suggested it). The alternatives of one branch split the solutions:
 //! every solution follows exactly one of the orders still open.
 
+use super::triads::Places;
 use super::Board;
 use crate::grid::ORDERS_OF_THREE;
 
-/// The first cell of every minirow of a band word (bit `9r + 3j`: row `r`, box `j`).
-const MINIROW_STARTS: u64 = 0o111_111_111;
 /// The cells of a 9×9 band word in one column, shifted to column 0.
 const COLUMN: u64 = 1 | 1 << 9 | 1 << 18;
 /// The columns of stack 0 in a stack word (bit `9k + c`: band `k`, column `c`).
@@ -36,45 +35,32 @@ impl Configurations {
     /// is not yet settled to one order, the one whose digits have the fewest places left
     /// (minirows in a band, minicolumns in a stack) in all; there, the digit with the
     /// fewest (more than three). `None` when every digit follows one order everywhere.
-    /// `band_box` is the cells of each box of a band ([`super::BandTables::band_box`]).
+    /// `band_box` is the cells of each box of a band ([`super::BandTables::band_box`]);
+    /// `places` each digit's minirows and minicolumns on `b` (see [`Places`]).
     pub(super) fn to_branch_on<const DB: usize, const BANDS: usize>(
         b: &Board<DB, BANDS>,
         band_box: &[u64; 4],
+        places: &Places,
     ) -> Option<Configurations> {
         debug_assert!(DB == 27 && BANDS == 3, "9×9 boards only");
-        // Places per digit (at least three each after propagation; three = settled): in
-        // all first, then per digit in the one unit chosen.
-        let minirows = |a: u64| ((a | a >> 1 | a >> 2) & MINIROW_STARTS).count_ones();
-        let columns = |d: usize| {
-            (0..3).fold(0u64, |m, k| {
-                let a = b.cand[d * BANDS + k];
-                m | ((a | a >> 9 | a >> 18) & 0x1FF) << (9 * k)
-            })
-        };
-        let columns: [u64; 9] = std::array::from_fn(columns);
-        let (mut band_total, mut stack_total) = ([0u32; 3], [0u32; 3]);
-        for (d, &columns) in columns.iter().enumerate() {
-            for (k, total) in band_total.iter_mut().enumerate() {
-                *total += minirows(b.cand[d * BANDS + k]);
-            }
-            for (s, total) in stack_total.iter_mut().enumerate() {
-                *total += (columns & STACK_0 << (3 * s)).count_ones();
-            }
-        }
-        // The unit with the fewest places in all that still has a choice (27 = settled).
+        // A band's minirows and a stack's minicolumns in a digit's places: the same
+        // three places of every group of nine, in the two halves.
+        let unit = |vertical: bool, u: usize| (0o007_007_007 << (3 * u)) << (32 * vertical as u32);
+        let in_unit =
+            |d: usize, vertical: bool, u: usize| (places[d] & unit(vertical, u)).count_ones();
+        // The unit with the fewest places in all that still has a choice (27 = settled:
+        // three places a digit).
         let mut best: Option<(u32, bool, usize)> = None;
-        for (vertical, totals) in [(false, band_total), (true, stack_total)] {
-            for (unit, &total) in totals.iter().enumerate() {
+        for vertical in [false, true] {
+            for u in 0..3 {
+                let total = (0..9).map(|d| in_unit(d, vertical, u)).sum::<u32>();
                 if total > 27 && best.is_none_or(|(t, _, _)| total < t) {
-                    best = Some((total, vertical, unit));
+                    best = Some((total, vertical, u));
                 }
             }
         }
         let (_, vertical, unit) = best?;
-        let places = |d: usize| match vertical {
-            false => minirows(b.cand[d * BANDS + unit]),
-            true => (columns[d] & STACK_0 << (3 * unit)).count_ones(),
-        };
+        let places = |d: usize| in_unit(d, vertical, unit);
         let d = (0..9)
             .map(|d| (places(d), d))
             .filter(|&(p, _)| p > 3)
