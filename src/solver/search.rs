@@ -102,10 +102,8 @@ impl BranchOrder for Ascending {
 
 /// The fastest tree ([`Search::with_configuration_branching`]) branches on cells, without
 /// the minirow rule, at nodes with at most this many open cells: there the rule's pass
-/// costs more than the nodes it saves, and a cell branch finds solutions sooner.
-/// Measured (`bench solve`, median µs): at 30, top1465 9.6 -> 8.2, forum_hardest
-/// 52.5 -> 50.4, serg 3.7 -> 3.6; at 0 (the rule everywhere) serg 4.2; at 45, serg 3.0
-/// but forum_hardest 55.8.
+/// costs more than the nodes it saves, and a cell branch finds solutions sooner (the
+/// threshold is measured: design notes, "The minirow rule").
 const FEW_OPEN_CELLS: u32 = 30;
 
 /// Rule sets with at most this many extra units (the diagonals) do not keep which units
