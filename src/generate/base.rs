@@ -108,13 +108,38 @@ pub fn solution_grid(
     let grid = match route {
         Route::Transform => {
             let seed = mother_seed.unwrap_or_else(|| rng.next_u64());
-            let mother = enumerated(geometry, &mut Rand::new(seed), deadline, regions)?;
-            transformed(&mother, rng)
+            let mother = mother_grid_of(geometry, seed, deadline, version)?;
+            return transformed_from(&mother, rng, deadline, version);
         }
         Route::Pattern => transformed(&pattern_grid(geometry), rng),
         Route::Backtrack => backtrack_fill(geometry, rng, deadline, regions, version)?,
         Route::Enumerate => enumerated(geometry, rng, deadline, regions)?,
     };
+    with_regions(grid, rng, deadline, regions, version)
+}
+
+/// The transform route's grid from `mother` (the mother grid of its seed,
+/// [`mother_grid_of`]) and the rest of the route's stream: what [`solution_grid`] makes
+/// by that route, for a caller that keeps mother grids.
+pub fn transformed_from(
+    mother: &Grid,
+    rng: &mut Rand,
+    deadline: Option<Instant>,
+    version: u32,
+) -> Result<Grid, Aborted> {
+    let regions = RegionsFirst::of(mother.geometry(), version);
+    with_regions(transformed(mother, rng), rng, deadline, regions, version)
+}
+
+/// `grid` with its regions drawn around it where the rule set's regions are the puzzle's
+/// own and the version draws them so.
+fn with_regions(
+    grid: Grid,
+    rng: &mut Rand,
+    deadline: Option<Instant>,
+    regions: RegionsFirst,
+    version: u32,
+) -> Result<Grid, Aborted> {
     match regions {
         RegionsFirst::Around => regions_around(grid, rng, deadline, version),
         RegionsFirst::Fixed | RegionsFirst::Layout => Ok(grid),
@@ -257,7 +282,18 @@ fn pattern_cells(g: Geometry) -> Grid {
 /// `generate --size 16 --count 40 --clues 200` took 22 s by backtracking, 0.01 s by the solver.)
 /// (Under per-puzzle regions the mother keeps the boxes: each base grid draws its own.)
 pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<Grid, Aborted> {
-    let regions = RegionsFirst::of(g, super::GENERATOR_VERSION);
+    mother_grid_of(g, seed, deadline, super::GENERATOR_VERSION)
+}
+
+/// [`mother_grid`] as generator `version` makes it: the same for every version, but
+/// under per-puzzle regions before version 8, a random layout drawn first.
+pub fn mother_grid_of(
+    g: Geometry,
+    seed: u64,
+    deadline: Option<Instant>,
+    version: u32,
+) -> Result<Grid, Aborted> {
+    let regions = RegionsFirst::of(g, version);
     enumerated(g, &mut Rand::new(seed), deadline, regions)
 }
 

@@ -11,7 +11,10 @@ pub mod unavoidable;
 
 #[cfg(test)]
 pub(crate) use base::random_relabelling;
-pub use base::{mother_grid, pattern_grid, same_class_as_mother, solution_grid, Route};
+pub use base::{
+    mother_grid, mother_grid_of, pattern_grid, same_class_as_mother, solution_grid,
+    transformed_from, Route,
+};
 pub use dig::{dig, is_minimal, BaseGrid, DigError, DigStop, Digger, Strategy};
 pub use killer::{grow_cages, CageSizes};
 

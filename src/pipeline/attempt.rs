@@ -6,8 +6,8 @@ use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCage
 use crate::canon::{fingerprint, grid_id};
 use crate::config::Tier;
 use crate::generate::{
-    grow_cages, same_class_as_mother, solution_grid, BaseGrid, CageSizes, DigError, DigStop,
-    Digger, Route, Strategy, CAGE_LOCKING_SINCE,
+    grow_cages, mother_grid_of, same_class_as_mother, solution_grid, transformed_from, BaseGrid,
+    CageSizes, DigError, DigStop, Digger, Route, Strategy, CAGE_LOCKING_SINCE,
 };
 use crate::grid::{Geometry, Grid};
 use crate::rate::settle::solved_below;
@@ -58,14 +58,49 @@ pub enum AttemptOutcome {
 
 /// Builds the solution grid of an attempt (shared with `reproduce`).
 pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid, DigError> {
+    let rng = &mut Rand::new(input.grid_seed);
+    let version = input.generator_version;
+    if let (Route::Transform, Some(seed)) = (input.route, input.mother_seed) {
+        let mother = kept_mother(input.geometry, seed, deadline, version)?;
+        return Ok(transformed_from(&mother, rng, deadline, version)?);
+    }
     Ok(solution_grid(
         input.geometry,
         input.route,
-        &mut Rand::new(input.grid_seed),
+        rng,
         input.mother_seed,
         deadline,
-        input.generator_version,
+        version,
     )?)
+}
+
+/// Mother grids the workers keep for the transform route's grids made from them
+/// (`mother_grid_uses` each, some hundreds of jobs apart; as many as [`KEPT_GRIDS`], since
+/// the tiers of a quota run each have their own).
+const KEPT_MOTHERS: usize = 1024;
+
+/// The mother grid of `seed`, from those any worker built lately, or built and kept. A
+/// search from an empty grid costs microseconds on classic but milliseconds where it
+/// restarts (non-consecutive: most of a fill's time when every base grid built its
+/// mother again).
+fn kept_mother(
+    g: Geometry,
+    seed: u64,
+    deadline: Option<Instant>,
+    version: u32,
+) -> Result<Arc<Grid>, DigError> {
+    type Key = (Geometry, u64, u32);
+    static MOTHERS: OnceLock<Mutex<Kept<Key, Arc<Grid>>>> = OnceLock::new();
+    let mothers = MOTHERS.get_or_init(|| Mutex::new(Kept::new(KEPT_MOTHERS)));
+    // Nothing panics while holding the lock, and a poisoned one still holds whole grids.
+    let lock = || mothers.lock().unwrap_or_else(|e| e.into_inner());
+    let key = (g, seed, version);
+    if let Some(mother) = lock().get(&key) {
+        return Ok(Arc::clone(mother));
+    }
+    let mother = Arc::new(mother_grid_of(g, seed, deadline, version)?);
+    lock().insert(key, Arc::clone(&mother));
+    Ok(mother)
 }
 
 /// The grid a killer attempt digs: `solution` with cages grown from the attempt's own
@@ -424,4 +459,50 @@ pub fn run(input: &AttemptInput, tier: &Tier, deadline: Option<Instant>) -> Atte
         cages,
         regions: puzzle.regions().cloned(),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::GENERATOR_VERSION;
+    use crate::grid::Variant;
+
+    /// A transform-route base grid from a kept mother is the grid the route builds from
+    /// scratch, the first time (mother built) and the next (mother kept), on classic, on
+    /// non-consecutive (whose mothers restart) and on jigsaw before and after regions
+    /// were drawn around the grid (generator versions 7 and 10).
+    #[test]
+    fn kept_mothers_build_the_routes_grids() {
+        let cases = [
+            (Variant::Classic, GENERATOR_VERSION),
+            (Variant::NonConsecutive, GENERATOR_VERSION),
+            (Variant::Jigsaw, GENERATOR_VERSION),
+            (Variant::Jigsaw, 7),
+        ];
+        for (variant, version) in cases {
+            let geometry = Geometry::CLASSIC.with_variant(variant);
+            for (grid_seed, mother) in [(1, 40), (2, 40), (3, 41), (1, 40)] {
+                let input = AttemptInput {
+                    geometry,
+                    route: Route::Transform,
+                    grid_seed,
+                    mother_seed: Some(mother),
+                    strategy: Strategy::Random,
+                    target: 30,
+                    dig_seed: 0,
+                    full_fingerprint: false,
+                    cage_sizes: None,
+                    generator_version: version,
+                };
+                let rng = &mut Rand::new(grid_seed);
+                let built =
+                    solution_grid(geometry, Route::Transform, rng, Some(mother), None, version);
+                assert_eq!(
+                    base_grid(&input, None).ok(),
+                    built.ok(),
+                    "{variant:?} {version}"
+                );
+            }
+        }
+    }
 }
