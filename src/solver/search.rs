@@ -298,8 +298,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     /// The same search branching on configurations ([`configurations`]) where it can: a
     /// 9×9 grid whose boxes bind, without cages, at nodes with more than
     /// [`FEW_OPEN_CELLS`] open cells; there it settles minirows too ([`triads`]). Fewer
-    /// nodes on hard puzzles, but another tree: its statistics are not the bank's effort measure, and the solutions it finds
-    /// first are others when there are several.
+    /// nodes on hard puzzles, but another tree: its statistics are not the bank's effort
+    /// measure, and the solutions it finds first are others when there are several.
     pub(super) fn with_configuration_branching(mut self, on: bool) -> Self {
         self.configurations = on;
         self
