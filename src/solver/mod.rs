@@ -66,6 +66,8 @@ pub struct Solver {
     cage_locking: bool,
     /// The tree its searches walk: the measured one but in [`Solver::count_fast`].
     tree: Tree,
+    /// Whether its counts keep the solutions they find (all but [`Solver::count_fast`]).
+    keep_solutions: bool,
 }
 
 impl Default for Solver {
@@ -101,6 +103,7 @@ impl Solver {
             deadline,
             cage_locking: true,
             tree: Tree::Measured,
+            keep_solutions: true,
         }
     }
 
@@ -126,15 +129,20 @@ impl Solver {
         Ok(counted.expect("a count without a node budget runs to its end"))
     }
 
-    /// [`Self::count`] by the fastest search: the same count, but the statistics and, when
-    /// there are several, the solutions found first are another search's (on 9×9 grids
-    /// with boxes it branches on configurations, see `search/configurations.rs`; past
-    /// [`FASTEST_NODES`] nodes it starts again as `count`). For questions whose answer is
-    /// the count alone; the bank's stored effort is `count`'s.
+    /// [`Self::count`] by the fastest search, for questions whose answer is the count
+    /// alone (a uniqueness check): the same count, without the solutions (`first` and
+    /// `second` are `None`; keeping them cost 5 % on serg_multi_solution), and the
+    /// statistics are another search's (on 9×9 grids with boxes it branches on
+    /// configurations, see `search/configurations.rs`; past [`FASTEST_NODES`] nodes it
+    /// starts again as `count`). The bank's stored effort is `count`'s.
     pub fn count_fast(&self, grid: &Grid, limit: u64) -> Result<Counted, Aborted> {
-        match self.count_in(grid, limit, Tree::Fastest, FASTEST_NODES)? {
+        let counting = Solver {
+            keep_solutions: false,
+            ..*self
+        };
+        match counting.count_in(grid, limit, Tree::Fastest, FASTEST_NODES)? {
             Some(counted) => Ok(counted),
-            None => self.count(grid, limit),
+            None => counting.count(grid, limit),
         }
     }
 
@@ -505,7 +513,7 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         .with_configuration_branching(solver.tree == Tree::Fastest)
         .within_nodes(nodes);
     let clues = grid.cells();
-    s.keep_first = exclude.is_none_or(|a| a.keep);
+    s.keep_first = solver.keep_solutions && exclude.is_none_or(|a| a.keep);
     if let Some(mut board) = s.board::<N, BR, DB, BANDS>(clues) {
         let feasible = match exclude {
             Some(a) => s.exclude::<N, BR, DB, BANDS>(&mut board, a.cell, a.digit),
