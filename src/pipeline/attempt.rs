@@ -1,7 +1,7 @@
 //! One attempt: base grid, dig to the tier's target, rate, fingerprint. A pure function
 //! of its inputs; the deadline can only abort it.
 
-use super::kept::Kept;
+use super::kept::{Kept, SharedKept};
 use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages};
 use crate::canon::{fingerprint, grid_id};
 use crate::config::Tier;
@@ -15,8 +15,9 @@ use crate::rate::{score_within, Rating};
 use crate::rng::{derive_seed, Rand};
 use crate::solver::{solves_below, SearchStats, Solver};
 use std::cell::RefCell;
+use std::convert::Infallible;
 use std::rc::Rc;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// Everything that decides an attempt's puzzle.
@@ -90,17 +91,10 @@ fn kept_mother(
     version: u32,
 ) -> Result<Arc<Grid>, DigError> {
     type Key = (Geometry, u64, u32);
-    static MOTHERS: OnceLock<Mutex<Kept<Key, Arc<Grid>>>> = OnceLock::new();
-    let mothers = MOTHERS.get_or_init(|| Mutex::new(Kept::new(KEPT_MOTHERS)));
-    // Nothing panics while holding the lock, and a poisoned one still holds whole grids.
-    let lock = || mothers.lock().unwrap_or_else(|e| e.into_inner());
-    let key = (g, seed, version);
-    if let Some(mother) = lock().get(&key) {
-        return Ok(Arc::clone(mother));
-    }
-    let mother = Arc::new(mother_grid_of(g, seed, deadline, version)?);
-    lock().insert(key, Arc::clone(&mother));
-    Ok(mother)
+    static MOTHERS: SharedKept<Key, Arc<Grid>> = SharedKept::new(KEPT_MOTHERS);
+    MOTHERS.get_or_build((g, seed, version), || {
+        Ok(Arc::new(mother_grid_of(g, seed, deadline, version)?))
+    })
 }
 
 /// The grid a killer attempt digs: `solution` with cages grown from the attempt's own
@@ -178,16 +172,8 @@ fn built_grid(
     key: GridKey,
     deadline: Option<Instant>,
 ) -> Result<Grid, DigError> {
-    static BUILT: OnceLock<Mutex<Kept<GridKey, Grid>>> = OnceLock::new();
-    let built = BUILT.get_or_init(|| Mutex::new(Kept::new(SHARED_GRIDS)));
-    // Nothing panics while holding the lock, and a poisoned one still holds whole grids.
-    let lock = || built.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(grid) = lock().get(&key) {
-        return Ok(grid.clone());
-    }
-    let grid = base_grid(input, deadline)?;
-    lock().insert(key, grid.clone());
-    Ok(grid)
+    static BUILT: SharedKept<GridKey, Grid> = SharedKept::new(SHARED_GRIDS);
+    BUILT.get_or_build(key, || base_grid(input, deadline))
 }
 
 /// Mother grids whose solution class the workers keep for the grids made from them
@@ -200,7 +186,7 @@ const KEPT_CLASSES: usize = 256;
 /// computed its own. A fresh cell for the other routes.
 fn mother_class(input: &AttemptInput) -> Arc<OnceLock<String>> {
     type Key = (Geometry, u64, u32);
-    static CLASSES: OnceLock<Mutex<Kept<Key, Arc<OnceLock<String>>>>> = OnceLock::new();
+    static CLASSES: SharedKept<Key, Arc<OnceLock<String>>> = SharedKept::new(KEPT_CLASSES);
     let Some(mother) = input
         .mother_seed
         .filter(|_| same_class_as_mother(input.geometry))
@@ -208,13 +194,7 @@ fn mother_class(input: &AttemptInput) -> Arc<OnceLock<String>> {
         return Arc::default();
     };
     let key = (input.geometry, mother, input.generator_version);
-    let classes = CLASSES.get_or_init(|| Mutex::new(Kept::new(KEPT_CLASSES)));
-    let mut kept = classes.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(class) = kept.get(&key) {
-        return Arc::clone(class);
-    }
-    let class = Arc::default();
-    kept.insert(key, Arc::clone(&class));
+    let Ok(class) = CLASSES.get_or_build(key, || Ok::<_, Infallible>(Arc::default()));
     class
 }
 

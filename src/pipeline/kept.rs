@@ -3,6 +3,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// At most `capacity` entries by key; inserting past it drops the oldest.
 pub(super) struct Kept<K, V> {
@@ -40,6 +41,48 @@ impl<K: Copy + Eq + Hash, V> Kept<K, V> {
     }
 }
 
+/// A [`Kept`] that all workers share, behind a lock: a job goes to whichever worker is
+/// free, so what one worker built serves the others.
+pub(super) struct SharedKept<K, V> {
+    capacity: usize,
+    kept: OnceLock<Mutex<Kept<K, V>>>,
+}
+
+impl<K: Copy + Eq + Hash, V: Clone> SharedKept<K, V> {
+    pub(super) const fn new(capacity: usize) -> SharedKept<K, V> {
+        SharedKept {
+            capacity,
+            kept: OnceLock::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Kept<K, V>> {
+        let kept = self
+            .kept
+            .get_or_init(|| Mutex::new(Kept::new(self.capacity)));
+        // Nothing panics while holding the lock, and a poisoned one still holds whole
+        // values.
+        kept.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The value kept under `key`, else `build`'s, kept for the others. `build` runs
+    /// outside the lock: two workers may build one key at once, and both get the value
+    /// kept first.
+    pub(super) fn get_or_build<E>(
+        &self,
+        key: K,
+        build: impl FnOnce() -> Result<V, E>,
+    ) -> Result<V, E> {
+        if let Some(value) = self.lock().get(&key) {
+            return Ok(value.clone());
+        }
+        let value = build()?;
+        let mut kept = self.lock();
+        kept.insert(key, value.clone());
+        Ok(kept.get(&key).cloned().unwrap_or(value))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +99,22 @@ mod tests {
             (kept.get(&1), kept.get(&2), kept.get(&3)),
             (None, Some(&"b"), Some(&"c"))
         );
+    }
+
+    /// A shared value is built once, the first value stays, and a failed build keeps
+    /// nothing.
+    #[test]
+    fn shared_values_are_built_once() {
+        let shared = SharedKept::new(4);
+        let mut builds = 0;
+        let mut build = |v: &'static str| {
+            builds += 1;
+            Ok::<_, ()>(v)
+        };
+        assert_eq!(shared.get_or_build(1, || build("a")), Ok("a"));
+        assert_eq!(shared.get_or_build(1, || build("again")), Ok("a"));
+        assert_eq!(builds, 1);
+        assert_eq!(shared.get_or_build(2, || Err(())), Err(()));
+        assert_eq!(shared.get_or_build(2, || Ok::<_, ()>("b")), Ok("b"));
     }
 }
