@@ -78,7 +78,7 @@ pub fn base_grid(input: &AttemptInput, deadline: Option<Instant>) -> Result<Grid
 /// Mother grids the workers keep for the transform route's grids made from them
 /// (`mother_grid_uses` each, some hundreds of jobs apart; as many as [`KEPT_GRIDS`], since
 /// the tiers of a quota run each have their own).
-const KEPT_MOTHERS: usize = 1024;
+const KEPT_MOTHERS: usize = KEPT_GRIDS;
 
 /// The mother grid of `seed`, from those any worker built lately, or built and kept. A
 /// search from an empty grid costs microseconds on classic but milliseconds where it

@@ -131,8 +131,8 @@ impl Solver {
 
     /// [`Self::count`] by the fastest search, for questions whose answer is the count
     /// alone (a uniqueness check): the same count, without the solutions (`first` and
-    /// `second` are `None`; keeping them cost 5 % on serg_multi_solution), and the
-    /// statistics are another search's (on 9×9 grids with boxes it branches on
+    /// `second` are `None`: keeping them costs time, design notes "Two search trees"),
+    /// and the statistics are another search's (on 9×9 grids with boxes it branches on
     /// configurations, see `search/configurations.rs`; past [`FASTEST_NODES`] nodes it
     /// starts again as `count`). The bank's stored effort is `count`'s.
     pub fn count_fast(&self, grid: &Grid, limit: u64) -> Result<Counted, Aborted> {
@@ -464,10 +464,10 @@ struct Avoid {
 }
 
 /// Nodes the configuration tree may take before a fast count starts again with cell
-/// branches, a safeguard: no puzzle of the public sets takes more than 1,753
-/// (forum_hardest). Without the minirow rule a grid of a few givens took millions
-/// (configurations fix digits band by band and met four sent to one minirow only deep
-/// below); with it, an empty grid counts to two without a backtrack.
+/// branches, a safeguard: no puzzle of the public sets comes near it, nor, since the
+/// minirow rule, a grid of a few givens, which took millions before (configurations fix
+/// digits band by band and met four sent to one minirow only deep below). Figures: design
+/// notes, "Two search trees".
 const FASTEST_NODES: u64 = 10_000;
 
 /// Which search tree a search walks.
