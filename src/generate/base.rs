@@ -2,7 +2,8 @@
 //! or of the textbook pattern grid), randomized backtracking, solver enumeration.
 
 use crate::grid::{
-    cells_of, Boxes, Cell, Geometry, Grid, Layout, Neighbours, Regions, Relabelling, Symmetries,
+    cells_of, Boxes, Cell, CellSet, Geometry, Grid, Layout, Neighbours, Regions, Relabelling,
+    Symmetries,
 };
 use crate::rng::Rand;
 use crate::solver::{Aborted, Solver};
@@ -478,6 +479,8 @@ fn backtrack_fill_in(
     let layout = empty.layout();
     let mut filler = Filler {
         layout,
+        apart: CellLists::of(&layout.apart_sets),
+        touching: CellLists::of(&layout.neighbour_sets),
         neighbours: g.variant().rules().neighbours,
         extra: vec![0; layout.extra_units().len()],
         n,
@@ -494,9 +497,39 @@ fn backtrack_fill_in(
         .then(|| Grid::from_cells(g, filler.cells).shaped_like(empty)))
 }
 
+/// Each cell's list of cells, flat: what a filler reads at every step for every open
+/// cell, where walking the layout's cell sets cost most of a non-consecutive fill.
+struct CellLists {
+    /// Cell `c`'s list is `cells[start[c]..start[c + 1]]`.
+    start: Vec<u32>,
+    cells: Vec<u16>,
+}
+
+impl CellLists {
+    fn of(sets: &[CellSet]) -> CellLists {
+        let mut start = Vec::with_capacity(sets.len() + 1);
+        let mut cells = Vec::new();
+        start.push(0);
+        for set in sets {
+            cells.extend(set.iter().map(|c| c as u16));
+            start.push(cells.len() as u32);
+        }
+        CellLists { start, cells }
+    }
+
+    #[inline]
+    fn of_cell(&self, cell: usize) -> &[u16] {
+        &self.cells[self.start[cell] as usize..self.start[cell + 1] as usize]
+    }
+}
+
 struct Filler<'l> {
-    /// Row, column, box and extra units of each cell, and the cells its move keeps apart.
+    /// Row, column, box and extra units of each cell.
     layout: &'l Layout,
+    /// The cells the rule set's move keeps apart from each cell.
+    apart: CellLists,
+    /// The cells touching each cell, where the rule set bars digits beside a digit.
+    touching: CellLists,
     /// What the rule set bars beside a digit.
     neighbours: Neighbours,
     /// Digits used in each extra unit.
@@ -521,12 +554,15 @@ impl Filler<'_> {
         for &u in self.layout.extra_units_of(cell) {
             used |= self.extra[self.layout.extra_index(u as usize)];
         }
-        for other in self.layout.apart_sets[cell].iter() {
-            used |= (1u32 << self.cells[other]) >> 1;
+        for &other in self.apart.of_cell(cell) {
+            used |= (1u32 << self.cells[other as usize]) >> 1;
         }
-        for other in self.layout.neighbour_sets[cell].iter() {
-            used |= u32::from(self.neighbours.barred(self.cells[other], self.n));
+        // The digits of the touching cells, then what they bar, at once.
+        let mut beside = 0u32;
+        for &other in self.touching.of_cell(cell) {
+            beside |= (1u32 << self.cells[other as usize]) >> 1;
         }
+        used |= u32::from(self.neighbours.barred_by(beside, self.n));
         !used & ((1u32 << self.n) - 1)
     }
 
