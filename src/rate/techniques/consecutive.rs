@@ -64,25 +64,37 @@ pub fn locked(b: &Board) -> Option<Step> {
             if places == 0 || places.count_ones() > 5 {
                 continue;
             }
-            let cells: Vec<usize> = digits(places)
-                .map(|i| b.unit(u)[i as usize - 1] as usize)
-                .collect();
-            let mut victims = CellSet::default();
-            for (i, &c) in cells.iter().enumerate() {
+            // The cells touching or being every place, given up once none is left (most
+            // units), and worth a step only where one of them holds a barred digit.
+            let unit = b.unit(u);
+            let (mut victims, mut rest) = (CellSet::default(), places);
+            let mut first = true;
+            while rest != 0 {
+                let c = unit[rest.trailing_zeros() as usize] as usize;
+                rest &= rest - 1;
                 let mut around = b.neighbour_set(c);
                 around.insert(c);
-                victims = if i == 0 { around } else { victims.and(around) };
+                victims = if first { around } else { victims.and(around) };
+                first = false;
+                if victims.is_empty() {
+                    break;
+                }
             }
+            if !victims
+                .iter()
+                .any(|c| b.is_open(c) && b.cand(c) & barred != 0)
+            {
+                continue;
+            }
+            let cells: Vec<usize> = digits(places)
+                .map(|i| unit[i as usize - 1] as usize)
+                .collect();
             let elims = holding(b, victims, barred);
-            if !elims.is_empty() {
-                let mut step = Step::new(Technique::LockedNc, cells).eliminating(elims);
-                step.describe(b, || {
-                    format!(
-                        "{d} goes in one of these cells, each touching or being the cells cleared"
-                    )
-                });
-                return Some(step);
-            }
+            let mut step = Step::new(Technique::LockedNc, cells).eliminating(elims);
+            step.describe(b, || {
+                format!("{d} goes in one of these cells, each touching or being the cells cleared")
+            });
+            return Some(step);
         }
     }
     None
