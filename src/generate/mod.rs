@@ -67,8 +67,12 @@ fn parse_named<T: Copy>(
 /// older rows without restarts. Version 10: a 16x16 jigsaw grid keeps its digits while
 /// its regions are reshaped (`base::LARGE_GRIDS_KEPT_SINCE`), so 16x16 jigsaw fills make
 /// other puzzles; `reproduce` refills older rows' grids between rounds as before; rows of
-/// other variants and sizes are made as in version 9.
-pub const GENERATOR_VERSION: u32 = 10;
+/// other variants and sizes are made as in version 9. Version 11: the search for a
+/// non-consecutive grid (mother and enumeration-route grids) restarts at a steady budget
+/// with support under the rule (`base::STEADY_GRID_SEARCH_SINCE`), so non-consecutive
+/// fills make other puzzles; `reproduce` searches older rows' grids as before; rows of
+/// other variants are made as in version 10.
+pub const GENERATOR_VERSION: u32 = 11;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).

@@ -22,8 +22,9 @@ pub use layout::{CellPlace, CellSet, ExtraUnitPlace, Layout, UnitKind};
 pub use parse::{parse_cells_with, parse_line, parse_line_in, parse_line_with, ParseError};
 pub use regions::{RegionError, Regions};
 pub use rules::{
-    per_geometry, Apart, Boxes, DeadlyPatterns, ExtraUnits, LineGroup, Mark, Neighbours,
-    PerGeometry, Relabelling, RuleSet, Symmetries, UnknownVariant, Variant, GEOMETRY_SLOTS,
+    per_geometry, Apart, Boxes, DeadlyPatterns, ExtraUnits, GridSearch, LineGroup, Mark,
+    Neighbours, PerGeometry, Relabelling, RuleSet, Symmetries, UnknownVariant, Variant,
+    GEOMETRY_SLOTS, RESTART_NODES, STEADY_NODES_PER_CELL,
 };
 pub use symmetry::Symmetry;
 

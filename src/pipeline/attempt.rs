@@ -456,6 +456,7 @@ mod tests {
         let cases = [
             (Variant::Classic, GENERATOR_VERSION),
             (Variant::NonConsecutive, GENERATOR_VERSION),
+            (Variant::NonConsecutive, 10),
             (Variant::Jigsaw, GENERATOR_VERSION),
             (Variant::Jigsaw, 7),
         ];

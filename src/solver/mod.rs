@@ -68,6 +68,9 @@ pub struct Solver {
     tree: Tree,
     /// Whether its counts keep the solutions they find (all but [`Solver::count_fast`]).
     keep_solutions: bool,
+    /// Whether its searches propagate support under a neighbours rule (see
+    /// [`Solver::with_neighbour_support`]).
+    neighbour_support: bool,
 }
 
 impl Default for Solver {
@@ -104,6 +107,7 @@ impl Solver {
             cage_locking: true,
             tree: Tree::Measured,
             keep_solutions: true,
+            neighbour_support: false,
         }
     }
 
@@ -115,6 +119,17 @@ impl Solver {
     /// turns it off for puzzles of those versions.
     pub fn with_cage_locking(mut self, on: bool) -> Solver {
         self.cage_locking = on;
+        self
+    }
+
+    /// The same solver with support under a neighbours rule on or off (the default): a
+    /// digit leaves the cells beside a cell whose digits all lie within one of it
+    /// (non-consecutive). Counts agree either way, but the trees differ, and so the
+    /// stored effort, the order in which solutions are found and the grid a random search
+    /// finds: only the grid search of generator versions from
+    /// `generate::NEIGHBOUR_SUPPORT_SINCE` turns it on.
+    pub fn with_neighbour_support(mut self, on: bool) -> Solver {
+        self.neighbour_support = on;
         self
     }
 
@@ -228,32 +243,47 @@ impl Solver {
     }
 
     /// [`Self::random_solution`], restarted on the same stream whenever a search runs past
-    /// its node budget, the budget doubling from `nodes` each time: a random search whose
-    /// length is heavy-tailed finishes sooner so (non-consecutive grids: 0 to 80 ms
-    /// from an empty grid without restarts).
-    ///
-    /// With `most`, a search would run past `most` nodes gives up: `None`, as when `start`
-    /// has no solution (a jigsaw layout that admits no grid can take minutes to prove so;
-    /// another layout is drawn instead).
+    /// its node budget, as `restarts` sets it: a random search whose length is
+    /// heavy-tailed finishes sooner so (non-consecutive grids: 0 to 80 ms from an empty
+    /// grid without restarts). `None` when `start` has no solution, or under
+    /// [`Restarts::Doubling`] with a cap, when the cap is reached first.
     pub fn random_solution_restarting(
         &self,
         start: &Grid,
         rng: &mut Rand,
-        mut nodes: u64,
-        most: Option<u64>,
+        restarts: Restarts,
     ) -> Result<Option<Grid>, Aborted> {
         let g = start.geometry();
+        let mut nodes = match restarts {
+            Restarts::Doubling { from, .. } => from,
+            Restarts::Steady(nodes) => nodes,
+        };
         loop {
             let order = RandomOrder(&mut *rng);
             if let Some(s) = by_size!(g, explore_within(start, None, 1, *self, order, nodes))? {
                 return Ok(s.first.map(|cells| solution_of(start, cells)));
             }
-            if most.is_some_and(|most| nodes >= most) {
-                return Ok(None);
+            if let Restarts::Doubling { most, .. } = restarts {
+                if most.is_some_and(|most| nodes >= most) {
+                    return Ok(None);
+                }
+                nodes = nodes.saturating_mul(2);
             }
-            nodes = nodes.saturating_mul(2);
         }
     }
+}
+
+/// How [`Solver::random_solution_restarting`] budgets its searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Restarts {
+    /// From `from` nodes, doubling at each restart. With `most`, a search that would run
+    /// past `most` nodes gives up instead (a jigsaw layout that admits no grid can take
+    /// minutes to prove so; another layout is drawn then).
+    Doubling { from: u64, most: Option<u64> },
+    /// The same budget at every restart: the cheaper where searches within a small budget
+    /// succeed often enough (non-consecutive grids; see the design notes, "Grid searches
+    /// that restart"). For a start with solutions: it gives up only at the deadline.
+    Steady(u64),
 }
 
 /// Whether singles alone (full house, hidden and naked singles) solve `grid`: the
@@ -511,6 +541,7 @@ fn explore_within<const N: usize, const BR: usize, const DB: usize, const BANDS:
         .with_regions(own.regions.as_deref())
         .with_cage_locking(solver.cage_locking)
         .with_configuration_branching(solver.tree == Tree::Fastest)
+        .with_neighbour_support(solver.neighbour_support)
         .within_nodes(nodes);
     let clues = grid.cells();
     s.keep_first = solver.keep_solutions && exclude.is_none_or(|a| a.keep);

@@ -22,6 +22,7 @@ use std::time::Instant;
 
 mod cage_pass;
 mod configurations;
+mod support;
 mod triads;
 
 use configurations::Configurations;
@@ -171,6 +172,9 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     /// Whether a 9×9 search with boxes branches on a digit's order in a band or stack
     /// rather than on a cell (see [`Self::with_configuration_branching`]).
     configurations: bool,
+    /// Whether propagation takes out digits that a touching cell leaves no room beside
+    /// (see [`support`]).
+    neighbour_support: bool,
 }
 
 /// The shape constants of one monomorphisation.
@@ -267,7 +271,16 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             rater_cage_steps: false,
             lock_cages: true,
             configurations: false,
+            neighbour_support: false,
         }
+    }
+
+    /// The same search, with support under the rule set's neighbours rule where it has one
+    /// ([`support`]): stronger propagation, so other trees, hence off where a tree or the
+    /// solutions' order is stored.
+    pub(super) fn with_neighbour_support(mut self, on: bool) -> Self {
+        self.neighbour_support = on && !self.tables.neighbours.is_empty();
+        self
     }
 
     /// The same search, giving up undecided after `nodes` nodes (see [`Self::found`]).
@@ -659,6 +672,11 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             }
             if self.dirty == 0 && !self.settle_stacks::<N, BR, DB, BANDS>(b) {
                 return false;
+            }
+            if self.neighbour_support && self.dirty == 0 {
+                let changed = support::settle::<N, BR, DB, BANDS>(b);
+                self.dirty |= changed;
+                self.stale |= changed;
             }
             if self.dirty == 0 {
                 return true;

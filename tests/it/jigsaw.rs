@@ -3,8 +3,8 @@
 //! import, refused by sdk export, and bad region maps refused with exit 2.
 
 use crate::common::{
-    bank, banks, fill_cli, fill_variant, in_default_band, ok, region_count, stderr, stdout,
-    temp_db, texts,
+    bank, banks, fill_cli, fill_variant, in_default_band, ok, region_count,
+    reproduce_with_their_engine, stderr, stdout, temp_db, texts,
 };
 
 /// Whether `map` (one symbol per cell) is `n` regions of `n` cells, each connected.
@@ -321,46 +321,13 @@ fn import_refuses_unknown_variants_and_bad_layouts_storing_nothing() {
     }
 }
 
-/// The puzzles of `fixture` (an export by an older binary) reproduce with the engine of
-/// their stored generator version; claimed as version `claimed` they come out otherwise,
-/// so the fixture exercises the switch.
-fn reproduce_with_their_engine(fixture: &str, side: usize, count: usize, claimed: u32) {
-    let fixture = format!("{}/tests/data/{fixture}", env!("CARGO_MANIFEST_DIR"));
-    let (_dir, db) = temp_db();
-    let out = bank(&["import", &fixture, "--db", &db], None);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let ids = texts(&db, "SELECT CAST(id AS TEXT) FROM puzzles ORDER BY id");
-    assert_eq!(ids.len(), count);
-    for id in &ids {
-        let out = ok(&["reproduce", id, "--db", &db]);
-        assert!(out.contains(&format!("puzzle {id}: identical")), "{out}");
-    }
-    crate::common::execute(
-        &db,
-        &format!("UPDATE puzzles SET generator_version = {claimed}"),
-    );
-    for id in &ids {
-        let o = bank(&["reproduce", id, "--db", &db], None);
-        assert_eq!(o.status.code(), Some(1), "puzzle {id}: {}", stdout(&o));
-        // The stored puzzle is drawn with its regions, as `show` draws it (a line per
-        // row and one around each).
-        let shown = ok(&["show", id, "--db", &db]);
-        let drawing: Vec<&str> = shown.lines().skip(1).take(2 * side + 1).collect();
-        assert!(
-            stdout(&o).contains(&format!("stored:\n{}\n", drawing.join("\n"))),
-            "{}",
-            stdout(&o)
-        );
-    }
-}
-
 /// Jigsaw puzzles of generator version 7, which drew a layout first and then a grid under
 /// it (`tests/data/jigsaw_v7.jsonl`, exported by that binary from `fill --variant jigsaw
 /// --count 6 --seed 9`), still reproduce; claimed as version 8 (regions drawn around a
 /// grid) they come out otherwise.
 #[test]
 fn version_7_jigsaw_puzzles_reproduce_with_their_engine() {
-    reproduce_with_their_engine("jigsaw_v7.jsonl", 9, 6, 8);
+    reproduce_with_their_engine("jigsaw_v7.jsonl", 6, 8);
 }
 
 /// 16x16 jigsaw puzzles of generator version 9, whose grids were refilled between the
@@ -369,7 +336,7 @@ fn version_7_jigsaw_puzzles_reproduce_with_their_engine() {
 /// as version 10 (the grid kept through the rounds) they come out otherwise.
 #[test]
 fn version_9_jigsaw_16x16_puzzles_reproduce_with_their_engine() {
-    reproduce_with_their_engine("jigsaw16_v9.jsonl", 16, 3, 10);
+    reproduce_with_their_engine("jigsaw16_v9.jsonl", 3, 10);
 }
 
 /// Served and explained like any variant: `take` (jsonl carries the region map, txt the

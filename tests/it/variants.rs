@@ -728,3 +728,13 @@ fn variants_lists_every_rule_set() {
     assert!(out.contains("anti-knight\t4,6,9,12\tanti-knight 9x9: place 1-9 once in every row, column and box; no two cells a knight's move apart hold the same digit."), "{out}");
     assert!(out.contains("windoku\t9,16\twindoku 9x9: place 1-9 once in every row, column and box, and in each shaded window."), "{out}");
 }
+
+/// Non-consecutive puzzles of generator version 10, whose grids came from a search that
+/// restarted at doubling budgets without support under the rule
+/// (`tests/data/non_consecutive_v10.jsonl`, exported by that binary from `fill --variant
+/// non-consecutive --count 12 --seed 9`: mother and enumeration-route grids), still
+/// reproduce; claimed as version 11 (steady budgets with support) they come out otherwise.
+#[test]
+fn version_10_non_consecutive_puzzles_reproduce_with_their_engine() {
+    crate::common::reproduce_with_their_engine("non_consecutive_v10.jsonl", 12, 11);
+}

@@ -158,10 +158,32 @@ pub struct RuleSet {
     /// puzzles rate below the tier and a rating costs most: measured per variant (see
     /// the design notes, "Settling before rating").
     pub settle_first_from: Option<f64>,
-    /// The node budget from which the solver's random search for a solution grid restarts
-    /// (doubling it each time), where that search is heavy-tailed; `None`: one search.
-    pub grid_search_restarts: Option<u64>,
+    /// How the solver's random search for a solution grid runs.
+    pub grid_search: GridSearch,
 }
+
+/// How the solver's random search for a solution grid of a rule set runs, where one
+/// search from an empty grid is heavy-tailed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridSearch {
+    /// One search to its end.
+    Once,
+    /// Restarts from a budget of [`RESTART_NODES`], doubling it each time (jigsaw: a
+    /// layout may admit no grid, and the growing budget reaches the cap that gives it up).
+    Doubling,
+    /// Restarts at the same budget, [`STEADY_NODES_PER_CELL`] nodes a cell, with support
+    /// under the neighbours rule (non-consecutive, whose empty grid has solutions).
+    Steady,
+}
+
+/// The first node budget of a [`GridSearch::Doubling`] search.
+pub const RESTART_NODES: u64 = 256;
+
+/// The budget of each [`GridSearch::Steady`] search, per cell of the grid. Measured
+/// (`generate --variant non-consecutive --route enumerate --count 300`, one thread):
+/// 9×9 fastest at about 2.4 a cell (192 nodes), 12×12 at about 2.7 (384); see the
+/// design notes, "Grid searches that restart".
+pub const STEADY_NODES_PER_CELL: f64 = 2.5;
 
 impl RuleSet {
     /// Whether puzzles of this rule set are made in side `n`.
@@ -215,7 +237,7 @@ const SHADED_UNITS: RuleSet = RuleSet {
     mark: Mark::ShadeExtraUnits,
     rule: ", and among the nine shaded cells",
     settle_first_from: Some(6.0),
-    grid_search_restarts: None,
+    grid_search: GridSearch::Once,
 };
 
 /// What the rule sets that forbid pairs of digits in nearby cells share (anti-knight,
@@ -229,9 +251,6 @@ const FORBIDDEN_PAIRS: RuleSet = RuleSet {
     settle_first_from: Some(3.5),
     ..SHADED_UNITS
 };
-
-/// The first node budget of a restarting grid search ([`RuleSet::grid_search_restarts`]).
-const RESTART_NODES: u64 = 256;
 
 /// Every variant's rule set, at its index.
 const RULES: [RuleSet; 12] = [
@@ -251,7 +270,7 @@ const RULES: [RuleSet; 12] = [
         mark: Mark::Plain,
         rule: "",
         settle_first_from: None,
-        grid_search_restarts: None,
+        grid_search: GridSearch::Once,
     },
     RuleSet {
         name: "diagonal",
@@ -269,7 +288,7 @@ const RULES: [RuleSet; 12] = [
         mark: Mark::ShadeExtraUnits,
         rule: ", and in each of the two shaded main diagonals",
         settle_first_from: Some(6.0),
-        grid_search_restarts: None,
+        grid_search: GridSearch::Once,
     },
     RuleSet {
         name: "killer",
@@ -288,7 +307,7 @@ const RULES: [RuleSet; 12] = [
         mark: Mark::Cages,
         rule: "; the digits of each dashed cage do not repeat and add up to its sum",
         settle_first_from: Some(2.6),
-        grid_search_restarts: None,
+        grid_search: GridSearch::Once,
     },
     RuleSet {
         name: "windoku",
@@ -360,7 +379,7 @@ const RULES: [RuleSet; 12] = [
         // own two (locked and forcing-cell non-consecutive) and links between neighbours.
         generalized_rating: false,
         rule: "; no two orthogonally touching cells hold consecutive digits",
-        grid_search_restarts: Some(RESTART_NODES),
+        grid_search: GridSearch::Steady,
         ..FORBIDDEN_PAIRS
     },
     RuleSet {
@@ -382,7 +401,7 @@ const RULES: [RuleSet; 12] = [
         mark: Mark::Plain,
         rule: "",
         settle_first_from: Some(3.5),
-        grid_search_restarts: Some(RESTART_NODES),
+        grid_search: GridSearch::Doubling,
     },
 ];
 
