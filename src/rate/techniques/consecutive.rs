@@ -64,9 +64,13 @@ pub fn locked(b: &Board) -> Option<Step> {
             if places == 0 || places.count_ones() > 5 {
                 continue;
             }
-            // The cells touching or being every place, given up once none is left (most
-            // units), and worth a step only where one of them holds a barred digit.
+            // A cell touching or being every place has them all within one row and one
+            // column of it: most units have their places further apart.
             let unit = b.unit(u);
+            if !within_three_lines(unit, places, n) {
+                continue;
+            }
+            // Those cells, worth a step only where one of them holds a barred digit.
             let (mut victims, mut rest) = (CellSet::default(), places);
             let mut first = true;
             while rest != 0 {
@@ -98,4 +102,19 @@ pub fn locked(b: &Board) -> Option<Step> {
         }
     }
     None
+}
+
+/// Whether the cells of `unit` at the positions of `places` lie within three rows and
+/// three columns (side `n`).
+fn within_three_lines(unit: &[u16], places: u16, n: usize) -> bool {
+    let (mut rows, mut cols) = (0u32, 0u32);
+    let mut rest = places;
+    while rest != 0 {
+        let c = unit[rest.trailing_zeros() as usize] as usize;
+        rest &= rest - 1;
+        rows |= 1 << (c / n);
+        cols |= 1 << (c % n);
+    }
+    let span = |lines: u32| 31 - lines.leading_zeros() - lines.trailing_zeros();
+    span(rows) <= 2 && span(cols) <= 2
 }
