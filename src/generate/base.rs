@@ -105,7 +105,7 @@ pub fn solution_grid(
     deadline: Option<Instant>,
     version: u32,
 ) -> Result<Grid, Aborted> {
-    let regions = RegionsFirst::of(geometry, version);
+    let build = Build::new(geometry, deadline, version);
     let grid = match route {
         Route::Transform => {
             let seed = mother_seed.unwrap_or_else(|| rng.next_u64());
@@ -113,10 +113,10 @@ pub fn solution_grid(
             return transformed_from(&mother, rng, deadline, version);
         }
         Route::Pattern => transformed(&pattern_grid(geometry), rng),
-        Route::Backtrack => backtrack_fill(geometry, rng, deadline, regions, version)?,
-        Route::Enumerate => enumerated(geometry, rng, deadline, regions, version)?,
+        Route::Backtrack => backtrack_fill(&build, rng)?,
+        Route::Enumerate => enumerated(&build, rng)?,
     };
-    with_regions(grid, rng, deadline, regions, version)
+    with_regions(grid, rng, &build)
 }
 
 /// The transform route's grid from `mother` (the mother grid of its seed,
@@ -128,21 +128,15 @@ pub fn transformed_from(
     deadline: Option<Instant>,
     version: u32,
 ) -> Result<Grid, Aborted> {
-    let regions = RegionsFirst::of(mother.geometry(), version);
-    with_regions(transformed(mother, rng), rng, deadline, regions, version)
+    let build = Build::new(mother.geometry(), deadline, version);
+    with_regions(transformed(mother, rng), rng, &build)
 }
 
 /// `grid` with its regions drawn around it where the rule set's regions are the puzzle's
 /// own and the version draws them so.
-fn with_regions(
-    grid: Grid,
-    rng: &mut Rand,
-    deadline: Option<Instant>,
-    regions: RegionsFirst,
-    version: u32,
-) -> Result<Grid, Aborted> {
-    match regions {
-        RegionsFirst::Around => regions_around(grid, rng, deadline, version),
+fn with_regions(grid: Grid, rng: &mut Rand, build: &Build) -> Result<Grid, Aborted> {
+    match build.regions {
+        RegionsFirst::Around => regions_around(grid, rng, build.deadline, build.version),
         RegionsFirst::Fixed | RegionsFirst::Layout => Ok(grid),
     }
 }
@@ -231,6 +225,26 @@ enum RegionsFirst {
     Layout,
 }
 
+/// What building one grid goes by: its geometry, its deadline, where its regions come
+/// from, and the generator version it is built as.
+struct Build {
+    g: Geometry,
+    deadline: Option<Instant>,
+    regions: RegionsFirst,
+    version: u32,
+}
+
+impl Build {
+    fn new(g: Geometry, deadline: Option<Instant>, version: u32) -> Build {
+        Build {
+            g,
+            deadline,
+            regions: RegionsFirst::of(g, version),
+            version,
+        }
+    }
+}
+
 impl RegionsFirst {
     fn of(g: Geometry, version: u32) -> RegionsFirst {
         match g.variant().rules().boxes {
@@ -298,28 +312,22 @@ pub fn mother_grid_of(
     deadline: Option<Instant>,
     version: u32,
 ) -> Result<Grid, Aborted> {
-    let regions = RegionsFirst::of(g, version);
-    enumerated(g, &mut Rand::new(seed), deadline, regions, version)
+    enumerated(&Build::new(g, deadline, version), &mut Rand::new(seed))
 }
 
 /// The solver's first solution of an empty grid, branching in random order, searching as
 /// the rule set says ([`GridSearch`]) and generator `version` did.
-fn enumerated(
-    g: Geometry,
-    rng: &mut Rand,
-    deadline: Option<Instant>,
-    regions: RegionsFirst,
-    version: u32,
-) -> Result<Grid, Aborted> {
-    let solver = Solver::with_deadline(deadline);
+fn enumerated(build: &Build, rng: &mut Rand) -> Result<Grid, Aborted> {
+    let g = build.g;
+    let solver = Solver::with_deadline(build.deadline);
     let search = match g.variant().rules().grid_search {
         // Older versions searched these from a doubling budget, without support.
-        GridSearch::Steady if version < STEADY_GRID_SEARCH_SINCE => GridSearch::Doubling,
+        GridSearch::Steady if build.version < STEADY_GRID_SEARCH_SINCE => GridSearch::Doubling,
         search => search,
     };
     // Some jigsaw layouts admit no grid: then another layout.
     loop {
-        let empty = empty_grid(g, rng, regions);
+        let empty = empty_grid(g, rng, build.regions);
         let grid = match search {
             GridSearch::Once => solver.random_solution(&empty, rng)?,
             GridSearch::Doubling => {
@@ -459,16 +467,11 @@ fn line_permutation(per_group: usize, groups: usize, rng: &mut Rand) -> Vec<usiz
 /// first, digits in random order, undoing on dead ends. From generator
 /// [`BACKTRACK_RESTARTS_SINCE`] a fill that runs past [`RESTART_STEPS_PER_CELL`] starts
 /// over from the empty grid, the stream going on where it stands.
-fn backtrack_fill(
-    g: Geometry,
-    rng: &mut Rand,
-    deadline: Option<Instant>,
-    regions: RegionsFirst,
-    version: u32,
-) -> Result<Grid, Aborted> {
-    let most_steps = match regions {
+fn backtrack_fill(build: &Build, rng: &mut Rand) -> Result<Grid, Aborted> {
+    let g = build.g;
+    let most_steps = match build.regions {
         RegionsFirst::Around | RegionsFirst::Layout => LAYOUT_NODES,
-        RegionsFirst::Fixed if version >= BACKTRACK_RESTARTS_SINCE => {
+        RegionsFirst::Fixed if build.version >= BACKTRACK_RESTARTS_SINCE => {
             RESTART_STEPS_PER_CELL * g.cells() as u64
         }
         RegionsFirst::Fixed => u64::MAX,
@@ -476,8 +479,8 @@ fn backtrack_fill(
     // Some jigsaw layouts admit no grid: then another layout. A fill that stopped at its
     // step cap starts again.
     loop {
-        let empty = empty_grid(g, rng, regions);
-        if let Some(grid) = backtrack_fill_in(&empty, rng, deadline, most_steps)? {
+        let empty = empty_grid(g, rng, build.regions);
+        if let Some(grid) = backtrack_fill_in(&empty, rng, build.deadline, most_steps)? {
             return Ok(grid);
         }
     }

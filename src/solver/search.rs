@@ -1104,6 +1104,28 @@ fn branch_cell<const N: usize, const DB: usize, const BANDS: usize>(
     best
 }
 
+/// A random grid of `g` found by the solver, and the clues left when each cell stays
+/// with odds `keep` in the grid's cells: boards for the passes' tests.
+#[cfg(test)]
+fn random_clues(
+    g: crate::grid::Geometry,
+    rng: &mut crate::rng::Rand,
+    keep: u32,
+) -> (crate::grid::Grid, Vec<u8>) {
+    let solution = super::Solver::new()
+        .random_solution(&crate::grid::Grid::empty(g), rng)
+        .unwrap()
+        .unwrap();
+    let cells = g.cells() as u32;
+    let clues = (0..g.cells())
+        .map(|c| match rng.below(cells) < keep {
+            true => solution.get(c),
+            false => 0,
+        })
+        .collect();
+    (solution, clues)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

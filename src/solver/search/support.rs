@@ -73,10 +73,9 @@ pub(super) fn settle<const N: usize, const BR: usize, const DB: usize, const BAN
 #[cfg(test)]
 mod tests {
     use super::super::{Ascending, Search};
-    use crate::grid::{Geometry, Grid, Variant};
+    use crate::grid::{Geometry, Variant};
     use crate::rng::Rand;
     use crate::solver::band_tables::band_tables;
-    use crate::solver::Solver;
 
     fn nc() -> Geometry {
         Geometry::CLASSIC.with_variant(Variant::NonConsecutive)
@@ -128,21 +127,10 @@ mod tests {
     /// such boards.
     #[test]
     fn support_keeps_every_solution() {
-        let solver = Solver::new();
         let mut rng = Rand::new(5);
         let mut narrowed = 0;
         for trial in 0..200 {
-            let solution = solver
-                .random_solution(&Grid::empty(nc()), &mut rng)
-                .unwrap()
-                .unwrap();
-            let keep = 12 + trial % 29;
-            let clues: Vec<u8> = (0..81)
-                .map(|c| match rng.below(81) < keep {
-                    true => solution.get(c),
-                    false => 0,
-                })
-                .collect();
+            let (solution, clues) = super::super::random_clues(nc(), &mut rng, 12 + trial % 29);
             let mut s = Search::<_, false>::new(band_tables(nc()), Ascending, 2, None);
             let mut b = s.board::<9, 3, 27, 3>(&clues).unwrap();
             assert!(s.propagate::<9, 3, 27, 3>(&mut b), "{clues:?}");
