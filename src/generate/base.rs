@@ -355,8 +355,8 @@ fn enumerated(build: &Build, rng: &mut Rand) -> Result<Grid, Aborted> {
 /// The generator version from which a [`GridSearch::Steady`] rule set's grid search
 /// (non-consecutive mother and enumeration-route grids) restarts at a steady budget with
 /// support under the neighbours rule; before, from a doubling budget without it
-/// (`reproduce` searches so for rows of older versions). 9×9 grids 2.35 s -> 0.85 s
-/// for 300 (see the design notes, "Grid searches that restart").
+/// (`reproduce` searches so for rows of older versions). 300 9×9 grids 2.9-3.9 s ->
+/// 0.85 s (see the design notes, "Grid searches that restart").
 const STEADY_GRID_SEARCH_SINCE: u32 = 11;
 
 /// Whether every transform-route grid of `g` is in its mother grid's solution class: the

@@ -67,7 +67,7 @@ pub fn locked(b: &Board) -> Option<Step> {
             // A cell touching or being every place has them all within one row and one
             // column of it: most units have their places further apart.
             let unit = b.unit(u);
-            if !within_three_lines(unit, places, n) {
+            if !within_three_lines(b, unit, places) {
                 continue;
             }
             // Those cells, worth a step only where one of them holds a barred digit.
@@ -105,15 +105,15 @@ pub fn locked(b: &Board) -> Option<Step> {
 }
 
 /// Whether the cells of `unit` at the positions of `places` lie within three rows and
-/// three columns (side `n`).
-fn within_three_lines(unit: &[u16], places: u16, n: usize) -> bool {
+/// three columns.
+fn within_three_lines(b: &Board, unit: &[u16], places: u16) -> bool {
     let (mut rows, mut cols) = (0u32, 0u32);
     let mut rest = places;
     while rest != 0 {
-        let c = unit[rest.trailing_zeros() as usize] as usize;
+        let at = b.layout().places[unit[rest.trailing_zeros() as usize] as usize];
         rest &= rest - 1;
-        rows |= 1 << (c / n);
-        cols |= 1 << (c % n);
+        rows |= 1 << at.row;
+        cols |= 1 << at.col;
     }
     let span = |lines: u32| 31 - lines.leading_zeros() - lines.trailing_zeros();
     span(rows) <= 2 && span(cols) <= 2
