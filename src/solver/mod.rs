@@ -126,8 +126,8 @@ impl Solver {
     /// digit leaves the cells beside a cell whose digits all lie within one of it
     /// (non-consecutive). Counts agree either way, but the trees differ, and so the
     /// stored effort, the order in which solutions are found and the grid a random search
-    /// finds: only the grid search of generator versions from
-    /// `generate::NEIGHBOUR_SUPPORT_SINCE` turns it on.
+    /// finds: only the grid search turns it on, from generator version 11
+    /// (`STEADY_GRID_SEARCH_SINCE` in `generate/base.rs`).
     pub fn with_neighbour_support(mut self, on: bool) -> Solver {
         self.neighbour_support = on;
         self

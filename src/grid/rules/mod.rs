@@ -162,8 +162,8 @@ pub struct RuleSet {
     pub grid_search: GridSearch,
 }
 
-/// How the solver's random search for a solution grid of a rule set runs, where one
-/// search from an empty grid is heavy-tailed.
+/// How the solver's random search for a solution grid of a rule set runs: restarting
+/// where one search from an empty grid is heavy-tailed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GridSearch {
     /// One search to its end.
