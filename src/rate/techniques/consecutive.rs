@@ -76,8 +76,7 @@ pub fn locked(b: &Board) -> Option<Step> {
             while rest != 0 {
                 let c = unit[rest.trailing_zeros() as usize] as usize;
                 rest &= rest - 1;
-                let mut around = b.neighbour_set(c);
-                around.insert(c);
+                let around = b.neighbour_set(c).with(c);
                 victims = if first { around } else { victims.and(around) };
                 first = false;
                 if victims.is_empty() {
