@@ -52,11 +52,14 @@ pub enum DigitSearch {
     EmptyRectangle,
     /// Generalized intersections, over every unit; key: digit.
     Intersection,
+    /// Locked NC, over every unit; key: digit. It reads the barred digits' candidates
+    /// too, but they only ever go, which can take a step away and never bring one.
+    LockedNc,
 }
 
 impl DigitSearch {
     /// Every search, one slot each.
-    const ALL: [DigitSearch; 12] = [
+    const ALL: [DigitSearch; 13] = [
         DigitSearch::Fish(2),
         DigitSearch::Fish(3),
         DigitSearch::Fish(4),
@@ -69,6 +72,7 @@ impl DigitSearch {
         DigitSearch::Nishio,
         DigitSearch::EmptyRectangle,
         DigitSearch::Intersection,
+        DigitSearch::LockedNc,
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -84,6 +88,7 @@ impl DigitSearch {
             DigitSearch::Nishio => 9,
             DigitSearch::EmptyRectangle => 10,
             DigitSearch::Intersection => 11,
+            DigitSearch::LockedNc => 12,
         }
     }
 }

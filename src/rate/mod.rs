@@ -429,11 +429,28 @@ mod tests {
 
     /// Searches that pass over unchanged units and digits (and the rest, which share
     /// nothing or a cache) find what they find on a board that remembers nothing, at every
-    /// step of rating chain-level calibration puzzles.
+    /// step of rating chain-level calibration puzzles, and non-consecutive puzzles the
+    /// reference rates 2.5 or more (their steps, locked NC among them, read the
+    /// candidates of neighbouring digits).
     #[test]
     fn remembered_searches_change_no_finding() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/non_consecutive_se.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("the non-consecutive ratings");
+        let nc = Geometry::CLASSIC.with_variant(crate::grid::Variant::NonConsecutive);
+        let non_consecutive = text
+            .lines()
+            .filter_map(|l| l.split_once(' '))
+            .filter(|(_, rest)| rest.split(' ').next().and_then(|se| se.parse().ok()) >= Some(2.5))
+            .take(25)
+            .map(|(cells, _)| crate::grid::parse_cells_with(cells, nc).expect("a puzzle"));
         let mut steps = 0;
-        for p in calibration_puzzles(6.0, 25) {
+        for p in calibration_puzzles(6.0, 25)
+            .into_iter()
+            .chain(non_consecutive)
+        {
             let mut board = Board::new(&p);
             while !board.solved() {
                 let fresh = board.forgetting_searches();
@@ -460,7 +477,7 @@ mod tests {
                 steps += 1;
             }
         }
-        assert!(steps > 500, "{steps} steps");
+        assert!(steps > 1000, "{steps} steps");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
+use crate::rate::memo::DigitSearch;
 use crate::rate::techniques::step::Step;
 
 /// Open cells of `cells` holding a digit of `mask`, as eliminations.
@@ -58,6 +59,10 @@ pub fn locked(b: &Board) -> Option<Step> {
     let n = b.n();
     for d in 1..=n as u8 {
         let barred = b.barred_beside(d);
+        let key = d as usize - 1;
+        if b.digit_found_nothing_since(DigitSearch::LockedNc, key, d) {
+            continue;
+        }
         let units = layout.columns().chain(layout.rows()).chain(layout.boxes());
         for u in units {
             let places = b.positions(u, d);
@@ -99,6 +104,7 @@ pub fn locked(b: &Board) -> Option<Step> {
             });
             return Some(step);
         }
+        b.digit_found_nothing(DigitSearch::LockedNc, key, d);
     }
     None
 }
