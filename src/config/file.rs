@@ -71,7 +71,7 @@ pub struct ConfigFile {
 }
 
 /// A variant's own table, `[NAME]`: its tiers, for a rule set with cages the cage sizes
-/// grown, and how many puzzles one of its grids serves.
+/// grown, how many puzzles one of its grids serves, and the routes its grids take.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct VariantTable {
@@ -82,6 +82,10 @@ pub struct VariantTable {
     /// `generation.puzzles_per_grid`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzles_per_grid: Option<u32>,
+    /// Route name → weight for the variant's base grids (without it:
+    /// `generation.routes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routes: Option<BTreeMap<String, u32>>,
     /// The variant's tiers, easiest first (without them: the `[[tier]]` list; a rule set
     /// with cages rates on its own scale and needs its own).
     #[serde(rename = "tier", default, skip_serializing_if = "Option::is_none")]

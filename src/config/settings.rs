@@ -109,8 +109,10 @@ pub struct Generation {
     pub dedup: Dedup,
     /// Grid used when no size is given.
     pub default_geometry: Geometry,
-    /// Solution-grid routes by weight, in name order.
-    pub routes: Weighted<Route>,
+    /// Solution-grid routes by weight, in name order, for a variant without its own.
+    routes: Weighted<Route>,
+    /// The variants with routes of their own (`[NAME] routes`).
+    own_routes: BTreeMap<Variant, Weighted<Route>>,
     /// Strategies by weight, in name order, before fitting them to a geometry.
     strategies: Vec<(Strategy, u32)>,
     /// Sizes of the killer cages grown on a solution grid.
@@ -149,16 +151,20 @@ impl Generation {
         Ok(())
     }
 
-    /// The routes that can make grids of `g`, by weight (the pattern grid breaks extra
-    /// units); an error when none can.
+    /// The routes that can make grids of `g`, by weight (the variant's own, else
+    /// `generation.routes`; the pattern grid breaks extra units); an error when none can.
     pub fn routes_for(&self, g: Geometry) -> Result<Weighted<Route>> {
-        Weighted::new(self.routes.items().filter(|(r, _)| r.usable(g))).with_context(|| {
+        let (routes, key) = match self.own_routes.get(&g.variant()) {
+            Some(own) => (own, format!("{}.routes", g.variant().name())),
+            None => (&self.routes, "generation.routes".to_string()),
+        };
+        Weighted::new(routes.items().filter(|(r, _)| r.usable(g))).with_context(|| {
             let broken = Route::Pattern
                 .breaks(g)
                 .map_or_else(String::new, |c| format!(" ({c})"));
             format!(
-                "generation.routes: the pattern route cannot make {} grids{broken}: give \
-                 transform, backtrack or enumerate a weight above 0",
+                "{key}: the pattern route cannot make {} grids{broken}: give transform, \
+                 backtrack or enumerate a weight above 0",
                 g.label(),
             )
         })
@@ -341,6 +347,7 @@ impl Settings {
             cage_sizes,
             tiers: own,
             puzzles_per_grid: own_puzzles_per_grid,
+            routes: own_routes,
         } = resolve_variants(&file)?;
         let tiers = TierLists {
             shared: resolve_tiers(&file.tiers, "tier", (17, 80), &SUPPORTED_SIZES, false)?,
@@ -349,6 +356,7 @@ impl Settings {
         let generation = Generation {
             cage_sizes,
             own_puzzles_per_grid,
+            own_routes,
             ..generation
         };
         let quotas = resolve_quotas(&file, &tiers, &generation)?;
@@ -472,10 +480,7 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
             g.default_size
         )
     })?;
-    let routes = Weighted::new(named_weights::<Route>(&g.routes, "generation.routes")?).context(
-        "generation.routes: at least one route needs a weight above 0 (and all together at \
-         most 4294967295)",
-    )?;
+    let routes = route_weights(&g.routes, "generation.routes")?;
     let strategies = named_weights::<Strategy>(&g.strategies, "generation.strategies")?;
     let generation = Generation {
         cage_sizes: CageSizes::DEFAULT,
@@ -484,6 +489,7 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
         threads: (g.threads > 0).then_some(g.threads),
         puzzles_per_grid: g.puzzles_per_grid,
         own_puzzles_per_grid: BTreeMap::new(),
+        own_routes: BTreeMap::new(),
         mother_grid_uses: g.mother_grid_uses,
         max_per_solution_class: (g.max_per_solution_class > 0).then_some(g.max_per_solution_class),
         dedup: match g.dedup.as_str() {
@@ -504,6 +510,16 @@ fn resolve_generation(file: &ConfigFile) -> Result<Generation> {
     )?;
     generation.strategies_for(default_geometry)?;
     Ok(generation)
+}
+
+/// A route weight table (`key` names it in errors): at least one weight above 0.
+fn route_weights(table: &BTreeMap<String, u32>, key: &str) -> Result<Weighted<Route>> {
+    Weighted::new(named_weights::<Route>(table, key)?).with_context(|| {
+        format!(
+            "{key}: at least one route needs a weight above 0 (and all together at most \
+             4294967295)"
+        )
+    })
 }
 
 /// A table of name = weight, each name parsed into its type; `key` names the table in
@@ -531,15 +547,18 @@ struct Variants {
     tiers: BTreeMap<Variant, SizedTiers>,
     /// The variants with a `puzzles_per_grid` of their own.
     puzzles_per_grid: BTreeMap<Variant, u32>,
+    /// The variants with `routes` of their own.
+    routes: BTreeMap<Variant, Weighted<Route>>,
 }
 
 /// The variants' own tables (`[killer]`, `[diagonal]`, …): the cage sizes of the rule
 /// set with cages, each table's tiers (a table without any takes the `[[tier]]` list),
-/// and puzzles per grid. A top-level key that names no variant is refused; a rule set
+/// puzzles per grid and routes. A top-level key that names no variant is refused; a rule set
 /// with cages needs its table (its tiers are on its own scale).
 fn resolve_variants(file: &ConfigFile) -> Result<Variants> {
     let mut own = BTreeMap::new();
     let mut puzzles_per_grid = BTreeMap::new();
+    let mut routes = BTreeMap::new();
     let mut cage_sizes = None;
     for (name, table) in &file.variants {
         let variant = Variant::from_name(name)
@@ -566,6 +585,9 @@ fn resolve_variants(file: &ConfigFile) -> Result<Variants> {
             }
             puzzles_per_grid.insert(variant, count);
         }
+        if let Some(table) = &table.routes {
+            routes.insert(variant, route_weights(table, &format!("{name}.routes"))?);
+        }
         // Cages rate on their own scale, where a puzzle may have no givens at all.
         let clues = if rules.cages { (0, 80) } else { (17, 80) };
         if rules.cages || table.tiers.is_some() {
@@ -584,6 +606,7 @@ fn resolve_variants(file: &ConfigFile) -> Result<Variants> {
         cage_sizes,
         tiers: own,
         puzzles_per_grid,
+        routes,
     })
 }
 
@@ -1147,7 +1170,7 @@ mod tests {
             assert!(err.starts_with("config t.toml: "), "{err}");
             checked += 1;
         }
-        assert_eq!(checked, 33);
+        assert_eq!(checked, 35);
         for text in [
             "tier = 3",
             "\u{0}",
@@ -1156,6 +1179,34 @@ mod tests {
         ] {
             assert!(Settings::parse(text, "t.toml").is_err());
         }
+    }
+
+    /// A variant's `routes` replace `generation.routes` for its grids alone, and a pattern
+    /// route it cannot use is refused under its name (its quotas need grids).
+    #[test]
+    fn a_variant_may_take_routes_of_its_own() {
+        let embedded = Settings::embedded();
+        let routes = |s: &Settings, v| -> Vec<(Route, u32)> {
+            s.generation.routes_for(nine(v)).unwrap().items().collect()
+        };
+        let nc = routes(&embedded, Variant::NonConsecutive);
+        assert!(!nc.iter().any(|&(r, _)| r == Route::Backtrack), "{nc:?}");
+        assert!(nc.contains(&(Route::Enumerate, 2)), "{nc:?}");
+        let classic = routes(&embedded, Variant::Classic);
+        assert!(classic.contains(&(Route::Backtrack, 1)), "{classic:?}");
+
+        let own = Settings::parse("[windoku]\nroutes = { backtrack = 3 }\n", "t").unwrap();
+        assert_eq!(routes(&own, Variant::Windoku), [(Route::Backtrack, 3)]);
+        assert_eq!(
+            routes(&own, Variant::Diagonal),
+            routes(&embedded, Variant::Diagonal)
+        );
+        let err = Settings::parse("[windoku]\nroutes = { pattern = 1 }\n", "t").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("windoku.routes: the pattern route"),
+            "{err}"
+        );
     }
 
     #[test]
