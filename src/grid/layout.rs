@@ -405,7 +405,7 @@ impl CellSet {
 
     /// This set with `cell` added, built in registers: `insert` on a copy writes one
     /// word to memory that the next whole-set operation reads back at a store-forwarding
-    /// stall (most of Locked NC's time when it intersected that way).
+    /// stall (a fifth of Locked NC's samples when it intersected that way).
     #[inline]
     pub fn with(self, cell: usize) -> CellSet {
         let bit = |i: usize| if i == cell / 64 { 1 << (cell % 64) } else { 0 };
