@@ -16,6 +16,9 @@ use std::rc::Rc;
 pub enum UnitSearch {
     /// Naked subsets of this size (2 to 4).
     Naked(usize),
+    /// Generalized naked subsets of this size (2 to 4): they remove outside the unit too,
+    /// so a unit where naked ones found nothing may still have one.
+    GeneralizedNaked(usize),
     /// Hidden subsets of this size (2 to 4).
     Hidden(usize),
     /// Direct hidden pairs and triples (2 or 3).
@@ -95,7 +98,7 @@ impl DigitSearch {
 
 impl UnitSearch {
     /// Every search, one slot each.
-    const ALL: [UnitSearch; 11] = [
+    const ALL: [UnitSearch; 14] = [
         UnitSearch::Naked(2),
         UnitSearch::Naked(3),
         UnitSearch::Naked(4),
@@ -107,6 +110,9 @@ impl UnitSearch {
         UnitSearch::AlsWing(3),
         UnitSearch::AlsWing(4),
         UnitSearch::AlsWing(5),
+        UnitSearch::GeneralizedNaked(2),
+        UnitSearch::GeneralizedNaked(3),
+        UnitSearch::GeneralizedNaked(4),
     ];
     const COUNT: usize = Self::ALL.len();
 
@@ -116,6 +122,7 @@ impl UnitSearch {
             UnitSearch::Hidden(k) => 3 + k - 2,
             UnitSearch::DirectHidden(k) => 6 + k - 2,
             UnitSearch::AlsWing(k) => 8 + k - 3,
+            UnitSearch::GeneralizedNaked(k) => 11 + k - 2,
         }
     }
 }

@@ -429,27 +429,48 @@ mod tests {
 
     /// Searches that pass over unchanged units and digits (and the rest, which share
     /// nothing or a cache) find what they find on a board that remembers nothing, at every
-    /// step of rating chain-level calibration puzzles, and non-consecutive puzzles the
-    /// reference rates 2.5 or more (their steps, locked NC among them, read the
-    /// candidates of neighbouring digits).
+    /// step of rating chain-level calibration puzzles, and the ten highest-rated puzzles
+    /// of each variant the reference rated (their rule sets add peers outside the units,
+    /// extra units and steps of their own, which read the candidates of other cells).
     #[test]
     fn remembered_searches_change_no_finding() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/non_consecutive_se.txt"
-        );
-        let text = std::fs::read_to_string(path).expect("the non-consecutive ratings");
-        let nc = Geometry::CLASSIC.with_variant(crate::grid::Variant::NonConsecutive);
-        let non_consecutive = text
-            .lines()
-            .filter_map(|l| l.split_once(' '))
-            .filter(|(_, rest)| rest.split(' ').next().and_then(|se| se.parse().ok()) >= Some(2.5))
-            .take(25)
-            .map(|(cells, _)| crate::grid::parse_cells_with(cells, nc).expect("a puzzle"));
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+        let mut variant_puzzles = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("the test data") {
+            let path = entry.expect("a test data file").path();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            let Some(variant) = name
+                .strip_suffix("_se.txt")
+                .and_then(|v| crate::grid::Variant::from_name(&v.replace('_', "-")))
+                .filter(|v| !v.rules().is_plain())
+            else {
+                continue;
+            };
+            let g = Geometry::CLASSIC.with_variant(variant);
+            let text = std::fs::read_to_string(&path).expect("a rating file");
+            let mut rated: Vec<(f64, Grid)> = text
+                .lines()
+                .filter_map(|l| {
+                    let mut fields = l.split(' ');
+                    let cells = fields.next()?;
+                    let se = fields.next()?.parse().ok()?;
+                    Some((
+                        se,
+                        crate::grid::parse_cells_with(cells, g).expect("a puzzle"),
+                    ))
+                })
+                .collect();
+            rated.sort_by(|a, b| b.0.total_cmp(&a.0));
+            variant_puzzles.extend(rated.into_iter().take(10).map(|(_, p)| p));
+        }
+        assert!(variant_puzzles.len() >= 80, "{}", variant_puzzles.len());
         let mut steps = 0;
         for p in calibration_puzzles(6.0, 25)
             .into_iter()
-            .chain(non_consecutive)
+            .chain(variant_puzzles)
         {
             let mut board = Board::new(&p);
             while !board.solved() {

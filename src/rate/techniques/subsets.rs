@@ -48,8 +48,12 @@ pub fn generalized_naked(b: &Board, k: usize) -> Option<Step> {
 /// Naked sets of `k` cells, eliminating within the unit or, `generalized`, from every
 /// cell seeing the set's places of a digit.
 fn naked_sets(b: &Board, k: usize, generalized: bool) -> Option<Step> {
+    let search = match generalized {
+        true => UnitSearch::GeneralizedNaked(k),
+        false => UnitSearch::Naked(k),
+    };
     for u in 0..b.unit_count() {
-        if b.found_nothing_since(UnitSearch::Naked(k), u) {
+        if b.found_nothing_since(search, u) {
             continue;
         }
         let open: UnitVec<usize> = b
@@ -80,7 +84,7 @@ fn naked_sets(b: &Board, k: usize, generalized: bool) -> Option<Step> {
         if found.is_some() {
             return found;
         }
-        b.found_nothing(UnitSearch::Naked(k), u);
+        b.found_nothing(search, u);
     }
     None
 }
