@@ -12,7 +12,8 @@ pub const FEW_CANDIDATES: u32 = 3;
 /// Per unit, the candidates its cells of at most [`FEW_CANDIDATES`] have lost (a placed
 /// cell counts as one candidate left): a sum that only grows as candidates go, and grows
 /// whenever such a cell changes or a cell comes down to so few. Per cell, the candidates
-/// it lost and the stamps of its units added up: a pair's stamp is its two cells' sum.
+/// it lost, the stamps of its units and the losses of the cells a move keeps apart from
+/// it (anti-knight, anti-king) added up: a pair's stamp is its two cells' sum.
 pub struct PairStamps {
     cells: Vec<u32>,
 }
@@ -401,9 +402,23 @@ impl Board {
         let units: Vec<u32> = (0..self.unit_count())
             .map(|u| self.unit(u).iter().map(|&c| lost(c)).sum())
             .collect();
+        let layout = self.layout();
+        // The cells a rule set's move keeps apart from a cell are its peers in no unit of
+        // its, so they are excluders too and count as its units' cells do.
+        let apart = self.geometry.variant().rules().apart.any();
         let cells = (0..self.cells()).map(|c| {
             let own = n - self.cand[c].count_ones();
-            self.layout().all_units_of(c).fold(own, |s, u| s + units[u])
+            let in_units = layout.all_units_of(c).fold(own, |s, u| s + units[u]);
+            match apart {
+                true => {
+                    in_units
+                        + layout.apart_sets[c]
+                            .iter()
+                            .map(|m| lost(m as u16))
+                            .sum::<u32>()
+                }
+                false => in_units,
+            }
         });
         PairStamps {
             cells: cells.collect(),

@@ -128,7 +128,8 @@ impl UnitSearch {
 }
 
 /// A search over pairs of cells whose result for a pair depends on the two cells'
-/// candidates and those of the cells of their units with at most
+/// candidates and those of their other peers (the cells of their units, and those a
+/// rule set's move keeps apart from them) with at most
 /// [`FEW_CANDIDATES`](super::board::FEW_CANDIDATES) (while no open cell is down to one
 /// candidate), so it finds nothing for the pair again until one of those changes.
 #[derive(Clone, Copy, Debug)]

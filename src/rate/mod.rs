@@ -427,46 +427,45 @@ mod tests {
         assert!(rated >= 8 && noted > 50, "{rated} rated, {noted} notes");
     }
 
+    /// The puzzles the reference rated under `variant`'s rules (`tests/data`), with their
+    /// ratings, in file order.
+    fn reference_rated(variant: crate::grid::Variant) -> Vec<(f64, Grid)> {
+        let name = variant.name().replace('-', "_");
+        let path = format!("{}/tests/data/{name}_se.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("a rating file");
+        let g = Geometry::CLASSIC.with_variant(variant);
+        text.lines()
+            .filter_map(|l| {
+                let mut fields = l.split(' ');
+                let cells = fields.next()?;
+                let se = fields.next()?.parse().ok()?;
+                Some((
+                    se,
+                    crate::grid::parse_cells_with(cells, g).expect("a puzzle"),
+                ))
+            })
+            .collect()
+    }
+
     /// Searches that pass over unchanged units and digits (and the rest, which share
     /// nothing or a cache) find what they find on a board that remembers nothing, at every
-    /// step of rating chain-level calibration puzzles, and the ten highest-rated puzzles
-    /// of each variant the reference rated (their rule sets add peers outside the units,
-    /// extra units and steps of their own, which read the candidates of other cells).
+    /// step of rating chain-level calibration puzzles, and of 25 puzzles of each variant
+    /// the reference rated (their rule sets add peers outside the units, extra units and
+    /// steps of their own, which read the candidates of other cells).
     #[test]
     fn remembered_searches_change_no_finding() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
         let mut variant_puzzles = Vec::new();
-        for entry in std::fs::read_dir(dir).expect("the test data") {
-            let path = entry.expect("a test data file").path();
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            let Some(variant) = name
-                .strip_suffix("_se.txt")
-                .and_then(|v| crate::grid::Variant::from_name(&v.replace('_', "-")))
-                .filter(|v| !v.rules().is_plain())
-            else {
+        for variant in crate::grid::Variant::ALL {
+            let rules = variant.rules();
+            if rules.is_plain() || rules.cages || rules.boxes != crate::grid::Boxes::Fixed {
                 continue;
-            };
-            let g = Geometry::CLASSIC.with_variant(variant);
-            let text = std::fs::read_to_string(&path).expect("a rating file");
-            let mut rated: Vec<(f64, Grid)> = text
-                .lines()
-                .filter_map(|l| {
-                    let mut fields = l.split(' ');
-                    let cells = fields.next()?;
-                    let se = fields.next()?.parse().ok()?;
-                    Some((
-                        se,
-                        crate::grid::parse_cells_with(cells, g).expect("a puzzle"),
-                    ))
-                })
-                .collect();
+            }
+            let mut rated = reference_rated(variant);
+            // Every eighth by rating, hardest first: from chains down to singles.
             rated.sort_by(|a, b| b.0.total_cmp(&a.0));
-            variant_puzzles.extend(rated.into_iter().take(10).map(|(_, p)| p));
+            variant_puzzles.extend(rated.into_iter().step_by(8).map(|(_, p)| p));
         }
-        assert!(variant_puzzles.len() >= 80, "{}", variant_puzzles.len());
+        assert!(variant_puzzles.len() >= 200, "{}", variant_puzzles.len());
         let mut steps = 0;
         for p in calibration_puzzles(6.0, 25)
             .into_iter()
@@ -499,6 +498,40 @@ mod tests {
             }
         }
         assert!(steps > 1000, "{steps} steps");
+    }
+
+    /// The pair searches (aligned exclusions) find on a remembering board what they find
+    /// on a fresh one at every step of every anti-knight and anti-king puzzle the
+    /// reference rated: the cells a move keeps apart are excluders outside the units, so
+    /// the pair memo's stamp counts them (it passed over pairs when it did not).
+    #[test]
+    fn pair_searches_remember_the_cells_kept_apart() {
+        use crate::grid::Variant;
+        let pair_searches = [
+            Technique::AlignedPairExclusion,
+            Technique::AlignedTripleExclusion,
+        ];
+        let mut steps = 0;
+        for variant in [Variant::AntiKnight, Variant::AntiKing] {
+            for (_, p) in reference_rated(variant) {
+                let mut board = Board::new(&p);
+                while let Some(step) = next_step(&board, f64::INFINITY) {
+                    let fresh = board.forgetting_searches();
+                    for entry in techniques::REGISTRY
+                        .iter()
+                        .filter(|e| pair_searches.contains(&e.technique))
+                    {
+                        let below = Wanted::below(f64::INFINITY);
+                        let found = (entry.finder)(&board, below).map(|s| format!("{s:?}"));
+                        let expected = (entry.finder)(&fresh, below).map(|s| format!("{s:?}"));
+                        assert_eq!(found, expected, "{p}: {}", entry.name);
+                    }
+                    apply(&mut board, &step);
+                    steps += 1;
+                }
+            }
+        }
+        assert!(steps > 5000, "{steps} steps");
     }
 
     #[test]
