@@ -1,6 +1,6 @@
 //! The rater's candidate grid: what a person pencils in, updated step by step.
 
-use super::memo::{DigitSearch, PairSearch, SearchMemo, UnitDerived, UnitSearch};
+use super::memo::{Carried, DigitSearch, PairSearch, SearchMemo, UnitDerived, UnitSearch};
 use crate::grid::{Cages, CellSet, Layout, Regions};
 use crate::grid::{Geometry, Grid};
 use std::sync::Arc;
@@ -453,6 +453,16 @@ impl Board {
     /// exactly when something the pair's search reads does (a shared unit counts twice).
     fn pair_stamp(&self, stamps: &PairStamps, a: usize, b: usize) -> u32 {
         stamps.cells[a] + stamps.cells[b]
+    }
+
+    /// The value of `what`, which `update` brings up to date from its last value (see
+    /// [`SearchMemo::carried`]).
+    pub fn carried<T: 'static>(
+        &self,
+        what: Carried,
+        update: impl FnOnce(Option<std::rc::Rc<T>>) -> std::rc::Rc<T>,
+    ) -> std::rc::Rc<T> {
+        self.memo.carried(what, update)
     }
 
     /// The value `build` derives from unit `u`'s candidates, kept until the unit changes.

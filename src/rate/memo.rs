@@ -165,6 +165,24 @@ impl UnitDerived {
     }
 }
 
+/// A value a search carries from one board to the next and brings up to date itself
+/// (rather than building it again when anything changed).
+#[derive(Clone, Copy, Debug)]
+pub enum Carried {
+    /// The almost locked sets of this many cells (3 to 5) that leave every unit.
+    SpanningSets(usize),
+}
+
+impl Carried {
+    const COUNT: usize = 3;
+
+    fn slot(self) -> usize {
+        match self {
+            Carried::SpanningSets(k) => k - 3,
+        }
+    }
+}
+
 /// A digit search's record: the digit's change count plus one, and how far it looked.
 type DigitStamp = (u32, u32);
 
@@ -189,6 +207,8 @@ pub struct SearchMemo {
     derived: RefCell<Kept>,
     /// Per unit-derived kind and unit: the value and the unit's change count plus one.
     unit_derived: RefCell<Vec<Kept>>,
+    /// Per carried kind: its last value.
+    carried: RefCell<[Option<Rc<dyn Any>>; Carried::COUNT]>,
     /// A value derived from the puzzle alone (a killer puzzle's 45-rule regions, with the
     /// results its finders keep by the candidates they read), built once and shared by
     /// the board's copies.
@@ -208,6 +228,7 @@ impl SearchMemo {
             digit_quiet: OnceCell::new(),
             derived: RefCell::new(None),
             unit_derived: RefCell::new(vec![None; UnitDerived::COUNT * units]),
+            carried: RefCell::new(Default::default()),
             puzzle: RefCell::new(None),
             pair_quiet: RefCell::new(Vec::new()),
         }
@@ -221,6 +242,7 @@ impl SearchMemo {
             quiet.iter().for_each(|q| q.set((0, 0)));
         }
         *self.derived.borrow_mut() = None;
+        *self.carried.borrow_mut() = Default::default();
         self.unit_derived
             .borrow_mut()
             .iter_mut()
@@ -282,6 +304,21 @@ impl SearchMemo {
         }
         let value = Rc::new(build());
         *self.derived.borrow_mut() = Some((version, value.clone()));
+        value
+    }
+
+    /// The value of `what`: `update` brings its last value (if any, and if of type `T`)
+    /// up to date with the board, and the result is kept for the next call.
+    pub fn carried<T: 'static>(
+        &self,
+        what: Carried,
+        update: impl FnOnce(Option<Rc<T>>) -> Rc<T>,
+    ) -> Rc<T> {
+        let last = self.carried.borrow()[what.slot()]
+            .clone()
+            .and_then(|kept| kept.downcast::<T>().ok());
+        let value = update(last);
+        self.carried.borrow_mut()[what.slot()] = Some(value.clone());
         value
     }
 

@@ -292,6 +292,27 @@ pub(crate) fn calibration_puzzles(min_se: f64, count: usize) -> Vec<Grid> {
         .collect()
 }
 
+/// The puzzles the reference rated under `variant`'s rules (`tests/data`), with their
+/// ratings, in file order.
+#[cfg(test)]
+pub(crate) fn reference_rated(variant: crate::grid::Variant) -> Vec<(f64, Grid)> {
+    let name = variant.name().replace('-', "_");
+    let path = format!("{}/tests/data/{name}_se.txt", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("a rating file");
+    let g = Geometry::CLASSIC.with_variant(variant);
+    text.lines()
+        .filter_map(|l| {
+            let mut fields = l.split(' ');
+            let cells = fields.next()?;
+            let se = fields.next()?.parse().ok()?;
+            Some((
+                se,
+                crate::grid::parse_cells_with(cells, g).expect("a puzzle"),
+            ))
+        })
+        .collect()
+}
+
 /// For tests of a search's pruning: every digit, with the open cells holding it, of every
 /// board on the way through the calibration puzzles of [`calibration_puzzles`], rated
 /// step by step; `visit` gets the puzzle, the board, the digit and its cells.
@@ -425,26 +446,6 @@ mod tests {
             rated += 1;
         }
         assert!(rated >= 8 && noted > 50, "{rated} rated, {noted} notes");
-    }
-
-    /// The puzzles the reference rated under `variant`'s rules (`tests/data`), with their
-    /// ratings, in file order.
-    fn reference_rated(variant: crate::grid::Variant) -> Vec<(f64, Grid)> {
-        let name = variant.name().replace('-', "_");
-        let path = format!("{}/tests/data/{name}_se.txt", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("a rating file");
-        let g = Geometry::CLASSIC.with_variant(variant);
-        text.lines()
-            .filter_map(|l| {
-                let mut fields = l.split(' ');
-                let cells = fields.next()?;
-                let se = fields.next()?.parse().ok()?;
-                Some((
-                    se,
-                    crate::grid::parse_cells_with(cells, g).expect("a puzzle"),
-                ))
-            })
-            .collect()
     }
 
     /// Searches that pass over unchanged units and digits (and the rest, which share

@@ -207,6 +207,14 @@ impl RuleSet {
         self.boxes == Boxes::PerPuzzle
     }
 
+    /// Whether cells can see each other pairwise without all sharing one unit: three
+    /// such cells exist once extra units, a move that keeps cells apart, or irregular
+    /// regions join rows, columns and boxes (under those alone, pairwise peers share a
+    /// unit). The rater's almost locked sets then come from such groups as well as units.
+    pub fn peers_span_units(&self) -> bool {
+        !matches!(self.units, ExtraUnits::None) || self.apart.any() || self.regions_per_puzzle()
+    }
+
     /// Whether the rule set adds nothing to rows, columns and boxes (the classic one):
     /// keys and labels written before variants existed stay as they were for it.
     pub fn is_plain(&self) -> bool {
