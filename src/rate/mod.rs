@@ -1,9 +1,11 @@
 //! Rating: a human-style technique solver scored on the Sudoku Explainer (SE) scale, and
 //! the solver's search effort.
 //!
-//! The rater takes, step by step, the lowest-scoring step any technique of
-//! [`techniques::REGISTRY`] offers (as Sudoku Explainer does) until the score is set, then
-//! for the bank any step no harder ([`Path`]); the puzzle's score is its hardest step.
+//! The rater takes, step by step, the step Sudoku Explainer takes among those the
+//! techniques of [`techniques::REGISTRY`] offer (the first in the reference's order,
+//! [`order`]: mostly the lowest-scoring) until the score is set, then for the bank any
+//! step no harder that the reference would not pass over for a harder one ([`Path`]); the
+//! puzzle's score is its hardest step.
 //! When the implemented
 //! techniques run out before the grid is solved, the rating says so (`completed = false`)
 //! and the score is a lower bound: [`BEYOND_SCORE`] (SE's dynamic forcing chains plus and
@@ -15,10 +17,12 @@
 pub mod board;
 pub mod calibrate;
 pub mod memo;
+pub mod order;
 pub mod settle;
 pub mod techniques;
 
 pub use board::Board;
+use order::Rank;
 pub use techniques::step::{Link, Step};
 pub use techniques::{Technique, Wanted};
 
@@ -81,12 +85,13 @@ impl Rating {
 /// Which steps the rater takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
-    /// Every step the lowest-scoring one, as Sudoku Explainer takes it: the path
+    /// Every step the one Sudoku Explainer takes ([`order`]): the path
     /// `explain` and the solving page show.
     Easiest,
-    /// The lowest-scoring step until the score is set, then the first step found that
-    /// scores no more than the score so far (a lower one would not change the score):
-    /// the bank's ratings. Searching for the lowest step where any low enough one does
+    /// The reference's step until the score is set, then the first step found that
+    /// scores no more than the score so far (a lower one would not change the score),
+    /// unless a technique the reference tries first offers a step scoring more (then
+    /// that one): the bank's ratings. Searching for the lowest step where any low enough one does
     /// was half the rating time of generated experts. The paths part after the score is
     /// first reached, so a later step can raise the score on one path and not on the
     /// other. On the 11,791 calibration puzzles both paths give every puzzle the same
@@ -187,8 +192,8 @@ fn rate_board(
     }))
 }
 
-/// The next step: the lowest-scoring step any technique offers, as Sudoku Explainer takes
-/// it (the techniques' tests follow it).
+/// The next step: the one Sudoku Explainer takes ([`order`]; the techniques' tests
+/// follow it).
 #[cfg(test)]
 pub(crate) fn next_step(board: &Board, cap: f64) -> Option<Step> {
     step_within(board, cap, 0.0)
@@ -234,13 +239,17 @@ fn tried_in_order(chains_early: bool) -> impl Iterator<Item = &'static technique
         .chain(registry.filter(move |e| last(e.technique)))
 }
 
-/// The lowest-scoring step any technique offers, except that the first step found scoring
-/// at most `enough` is taken at once (0 asks for the lowest, as Sudoku Explainer takes
-/// it). Techniques are tried in order; once one makes progress, only the later ones whose
-/// base score is below its score are tried too (a long chain can score more than a short
-/// chain of a harder kind, a unique rectangle type 3 with a quad more than an X-chain).
-/// When a forcing chain without a length bonus is enough, forcing chains are tried
-/// before the costlier techniques of lower base score.
+/// The step Sudoku Explainer takes (the first in its order, [`order::Rank`]: mostly the
+/// lowest-scoring), except that a step scoring at most `enough` serves as well (0 asks
+/// for the reference's own step). Techniques are tried in order; once one makes
+/// progress, only the later ones that could offer a step ranked before it are tried, and
+/// asked only for such steps (a long chain can score more than a short chain of a harder
+/// kind, a unique rectangle type 3 with a quad more than an X-chain). Once a step scores
+/// at most `enough`, only the techniques that could still offer a step ranked before it
+/// and scoring more than `enough` are tried (strong links before a wing, forcing chains
+/// before an exclusion): the reference would take that step and score it. When a forcing
+/// chain without a length bonus is enough, forcing chains are tried before the costlier
+/// techniques of lower base score.
 fn step_within(board: &Board, cap: f64, enough: f64) -> Option<Step> {
     let mut found: Option<Step> = None;
     let rules = board.geometry().variant().rules();
@@ -249,17 +258,25 @@ fn step_within(board: &Board, cap: f64, enough: f64) -> Option<Step> {
         if base > cap || !entry.technique.applies_under(rules) {
             continue;
         }
-        if found.as_ref().is_some_and(|f| base >= f.score - 1e-9) {
+        let (below, floor) = match &found {
+            None => (f64::INFINITY, base),
+            Some(f) => {
+                let below = Rank::of(f.technique, f.score).beaten_below(entry.technique);
+                let settled = f.score <= enough + 1e-9;
+                (below, if settled { base.max(enough) } else { base })
+            }
+        };
+        if below <= floor + 1e-9 {
             continue;
         }
-        let below = found.as_ref().map_or(f64::INFINITY, |f| f.score);
         if let Some(step) = (entry.finder)(board, Wanted { below, enough }) {
-            if found.as_ref().is_none_or(|f| step.score < f.score - 1e-9) {
+            let rank = Rank::of(step.technique, step.score);
+            if found
+                .as_ref()
+                .is_none_or(|f| rank.before(Rank::of(f.technique, f.score)))
+            {
                 found = Some(step);
             }
-        }
-        if found.as_ref().is_some_and(|f| f.score <= enough + 1e-9) {
-            break;
         }
     }
     found

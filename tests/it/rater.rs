@@ -140,7 +140,9 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // which today's reference uses: 1.5 % of the puzzles went from 6.7-7.1 to 6.6 when the
     // rater took it up (88.3 % exact before), and on 58 of 60 of them the built reference
     // gives our rating, not the file's (docs/design-notes.md, "UVWXYZ-wings").
-    assert!(exact >= 0.865, "exact: {exact}");
+    // Taking the reference's order of techniques rather than the lowest score took it
+    // from 86.8 % to 89.0 %.
+    assert!(exact >= 0.885, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
     assert!(close >= 0.965, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
@@ -201,13 +203,13 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
-/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 92.5 %
+/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 94.0 %
 /// exact, 98.25 % within 0.2, 99.5 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
     let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
-    assert!(a.exact >= 0.91, "exact {}", a.exact);
-    assert!(a.within >= 0.97, "within 0.2 {}", a.within);
+    assert!(a.exact >= 0.935, "exact {}", a.exact);
+    assert!(a.within >= 0.975, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     for t in [
         Technique::GeneralizedIntersection,
@@ -226,23 +228,23 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// anti-knight file, `fill --count 200 --seed 21`, was never calibrated on), rated by the
 /// reference with its flag (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`,
 /// `--isGirandola=1`, `--isCD=1`, `--isAntiKnight=1`, `--isAntiKing=1`, `--isNC=1`).
-/// Measured (exact, within 0.2, tier): windoku 94.0/99.5/99.5 %, disjoint groups
-/// 94.0/97.5/98.5 %, asterisk 91.0/96.5/99.5 %, girandola 95.5/98.5/99.0 %, center dot
-/// 92.0/98.5/99.5 %, anti-knight 99.0/100/100 % (the second file 88.5/96.0/100 %),
-/// anti-king 100/100/100 %, non-consecutive 91.0/98.5/100 %; the targets are 85, 95 and
+/// Measured (exact, within 0.2, tier): windoku 96.0/99.5/99.5 %, disjoint groups
+/// 95.5/97.5/98.5 %, asterisk 92.0/96.5/99.5 %, girandola 97.5/98.5/99.0 %, center dot
+/// 96.0/98.5/99.5 %, anti-knight 100/100/100 % (the second file 90.5/96.0/100 %),
+/// anti-king 100/100/100 %, non-consecutive 93.5/98.5/100 %; the targets are 85, 95 and
 /// 95 %.
 #[test]
 fn variant_fills_rate_like_the_reference() {
     for (file, name, exact, within) in [
-        ("windoku_se.txt", "windoku", 0.935, 0.99),
-        ("disjoint_groups_se.txt", "disjoint-groups", 0.93, 0.97),
-        ("asterisk_se.txt", "asterisk", 0.905, 0.96),
-        ("girandola_se.txt", "girandola", 0.95, 0.98),
-        ("center_dot_se.txt", "center-dot", 0.91, 0.98),
-        ("anti_knight_se.txt", "anti-knight", 0.985, 0.995),
-        ("anti_knight_fill_se.txt", "anti-knight", 0.88, 0.955),
+        ("windoku_se.txt", "windoku", 0.955, 0.99),
+        ("disjoint_groups_se.txt", "disjoint-groups", 0.95, 0.97),
+        ("asterisk_se.txt", "asterisk", 0.915, 0.96),
+        ("girandola_se.txt", "girandola", 0.97, 0.98),
+        ("center_dot_se.txt", "center-dot", 0.955, 0.98),
+        ("anti_knight_se.txt", "anti-knight", 0.995, 0.995),
+        ("anti_knight_fill_se.txt", "anti-knight", 0.9, 0.955),
         ("anti_king_se.txt", "anti-king", 0.995, 0.995),
-        ("non_consecutive_se.txt", "non-consecutive", 0.905, 0.98),
+        ("non_consecutive_se.txt", "non-consecutive", 0.93, 0.98),
     ] {
         let variant: Variant = name.parse().unwrap();
         let a = fill_agreement(file, variant);
@@ -265,11 +267,11 @@ fn variant_fills_rate_like_the_reference() {
 }
 
 /// Classic puzzles of a default fill keep their agreement with the reference: measured
-/// 97.75 % exact, every one within 0.2 and in the same tier.
+/// 98.5 % exact, every one within 0.2 and in the same tier.
 #[test]
 fn classic_fill_ratings_follow_the_reference() {
     let a = fill_agreement("classic_fill_se.txt", Variant::Classic);
-    assert!(a.exact >= 0.97, "exact {}", a.exact);
+    assert!(a.exact >= 0.98, "exact {}", a.exact);
     assert!(a.within >= 0.995, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     assert!(!a.used.contains(&Technique::GeneralizedIntersection));

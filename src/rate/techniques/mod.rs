@@ -1,6 +1,7 @@
 //! The techniques: one row each in [`REGISTRY`] (name, base score, finder), one file per
 //! family. The rater tries them in registry order (forcing chains earlier once the bank's
-//! path has set a high score: `rate::Path`) and takes the lowest-scoring step.
+//! path has set a high score: `rate::Path`) and takes the step the reference takes
+//! (`rate::order`).
 
 pub mod chaining;
 pub mod chains;
