@@ -275,7 +275,11 @@ fn step_within(board: &Board, cap: f64, enough: f64) -> Option<Step> {
                 .as_ref()
                 .is_none_or(|f| rank.before(Rank::of(f.technique, f.score)))
             {
+                let settled = step.score <= enough + 1e-9 && !rank.may_yield_above(enough);
                 found = Some(step);
+                if settled {
+                    break;
+                }
             }
         }
     }

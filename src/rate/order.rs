@@ -95,6 +95,21 @@ impl Rank {
             || (self.place < other.place + EPS && self.score < other.score - EPS)
     }
 
+    /// Whether some technique may offer a step taken before this one that scores more
+    /// than `enough`: only strong links, cycles and forcing chains can (a step of a
+    /// technique placed by its score is taken first only when it scores less).
+    pub fn may_yield_above(self, enough: f64) -> bool {
+        [
+            Technique::XChain,
+            Technique::ForcingChain,
+            Technique::Nishio,
+            Technique::MultipleForcingChains,
+            Technique::DynamicForcingChains,
+        ]
+        .iter()
+        .any(|&t| self.beaten_below(t) > enough + EPS)
+    }
+
     /// The score below which a step of `technique` is taken before a step of this rank:
     /// what its finder is asked for (nothing above its base score: not worth asking).
     pub fn beaten_below(self, technique: Technique) -> f64 {
@@ -172,6 +187,42 @@ mod tests {
         assert!(rank(Technique::MultipleForcingChains, 8.9)
             .before(rank(Technique::DynamicForcingChains, 8.5)));
         assert!(rank(Technique::Pointing, 2.6).before(rank(Technique::Claiming, 2.8)));
+    }
+
+    /// When no technique may yield a step ranked before and scoring above `enough`, none
+    /// of the registry does, at any score.
+    #[test]
+    fn no_step_above_enough_is_passed_over() {
+        use crate::rate::techniques::REGISTRY;
+        let found = [
+            (Technique::HiddenSingleBox, 1.2),
+            (Technique::XyWing, 4.2),
+            (Technique::WxyzWing, 5.5),
+            (Technique::UvwxyzWing, 6.6),
+            (Technique::AlignedTripleExclusion, 7.5),
+            (Technique::Nishio, 8.0),
+        ];
+        let mut quiet = 0;
+        for (t, score) in found {
+            let found = rank(t, score);
+            for enough in [score, 5.6, 7.0, 8.5] {
+                if enough < score || found.may_yield_above(enough) {
+                    continue;
+                }
+                quiet += 1;
+                for entry in &REGISTRY {
+                    for tenths in (enough * 10.0).round() as u32 + 1..=100 {
+                        let s = f64::from(tenths) / 10.0;
+                        assert!(
+                            !rank(entry.technique, s).before(found),
+                            "{:?} {s} before {found:?}",
+                            entry.technique
+                        );
+                    }
+                }
+            }
+        }
+        assert!(quiet >= 6, "{quiet}");
     }
 
     /// A finder asked for steps below `beaten_below` finds exactly those ranked before.
