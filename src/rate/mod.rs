@@ -209,7 +209,7 @@ const CHAINS_EARLY_FROM: f64 = 7.0;
 /// (Rating 200 generated experts, callgrind: forcing chains right after the XY-wing
 /// 1.161 G instructions, after the unique rectangles 1.119 G, after the VWXYZ-wing
 /// 1.149 G, after the X-chains 1.177 G, in their place 1.338 G.)
-const CHAINS_EARLY_AFTER: Technique = Technique::UniqueRectangle4;
+const CHAINS_EARLY_AFTER: Technique = Technique::UniqueRectangle3;
 
 /// The techniques tried last when forcing chains go early: where the forcing chains find
 /// no step low enough, these almost never do either, at a high cost (rating 60 diagonal

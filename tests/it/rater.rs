@@ -141,8 +141,8 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // rater took it up (88.3 % exact before), and on 58 of 60 of them the built reference
     // gives our rating, not the file's (docs/design-notes.md, "UVWXYZ-wings").
     // Taking the reference's order of techniques rather than the lowest score took it
-    // from 86.8 % to 89.0 %.
-    assert!(exact >= 0.885, "exact: {exact}");
+    // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %.
+    assert!(exact >= 0.89, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
     assert!(close >= 0.965, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
@@ -229,7 +229,7 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// reference with its flag (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`,
 /// `--isGirandola=1`, `--isCD=1`, `--isAntiKnight=1`, `--isAntiKing=1`, `--isNC=1`).
 /// Measured (exact, within 0.2, tier): windoku 96.0/99.5/99.5 %, disjoint groups
-/// 95.5/97.5/98.5 %, asterisk 92.0/96.5/99.5 %, girandola 97.5/98.5/99.0 %, center dot
+/// 96.0/97.5/98.5 %, asterisk 92.5/96.5/99.5 %, girandola 97.5/98.5/99.0 %, center dot
 /// 96.0/98.5/99.5 %, anti-knight 100/100/100 % (the second file 90.5/96.0/100 %),
 /// anti-king 100/100/100 %, non-consecutive 93.5/98.5/100 %; the targets are 85, 95 and
 /// 95 %.
@@ -267,11 +267,11 @@ fn variant_fills_rate_like_the_reference() {
 }
 
 /// Classic puzzles of a default fill keep their agreement with the reference: measured
-/// 98.5 % exact, every one within 0.2 and in the same tier.
+/// 99.25 % exact, every one within 0.2 and in the same tier.
 #[test]
 fn classic_fill_ratings_follow_the_reference() {
     let a = fill_agreement("classic_fill_se.txt", Variant::Classic);
-    assert!(a.exact >= 0.98, "exact {}", a.exact);
+    assert!(a.exact >= 0.99, "exact {}", a.exact);
     assert!(a.within >= 0.995, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     assert!(!a.used.contains(&Technique::GeneralizedIntersection));

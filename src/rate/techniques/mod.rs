@@ -157,11 +157,11 @@ techniques! {
     /// Unique rectangle type 1: one corner with extra candidates.
     UniqueRectangle1 => ("unique rectangle type 1", 4.5, |b, _| uniqueness::unique_rectangle_1(b)),
     /// Unique rectangle type 2: two corners with the same extra candidate.
-    UniqueRectangle2 => ("unique rectangle type 2", 4.6, |b, _| uniqueness::unique_rectangle_2(b)),
+    UniqueRectangle2 => ("unique rectangle type 2", 4.5, |b, _| uniqueness::unique_rectangle_2(b)),
+    /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
+    UniqueRectangle4 => ("unique rectangle type 4", 4.5, |b, _| uniqueness::unique_rectangle_4(b)),
     /// Unique rectangle type 3: the roof's extras form a naked pair with another cell.
     UniqueRectangle3 => ("unique rectangle type 3", 4.6, |b, _| uniqueness::unique_rectangle_3(b)),
-    /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
-    UniqueRectangle4 => ("unique rectangle type 4", 4.6, |b, _| uniqueness::unique_rectangle_4(b)),
     /// Four cells of a unit holding four candidates between them.
     NakedQuad => ("naked quad", 5.0, |b, _| subsets::naked(b, 4)),
     /// On grids with extra units: a naked quad eliminating as a generalized naked pair.
