@@ -141,7 +141,8 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // rater took it up (88.3 % exact before), and on 58 of 60 of them the built reference
     // gives our rating, not the file's (docs/design-notes.md, "UVWXYZ-wings").
     // Taking the reference's order of techniques rather than the lowest score took it
-    // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %.
+    // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %, long
+    // X-chains scored by shape to 89.8 %.
     assert!(exact >= 0.89, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
     assert!(close >= 0.965, "within 0.2: {close}");
@@ -204,7 +205,7 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
 /// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 94.0 %
-/// exact, 98.25 % within 0.2, 99.5 % same tier.
+/// exact, 98.5 % within 0.2, 99.5 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
     let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
@@ -228,10 +229,10 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// anti-knight file, `fill --count 200 --seed 21`, was never calibrated on), rated by the
 /// reference with its flag (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`,
 /// `--isGirandola=1`, `--isCD=1`, `--isAntiKnight=1`, `--isAntiKing=1`, `--isNC=1`).
-/// Measured (exact, within 0.2, tier): windoku 96.0/99.5/99.5 %, disjoint groups
-/// 96.0/97.5/98.5 %, asterisk 92.5/96.5/99.5 %, girandola 97.5/98.5/99.0 %, center dot
-/// 96.0/98.5/99.5 %, anti-knight 100/100/100 % (the second file 90.5/96.0/100 %),
-/// anti-king 100/100/100 %, non-consecutive 93.5/98.5/100 %; the targets are 85, 95 and
+/// Measured (exact, within 0.2, tier): windoku 96.5/99.5/99.5 %, disjoint groups
+/// 96.0/97.5/98.5 %, asterisk 92.5/96.5/99.5 %, girandola 98.0/98.5/99.0 %, center dot
+/// 96.5/99.0/99.5 %, anti-knight 100/100/100 % (the second file 91.5/96.0/100 %),
+/// anti-king 100/100/100 %, non-consecutive 95.0/98.5/100 %; the targets are 85, 95 and
 /// 95 %.
 #[test]
 fn variant_fills_rate_like_the_reference() {
@@ -244,7 +245,7 @@ fn variant_fills_rate_like_the_reference() {
         ("anti_knight_se.txt", "anti-knight", 0.995, 0.995),
         ("anti_knight_fill_se.txt", "anti-knight", 0.9, 0.955),
         ("anti_king_se.txt", "anti-king", 0.995, 0.995),
-        ("non_consecutive_se.txt", "non-consecutive", 0.93, 0.98),
+        ("non_consecutive_se.txt", "non-consecutive", 0.945, 0.98),
     ] {
         let variant: Variant = name.parse().unwrap();
         let a = fill_agreement(file, variant);

@@ -24,43 +24,52 @@ pub(super) fn long_x_chain_score(nodes: usize) -> f64 {
     }
 }
 
-/// Four-cell X-chains (two strong links) are rated by shape as Sukaku Explainer's strong
-/// links are: skyscraper (two parallel strong lines) 4.0, any other (a row and a column,
-/// or a box link: two-string kite, turbot fish) 4.1; longer chains by
-/// [`long_x_chain_score`]. Under a rule set rated the generalized way, a chain with a
+/// X-chains of two to six strong links are rated by shape as Sukaku Explainer rates its
+/// strong-link chains (`StrongLinksHint`): the plain score of their length (two links
+/// 4.0, longer ones [`long_x_chain_score`]), a tenth more when a link lies in a box only,
+/// a tenth more when the lines run both ways (a skyscraper 4.0, a two-string kite or
+/// turbot fish 4.1, three links through a box, a row and a column 5.6). Longer chains
+/// score by length alone. Under a rule set rated the generalized way, a chain with a
 /// strong link that only an extra unit (a diagonal) gives scores 0.3 over the plainest
 /// shape of its length, whatever its shape, as the reference scores a strong link in a
 /// variant region.
 fn x_chain_score(b: &Board, chain: &[usize], digit: u8) -> f64 {
+    let plain = plain_x_chain_score(chain.len());
     if b.geometry().variant().rules().generalized_rating
         && chain
             .chunks(2)
             .any(|link| !classic_strong_link(b, link[0], link[1], digit))
     {
-        let plainest = if chain.len() == 4 {
-            SKYSCRAPER
-        } else {
-            long_x_chain_score(chain.len())
-        };
-        return plainest + EXTRA_UNIT_LINK;
+        return plain + EXTRA_UNIT_LINK;
     }
-    if chain.len() != 4 {
-        return long_x_chain_score(chain.len());
+    if chain.len() > MOST_SHAPED_NODES {
+        return plain;
     }
     let n = b.n();
-    let line = |a: usize, z: usize| {
-        let (a, z) = (grid::Cell::at(a, n), grid::Cell::at(z, n));
+    let (mut boxed, mut rows, mut columns) = (false, false, false);
+    for link in chain.chunks(2) {
+        let (a, z) = (grid::Cell::at(link[0], n), grid::Cell::at(link[1], n));
         if a.row == z.row {
-            Some(0)
+            rows = true;
         } else if a.col == z.col {
-            Some(1)
+            columns = true;
         } else {
-            None
+            boxed = true;
         }
-    };
-    match (line(chain[0], chain[1]), line(chain[2], chain[3])) {
-        (Some(x), Some(y)) if x == y => SKYSCRAPER,
-        _ => 4.1,
+    }
+    let tenths = u8::from(boxed) + u8::from(rows && columns);
+    ((plain * 10.0).round() + f64::from(tenths)) / 10.0
+}
+
+/// The most nodes of a chain scored by shape: six strong links, the reference's longest
+/// strong-link chain (longer ones are its forcing X-chains).
+const MOST_SHAPED_NODES: usize = 12;
+
+/// The score of the plainest X-chain of `nodes` nodes (a skyscraper for four).
+fn plain_x_chain_score(nodes: usize) -> f64 {
+    match nodes {
+        4 => SKYSCRAPER,
+        _ => long_x_chain_score(nodes),
     }
 }
 
@@ -90,7 +99,7 @@ fn replaces(best: &Option<Step>, nodes: usize, score: f64) -> bool {
 fn most_useful_nodes(best: &Option<Step>) -> usize {
     match best {
         None => usize::MAX,
-        Some(s) if s.cells.len() == 4 && s.score > SKYSCRAPER + 1e-9 => 4,
+        Some(s) if s.score > plain_x_chain_score(s.cells.len()) + 1e-9 => s.cells.len(),
         Some(s) => s.cells.len() - 1,
     }
 }
@@ -351,6 +360,30 @@ thread_local! {
 mod tests {
     use super::*;
     use std::collections::VecDeque;
+
+    /// Three-link chains score by shape as the reference scores them (its steps on these
+    /// puzzles: "3 Strong links 0102", a box, a row and a column, 5.6; "3 Strong links
+    /// 0011", a box and two parallel lines, 5.5).
+    #[test]
+    fn long_chains_score_by_shape() {
+        for (line, score) in [
+            (
+                "000907804400068570000500020007000651000000000156000400060005000041870002803406000",
+                5.6,
+            ),
+            (
+                "000321000000000000070904030050030040014609380300000001002000800790000015045000920",
+                5.5,
+            ),
+        ] {
+            let r = crate::rate::rate(&crate::grid::parse_line(line).unwrap());
+            assert_eq!(
+                (r.score, r.hardest),
+                (score, Some(Technique::XChain)),
+                "{line}"
+            );
+        }
+    }
 
     /// The longest chain looked for is the last even node count, from 6 up, scoring
     /// below the bound (counted one count at a time, as before the ceiling-wise bound).
