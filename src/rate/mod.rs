@@ -91,8 +91,8 @@ pub enum Path {
     /// The reference's step until the score is set, then the first step found that
     /// scores no more than the score so far (a lower one would not change the score),
     /// unless a technique the reference tries first offers a step scoring more (then
-    /// that one): the bank's ratings. Searching for the lowest step where any low enough one does
-    /// was half the rating time of generated experts. The paths part after the score is
+    /// that one): the bank's ratings. Searching for the lowest step where any low enough
+    /// one does was half the rating time of generated experts. The paths part after the score is
     /// first reached, so a later step can raise the score on one path and not on the
     /// other. On the 11,791 calibration puzzles both paths give every puzzle the same
     /// hardest technique, and the same score except on 12 rated by dynamic forcing
