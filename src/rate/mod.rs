@@ -251,7 +251,9 @@ fn tried_in_order(chains_early: bool) -> impl Iterator<Item = &'static technique
 /// chain without a length bonus is enough, forcing chains are tried before the costlier
 /// techniques of lower base score.
 fn step_within(board: &Board, cap: f64, enough: f64) -> Option<Step> {
-    let mut found: Option<Step> = None;
+    // The step to take so far, its rank, and the lowest score a later step must beat
+    // (past `enough` once the step so far scores no more).
+    let mut found: Option<(Step, Rank, f64)> = None;
     let rules = board.geometry().variant().rules();
     for entry in tried_in_order(enough >= CHAINS_EARLY_FROM - 1e-9) {
         let base = entry.base_score;
@@ -260,30 +262,24 @@ fn step_within(board: &Board, cap: f64, enough: f64) -> Option<Step> {
         }
         let (below, floor) = match &found {
             None => (f64::INFINITY, base),
-            Some(f) => {
-                let below = Rank::of(f.technique, f.score).beaten_below(entry.technique);
-                let settled = f.score <= enough + 1e-9;
-                (below, if settled { base.max(enough) } else { base })
-            }
+            Some((_, rank, floor)) => (rank.beaten_below(entry.technique), base.max(*floor)),
         };
         if below <= floor + 1e-9 {
             continue;
         }
         if let Some(step) = (entry.finder)(board, Wanted { below, enough }) {
             let rank = Rank::of(step.technique, step.score);
-            if found
-                .as_ref()
-                .is_none_or(|f| rank.before(Rank::of(f.technique, f.score)))
-            {
-                let settled = step.score <= enough + 1e-9 && !rank.may_yield_above(enough);
-                found = Some(step);
-                if settled {
-                    break;
+            if found.as_ref().is_none_or(|(_, f, _)| rank.before(*f)) {
+                let settled = step.score <= enough + 1e-9;
+                if settled && !rank.may_yield_above(enough) {
+                    return Some(step);
                 }
+                let floor = if settled { enough } else { 0.0 };
+                found = Some((step, rank, floor));
             }
         }
     }
-    found
+    found.map(|(step, _, _)| step)
 }
 
 /// Applies a step's placements and eliminations.

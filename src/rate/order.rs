@@ -111,7 +111,8 @@ impl Rank {
     }
 
     /// The score below which a step of `technique` is taken before a step of this rank:
-    /// what its finder is asked for (nothing above its base score: not worth asking).
+    /// what its finder is asked for (0 when no step of it is; the rater asks only when
+    /// this is above the technique's base score).
     pub fn beaten_below(self, technique: Technique) -> f64 {
         let producer = Producer::of(technique);
         match producer {
