@@ -350,7 +350,13 @@ impl Settings {
             routes: own_routes,
         } = resolve_variants(&file)?;
         let tiers = TierLists {
-            shared: resolve_tiers(&file.tiers, "tier", (17, 80), &SUPPORTED_SIZES, false)?,
+            shared: resolve_tiers(
+                &file.tiers,
+                "tier",
+                (Variant::Classic.rules().fewest_clues, 80),
+                &SUPPORTED_SIZES,
+                false,
+            )?,
             own,
         };
         let generation = Generation {
@@ -588,8 +594,7 @@ fn resolve_variants(file: &ConfigFile) -> Result<Variants> {
         if let Some(table) = &table.routes {
             routes.insert(variant, route_weights(table, &format!("{name}.routes"))?);
         }
-        // Cages rate on their own scale, where a puzzle may have no givens at all.
-        let clues = if rules.cages { (0, 80) } else { (17, 80) };
+        let clues = (rules.fewest_clues, 80);
         if rules.cages || table.tiers.is_some() {
             let key = format!("{name}.tier");
             let list = table.tiers.as_deref().unwrap_or_default();
@@ -930,6 +935,34 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("at least one [[diagonal.tier]]"), "{err}");
+    }
+
+    /// A variant whose rule pins digits beyond the classic one may aim its tiers below the
+    /// 17 givens no classic puzzle goes under (non-consecutive experts sit at 10-16); the
+    /// classic list may not.
+    #[test]
+    fn tiers_go_below_seventeen_givens_only_where_the_rule_allows() {
+        let tier = |key: &str, name: &str, clues: &str, score: &str| {
+            format!("\n[[{key}]]\nname = \"{name}\"\nclues = {clues}\nscore = {score}\n")
+        };
+        let key = "non-consecutive.tier";
+        let own = [
+            tier(key, "easy", "[22, 26]", "[1.0, 2.3]"),
+            tier(key, "medium", "[16, 20]", "[2.4, 3.4]"),
+            tier(key, "hard", "[15, 20]", "[3.5, 5.9]"),
+            tier(key, "expert", "[11, 16]", "[6.0, 20.0]"),
+        ];
+        let c = Settings::parse(&format!("{DEFAULT_CONFIG}{}", own.concat()), "t").unwrap();
+        let expert = c.tier("expert", nine(Variant::NonConsecutive)).unwrap();
+        assert_eq!((expert.clues.low, expert.clues.high), (11, 16));
+        let classic = tier("tier", "deep", "[11, 16]", "[20.5, 21.0]");
+        let err = Settings::parse(&format!("{DEFAULT_CONFIG}{classic}"), "t")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("tier 'deep': clues must lie within 17..=80"),
+            "{err}"
+        );
     }
 
     /// A tier with `size = N` belongs to that size alone, its clues counted on that size;

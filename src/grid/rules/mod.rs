@@ -160,6 +160,10 @@ pub struct RuleSet {
     pub settle_first_from: Option<f64>,
     /// How the solver's random search for a solution grid runs.
     pub grid_search: GridSearch,
+    /// The fewest givens a 9x9 tier's clue range may name (scaled for other sides): 17
+    /// under the classic rule, which no unique puzzle goes below; none where the variant's
+    /// own rule pins digits too (a non-consecutive puzzle rates expert at 10-12 givens).
+    pub fewest_clues: usize,
 }
 
 /// How the solver's random search for a solution grid of a rule set runs: restarting
@@ -246,6 +250,7 @@ const SHADED_UNITS: RuleSet = RuleSet {
     rule: ", and among the nine shaded cells",
     settle_first_from: Some(6.0),
     grid_search: GridSearch::Once,
+    fewest_clues: 0,
 };
 
 /// What the rule sets that forbid pairs of digits in nearby cells share (anti-knight,
@@ -279,6 +284,7 @@ const RULES: [RuleSet; 12] = [
         rule: "",
         settle_first_from: None,
         grid_search: GridSearch::Once,
+        fewest_clues: 17,
     },
     RuleSet {
         name: "diagonal",
@@ -297,6 +303,7 @@ const RULES: [RuleSet; 12] = [
         rule: ", and in each of the two shaded main diagonals",
         settle_first_from: Some(6.0),
         grid_search: GridSearch::Once,
+        fewest_clues: 0,
     },
     RuleSet {
         name: "killer",
@@ -316,6 +323,7 @@ const RULES: [RuleSet; 12] = [
         rule: "; the digits of each dashed cage do not repeat and add up to its sum",
         settle_first_from: Some(2.6),
         grid_search: GridSearch::Once,
+        fewest_clues: 0,
     },
     RuleSet {
         name: "windoku",
@@ -410,6 +418,7 @@ const RULES: [RuleSet; 12] = [
         rule: "",
         settle_first_from: Some(3.5),
         grid_search: GridSearch::Doubling,
+        fewest_clues: 0,
     },
 ];
 
