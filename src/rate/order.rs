@@ -2,7 +2,7 @@
 //!
 //! The reference runs its techniques ("producers") in a fixed order and takes the first
 //! step of the first one that finds any, the lowest-scoring of that producer's. Its order
-//! follows base scores, with three exceptions that decide ratings:
+//! follows base scores, with four exceptions that decide ratings:
 //! - the strong-link chains of one length run as one producer just after the techniques
 //!   of their base score: two links (4.0 to 4.3, grouped and empty rectangles included)
 //!   after the hidden triple and before the XY-wing, three (5.4 to 5.7) before the
@@ -11,7 +11,9 @@
 //! - cycles, forcing chains and longer X-chains run as one producer after every wing
 //!   (the UVWXYZ-wing at 6.6 comes before a cycle at 6.5);
 //! - nishio, multiple and dynamic forcing chains run each as one producer, whatever their
-//!   length bonus (a nishio chain at 8.3 comes before a multiple chain at 8.0).
+//!   length bonus (a nishio chain at 8.3 comes before a multiple chain at 8.0);
+//! - the BUG types run as one producer at 5.6 (a type 3 at 5.9 comes before a chain of
+//!   four strong links at 5.8).
 //!
 //! Elsewhere the lowest score comes first, as before any of this.
 
@@ -41,7 +43,7 @@ enum Producer {
     StrongLinks,
     /// With the cycles and forcing chains.
     Chaining,
-    /// By its base score, whatever its length bonus.
+    /// At this many tenths, whatever its score.
     Base(u8),
 }
 
@@ -52,6 +54,10 @@ impl Producer {
                 Producer::StrongLinks
             }
             Technique::Cycle | Technique::ForcingChain => Producer::Chaining,
+            Technique::BugPlusOne
+            | Technique::BugType2
+            | Technique::BugType3
+            | Technique::BugType4 => Producer::Base(56),
             Technique::Nishio => Producer::Base(75),
             Technique::MultipleForcingChains => Producer::Base(80),
             Technique::DynamicForcingChains => Producer::Base(85),
@@ -96,11 +102,12 @@ impl Rank {
     }
 
     /// Whether some technique may offer a step taken before this one that scores more
-    /// than `enough`: only strong links, cycles and forcing chains can (a step of a
-    /// technique placed by its score is taken first only when it scores less).
+    /// than `enough`: only strong links, BUG type 3, cycles and forcing chains can (a step
+    /// of a technique placed by its score is taken first only when it scores less).
     pub fn may_yield_above(self, enough: f64) -> bool {
         [
             Technique::XChain,
+            Technique::BugType3,
             Technique::ForcingChain,
             Technique::Nishio,
             Technique::MultipleForcingChains,

@@ -134,7 +134,7 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     let rho = spearman(&ours, &theirs);
     assert!(rho >= 0.99, "spearman {rho}");
     let agreement = share(&|r| band(r.ours) == band(r.se));
-    assert!(agreement >= 0.98, "band agreement {agreement}");
+    assert!(agreement >= 0.99, "band agreement {agreement}");
     let exact = share(&|r| (r.ours - r.se).abs() < 1e-9);
     // The file's ratings come from a Sukaku Explainer without the UVWXYZ-wing (6.6),
     // which today's reference uses: 1.5 % of the puzzles went from 6.7-7.1 to 6.6 when the
@@ -142,10 +142,11 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // gives our rating, not the file's (docs/design-notes.md, "UVWXYZ-wings").
     // Taking the reference's order of techniques rather than the lowest score took it
     // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %, long
-    // X-chains scored by shape to 89.8 %.
-    assert!(exact >= 0.89, "exact: {exact}");
+    // X-chains scored by shape to 89.8 %, BUG types 2 to 4 to 90.6 % (97.4 % within 0.2,
+    // 99.6 % in the same band).
+    assert!(exact >= 0.90, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.965, "within 0.2: {close}");
+    assert!(close >= 0.97, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
     let apart = rated.iter().filter(|r| r.apart).count();
@@ -402,6 +403,21 @@ fn reference_puzzles_pin_each_technique() {
             "001375400605040108000000000000000000300000002100834006004090600800701003060000020",
             5.6,
             Technique::BugPlusOne,
+        ),
+        (
+            "000000000070401050064000930800507003650000092000040000400123009900060001000000000",
+            5.7,
+            Technique::BugType2,
+        ),
+        (
+            "000076138000900460000008002007061000004203600000790500800100000046009000125630000",
+            5.7,
+            Technique::BugType4,
+        ),
+        (
+            "003060009020071500060309080290000800000000000006000092040602050009780040500010300",
+            5.8,
+            Technique::BugType3,
         ),
         (
             "010080000040006300700093000600000047021000560480000002000940008008200010000060070",

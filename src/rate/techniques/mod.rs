@@ -3,6 +3,7 @@
 //! path has set a high score: `rate::Path`) and takes the step the reference takes
 //! (`rate::order`).
 
+pub mod bug;
 pub mod chaining;
 pub mod chains;
 pub mod common;
@@ -172,8 +173,14 @@ techniques! {
     HiddenQuad => ("hidden quad", 5.4, |b, _| subsets::hidden(b, 4)),
     /// A bivalue cell and an almost locked set of three cells (4 digits).
     WxyzWing => ("wxyz-wing", 5.5, |b, w| wings::als_wing(b, 3, w.below)),
-    /// Bivalue universal grave plus one cell.
-    BugPlusOne => ("bug+1", 5.6, |b, _| uniqueness::bug_plus_one(b)),
+    /// Bivalue universal grave plus one cell (BUG type 1): the cell keeps an extra digit.
+    BugPlusOne => ("bug+1", 5.6, |b, _| bug::bug_plus_one(b)),
+    /// BUG type 2: one extra digit in several cells, so it leaves the cells seeing them all.
+    BugType2 => ("bug type 2", 5.7, |b, _| bug::bug_type_2(b)),
+    /// BUG type 4: two BUG cells of a unit sharing one more digit lose their others.
+    BugType4 => ("bug type 4", 5.7, |b, _| bug::bug_type_4(b)),
+    /// BUG type 3: the BUG cells' extra digits make a naked set with cells of their unit.
+    BugType3 => ("bug type 3", 5.8, |b, _| bug::bug_type_3(b)),
     /// A bivalue cell and an almost locked set of four cells (5 digits).
     VwxyzWing => ("vwxyz-wing", 6.2, |b, w| wings::als_wing(b, 4, w.below)),
     /// An alternating chain on one digit.
@@ -258,7 +265,9 @@ impl Technique {
             UniqueRectangle1 | UniqueRectangle2 | UniqueRectangle3 | UniqueRectangle4 => {
                 rules.deadly_patterns != DeadlyPatterns::Never
             }
-            BugPlusOne => rules.deadly_patterns == DeadlyPatterns::Hold,
+            BugPlusOne | BugType2 | BugType3 | BugType4 => {
+                rules.deadly_patterns == DeadlyPatterns::Hold
+            }
             NcForcingCell | LockedNc => rules.neighbours.any(),
             _ => !self.needs_cages() || rules.cages,
         }

@@ -1,4 +1,5 @@
-//! Deductions that rely on the puzzle having one solution: unique rectangles and BUG+1.
+//! Unique rectangles: deductions that rely on the puzzle having one solution (the BUG
+//! patterns are in [`super::bug`]).
 
 use super::common::{first_covering, naked_eliminations, UnitVec};
 use super::Technique;
@@ -122,7 +123,7 @@ fn keeps_extra_units(b: &Board, corners: &[usize; 4]) -> bool {
 /// digit consecutive to one of it (non-consecutive). Swapping the pattern's digits could
 /// then break that rule, so the pattern is not deadly (as the reference's `isRestricted`
 /// rules out such loops and BUGs).
-fn restricted(b: &Board, cell: usize, pattern: u16) -> bool {
+pub(super) fn restricted(b: &Board, cell: usize, pattern: u16) -> bool {
     let layout = b.layout();
     let held =
         |cells: CellSet, mask: u16| cells.iter().any(|o| b.is_open(o) && b.cand(o) & mask != 0);
@@ -270,30 +271,6 @@ pub fn unique_rectangle_4(b: &Board) -> Option<Step> {
         }
         None
     })
-}
-
-/// BUG+1: every open cell bivalue but one with three candidates; that cell takes the digit
-/// that would otherwise appear three times in its row.
-pub fn bug_plus_one(b: &Board) -> Option<Step> {
-    let open: Vec<usize> = (0..b.cells()).filter(|&c| b.is_open(c)).collect();
-    let mut triple = None;
-    for &c in &open {
-        match b.cand(c).count_ones() {
-            2 => {}
-            3 if triple.is_none() => triple = Some(c),
-            _ => return None,
-        }
-    }
-    let cell = triple?;
-    let [row, _, _] = b.layout().units_of(cell);
-    let digit = digits(b.cand(cell)).find(|&d| b.positions(row, d).count_ones() == 3)?;
-    let without = |c: usize| b.cand(c) & !((c == cell) as u16 * (1 << (digit - 1)));
-    if open.iter().any(|&c| restricted(b, c, without(c))) {
-        return None;
-    }
-    let mut s = Step::new(Technique::BugPlusOne, vec![cell]);
-    s.placements = vec![(cell, digit)];
-    Some(s)
 }
 
 #[cfg(test)]
