@@ -2,7 +2,7 @@
 //!
 //! The reference runs its techniques ("producers") in a fixed order and takes the first
 //! step of the first one that finds any, the lowest-scoring of that producer's. Its order
-//! follows base scores, with four exceptions that decide ratings:
+//! follows base scores, with these exceptions that decide ratings:
 //! - the strong-link chains of one length run as one producer just after the techniques
 //!   of their base score: two links (4.0 to 4.3, grouped and empty rectangles included)
 //!   after the hidden triple and before the XY-wing, three (5.4 to 5.7) before the
@@ -12,8 +12,9 @@
 //!   (the UVWXYZ-wing at 6.6 comes before a cycle at 6.5);
 //! - nishio, multiple and dynamic forcing chains run each as one producer, whatever their
 //!   length bonus (a nishio chain at 8.3 comes before a multiple chain at 8.0);
-//! - the BUG types run as one producer at 5.6 (a type 3 at 5.9 comes before a chain of
-//!   four strong links at 5.8).
+//! - unique rectangles and loops run as one producer at 4.5 (a loop of ten cells at 5.0
+//!   comes before a naked quad at 5.0), the BUG types as one at 5.6 (a type 3 at 5.9
+//!   before a chain of four strong links at 5.8).
 //!
 //! Elsewhere the lowest score comes first, as before any of this.
 
@@ -54,6 +55,14 @@ impl Producer {
                 Producer::StrongLinks
             }
             Technique::Cycle | Technique::ForcingChain => Producer::Chaining,
+            Technique::UniqueRectangle1
+            | Technique::UniqueRectangle2
+            | Technique::UniqueRectangle3
+            | Technique::UniqueRectangle4
+            | Technique::UniqueLoop1
+            | Technique::UniqueLoop2
+            | Technique::UniqueLoop3
+            | Technique::UniqueLoop4 => Producer::Base(45),
             Technique::BugPlusOne
             | Technique::BugType2
             | Technique::BugType3
@@ -107,6 +116,7 @@ impl Rank {
     pub fn may_yield_above(self, enough: f64) -> bool {
         [
             Technique::XChain,
+            Technique::UniqueLoop3,
             Technique::BugType3,
             Technique::ForcingChain,
             Technique::Nishio,

@@ -115,12 +115,14 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
         .collect();
     let used: BTreeSet<Technique> = rated.iter().flat_map(|r| r.used.iter().copied()).collect();
     // Direct claiming never wins on 9x9 (a hidden single or a direct pointing always
-    // comes with it); its finder is checked beside the code. The killer techniques are
+    // comes with it), nor a unique loop of type 3 here (a type 4 or a lower step comes
+    // first); their finders are checked beside the code. The killer techniques are
     // checked on killer puzzles (tests/killer.rs).
     let missing: Vec<_> = Technique::all()
         .filter(|t| {
             !used.contains(t)
                 && *t != Technique::DirectClaiming
+                && *t != Technique::UniqueLoop3
                 && !t.needs_cages()
                 && t.applies_under(Variant::Classic.rules())
         })
@@ -134,7 +136,7 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     let rho = spearman(&ours, &theirs);
     assert!(rho >= 0.99, "spearman {rho}");
     let agreement = share(&|r| band(r.ours) == band(r.se));
-    assert!(agreement >= 0.99, "band agreement {agreement}");
+    assert!(agreement >= 0.995, "band agreement {agreement}");
     let exact = share(&|r| (r.ours - r.se).abs() < 1e-9);
     // The file's ratings come from a Sukaku Explainer without the UVWXYZ-wing (6.6),
     // which today's reference uses: 1.5 % of the puzzles went from 6.7-7.1 to 6.6 when the
@@ -142,11 +144,11 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // gives our rating, not the file's (docs/design-notes.md, "UVWXYZ-wings").
     // Taking the reference's order of techniques rather than the lowest score took it
     // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %, long
-    // X-chains scored by shape to 89.8 %, BUG types 2 to 4 to 90.6 % (97.4 % within 0.2,
-    // 99.6 % in the same band).
-    assert!(exact >= 0.90, "exact: {exact}");
+    // X-chains scored by shape to 89.8 %, BUG types 2 to 4 to 90.6 %, unique loops to
+    // 91.1 % (98.0 % within 0.2, 99.9 % in the same band).
+    assert!(exact >= 0.91, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.97, "within 0.2: {close}");
+    assert!(close >= 0.975, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
     let apart = rated.iter().filter(|r| r.apart).count();
@@ -269,11 +271,11 @@ fn variant_fills_rate_like_the_reference() {
 }
 
 /// Classic puzzles of a default fill keep their agreement with the reference: measured
-/// 99.25 % exact, every one within 0.2 and in the same tier.
+/// 99.5 % exact, every one within 0.2 and in the same tier.
 #[test]
 fn classic_fill_ratings_follow_the_reference() {
     let a = fill_agreement("classic_fill_se.txt", Variant::Classic);
-    assert!(a.exact >= 0.99, "exact {}", a.exact);
+    assert!(a.exact >= 0.995, "exact {}", a.exact);
     assert!(a.within >= 0.995, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     assert!(!a.used.contains(&Technique::GeneralizedIntersection));

@@ -5,7 +5,7 @@
 //! `BivalueUniversalGrave`, with lkSudoku's extension where one digit is extra in several
 //! cells of a unit).
 
-use super::common::first_covering;
+use super::common::{completed_set_eliminations, first_covering};
 use super::uniqueness::restricted;
 use super::Technique;
 use crate::grid::CellSet;
@@ -207,15 +207,8 @@ pub fn bug_type_3(b: &Board) -> Option<Step> {
                 if union & g.extra != g.extra {
                     return None;
                 }
-                let elims = if generalized {
-                    generalized_eliminations(b, g, set, union)
-                } else {
-                    others
-                        .iter()
-                        .filter(|(c, _)| !set.contains(c))
-                        .flat_map(|&(c, cand)| digits(cand & union).map(move |d| (c, d)))
-                        .collect()
-                };
+                let bugs: Vec<usize> = g.cells.iter().map(|&(c, _)| c).collect();
+                let elims = completed_set_eliminations(b, &others, set, &bugs, union, generalized);
                 let score = Technique::BugType3.base_score() + 0.1 * (degree - 2) as f64;
                 step(Technique::BugType3, g, set.to_vec(), elims, score)
             });
@@ -225,29 +218,6 @@ pub fn bug_type_3(b: &Board) -> Option<Step> {
         }
     }
     None
-}
-
-/// Each digit of the set leaves the cells that see every cell of the set and every BUG
-/// cell holding it.
-fn generalized_eliminations(b: &Board, g: &Grave, set: &[usize], union: u16) -> Vec<(usize, u8)> {
-    let mut elims = Vec::new();
-    for d in digits(union) {
-        let bit = 1 << (d - 1);
-        let holders = set.iter().copied().chain(g.cells.iter().map(|&(c, _)| c));
-        let seen = holders
-            .filter(|&c| b.cand(c) & bit != 0)
-            .fold(None, |s: Option<CellSet>, c| {
-                Some(s.map_or(b.peer_set(c), |s| s.and(b.peer_set(c))))
-            });
-        if let Some(seen) = seen {
-            let holding = seen
-                .iter()
-                .filter(|&c| b.is_open(c) && b.cand(c) & bit != 0);
-            elims.extend(holding.map(|c| (c, d)));
-        }
-    }
-    elims.sort_unstable();
-    elims
 }
 
 /// BUG type 4: two BUG cells in one unit sharing one digit beyond their extra ones: one of

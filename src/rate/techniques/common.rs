@@ -71,6 +71,53 @@ pub fn naked_eliminations(
         .collect()
 }
 
+/// What a generalized naked set on `cells` (digits `union`) removes: each digit from the
+/// cells that see every cell of the set holding it (no such cell is its own peer, so the
+/// set's cells holding it are not among them). (Other cells only lose candidates
+/// later, so a unit that found nothing finds nothing until it changes.) The BUG and
+/// unique-loop naked sets of type 3 count their BUG or rescue cells among `cells`.
+pub fn seen_eliminations(b: &Board, cells: &[usize], union: u16) -> Vec<(usize, u8)> {
+    let mut elims = Vec::new();
+    for d in digits(union) {
+        let seen = cells
+            .iter()
+            .filter(|&&c| b.cand(c) & 1 << (d - 1) != 0)
+            .map(|&c| b.peer_set(c))
+            .reduce(CellSet::and)
+            .unwrap_or_default();
+        elims.extend(
+            seen.iter()
+                .filter(|&c| b.cand(c) & 1 << (d - 1) != 0)
+                .map(|c| (c, d)),
+        );
+    }
+    elims
+}
+
+/// What a naked set that a deadly pattern's cells complete removes (BUG and unique-loop
+/// type 3): `set`, cells of a unit, with the pattern's cells `pattern` acting as one more
+/// cell, holds the digits `union`; they leave `others` (the unit's other open cells with
+/// their candidates, the set's among them) or, `generalized`, every cell seeing each cell
+/// of the set and of the pattern that holds the digit.
+pub fn completed_set_eliminations(
+    b: &Board,
+    others: &[(usize, u16)],
+    set: &[usize],
+    pattern: &[usize],
+    union: u16,
+    generalized: bool,
+) -> Vec<(usize, u8)> {
+    if generalized {
+        let cells: Vec<usize> = set.iter().chain(pattern).copied().collect();
+        return seen_eliminations(b, &cells, union);
+    }
+    others
+        .iter()
+        .filter(|(c, _)| !set.contains(c))
+        .flat_map(|&(c, cand)| digits(cand & union).map(move |d| (c, d)))
+        .collect()
+}
+
 /// The first hidden set `f` makes a step of: over the units (skipping those where `search`
 /// found nothing since they last changed), `k` of a unit's missing digits whose places
 /// number `k` in all. `f(u, missing, keep, places)` gets the unit, its missing digits, the

@@ -1,8 +1,9 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
-use super::common::{first_covering, first_hidden_set, naked_eliminations, UnitVec};
+use super::common::{
+    first_covering, first_hidden_set, naked_eliminations, seen_eliminations, UnitVec,
+};
 use super::Technique;
-use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
 use crate::rate::memo::UnitSearch;
 use crate::rate::techniques::step::Step;
@@ -87,28 +88,6 @@ fn naked_sets(b: &Board, k: usize, generalized: bool) -> Option<Step> {
         b.found_nothing(search, u);
     }
     None
-}
-
-/// What a generalized naked set on `cells` (digits `union`) removes: each digit from the
-/// cells that see every cell of the set holding it (no such cell is its own peer, so the
-/// set's cells holding it are not among them). (Other cells only lose candidates
-/// later, so a unit that found nothing finds nothing until it changes.)
-fn seen_eliminations(b: &Board, cells: &[usize], union: u16) -> Vec<(usize, u8)> {
-    let mut elims = Vec::new();
-    for d in digits(union) {
-        let seen = cells
-            .iter()
-            .filter(|&&c| b.cand(c) & 1 << (d - 1) != 0)
-            .map(|&c| b.peer_set(c))
-            .reduce(CellSet::and)
-            .unwrap_or_default();
-        elims.extend(
-            seen.iter()
-                .filter(|&c| b.cand(c) & 1 << (d - 1) != 0)
-                .map(|c| (c, d)),
-        );
-    }
-    elims
 }
 
 /// `k` digits of a unit whose places number `k` in all: other digits leave those cells.
