@@ -145,10 +145,11 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // Taking the reference's order of techniques rather than the lowest score took it
     // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %, long
     // X-chains scored by shape to 89.8 %, BUG types 2 to 4 to 90.6 %, unique loops to
-    // 91.1 % (98.0 % within 0.2, 99.9 % in the same band).
-    assert!(exact >= 0.91, "exact: {exact}");
+    // 91.1 %, dynamic runs in the reference's order to 94.7 % (98.4 % within 0.2, 99.9 %
+    // in the same band).
+    assert!(exact >= 0.945, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.975, "within 0.2: {close}");
+    assert!(close >= 0.98, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
     let apart = rated.iter().filter(|r| r.apart).count();
@@ -207,13 +208,13 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
-/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 94.0 %
-/// exact, 98.5 % within 0.2, 99.5 % same tier.
+/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 96.2 %
+/// exact, 99.2 % within 0.2, 99.5 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
     let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
-    assert!(a.exact >= 0.935, "exact {}", a.exact);
-    assert!(a.within >= 0.975, "within 0.2 {}", a.within);
+    assert!(a.exact >= 0.955, "exact {}", a.exact);
+    assert!(a.within >= 0.985, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     for t in [
         Technique::GeneralizedIntersection,
@@ -232,23 +233,23 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// anti-knight file, `fill --count 200 --seed 21`, was never calibrated on), rated by the
 /// reference with its flag (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`,
 /// `--isGirandola=1`, `--isCD=1`, `--isAntiKnight=1`, `--isAntiKing=1`, `--isNC=1`).
-/// Measured (exact, within 0.2, tier): windoku 96.5/99.5/99.5 %, disjoint groups
-/// 96.0/97.5/98.5 %, asterisk 92.5/96.5/99.5 %, girandola 98.0/98.5/99.0 %, center dot
-/// 96.5/99.0/99.5 %, anti-knight 100/100/100 % (the second file 91.5/96.0/100 %),
-/// anti-king 100/100/100 %, non-consecutive 95.0/98.5/100 %; the targets are 85, 95 and
+/// Measured (exact, within 0.2, tier): windoku 97.5/99.5/99.5 %, disjoint groups
+/// 97.0/98.0/98.5 %, asterisk 94.5/97.0/99.5 %, girandola 98.0/98.5/99.0 %, center dot
+/// 96.5/99.0/99.5 %, anti-knight 100/100/100 % (the second file 96.5/98.0/100 %),
+/// anti-king 100/100/100 %, non-consecutive 98.0/99.0/100 %; the targets are 85, 95 and
 /// 95 %.
 #[test]
 fn variant_fills_rate_like_the_reference() {
     for (file, name, exact, within) in [
-        ("windoku_se.txt", "windoku", 0.955, 0.99),
-        ("disjoint_groups_se.txt", "disjoint-groups", 0.95, 0.97),
-        ("asterisk_se.txt", "asterisk", 0.915, 0.96),
+        ("windoku_se.txt", "windoku", 0.97, 0.99),
+        ("disjoint_groups_se.txt", "disjoint-groups", 0.965, 0.975),
+        ("asterisk_se.txt", "asterisk", 0.94, 0.965),
         ("girandola_se.txt", "girandola", 0.97, 0.98),
         ("center_dot_se.txt", "center-dot", 0.955, 0.98),
         ("anti_knight_se.txt", "anti-knight", 0.995, 0.995),
-        ("anti_knight_fill_se.txt", "anti-knight", 0.9, 0.955),
+        ("anti_knight_fill_se.txt", "anti-knight", 0.96, 0.975),
         ("anti_king_se.txt", "anti-king", 0.995, 0.995),
-        ("non_consecutive_se.txt", "non-consecutive", 0.945, 0.98),
+        ("non_consecutive_se.txt", "non-consecutive", 0.975, 0.985),
     ] {
         let variant: Variant = name.parse().unwrap();
         let a = fill_agreement(file, variant);
@@ -271,7 +272,7 @@ fn variant_fills_rate_like_the_reference() {
 }
 
 /// Classic puzzles of a default fill keep their agreement with the reference: measured
-/// 99.5 % exact, every one within 0.2 and in the same tier.
+/// 100 % exact.
 #[test]
 fn classic_fill_ratings_follow_the_reference() {
     let a = fill_agreement("classic_fill_se.txt", Variant::Classic);

@@ -5,6 +5,7 @@ use super::links::Links;
 use super::potentials::{Potential, PotentialSlice};
 use crate::rate::board::digits;
 use crate::rate::techniques::step::Link;
+use std::collections::VecDeque;
 use std::ops::Deref;
 
 /// Where a run may stop before following everything.
@@ -68,6 +69,9 @@ pub struct Run<'l, 'b> {
     current: u32,
     stack: Vec<Potential>,
     parents: Vec<Potential>,
+    /// Dynamic rules: the offs and the ons reached and not yet followed, in the
+    /// reference's order ([`Self::run_ons_first`]).
+    pending: [VecDeque<Potential>; 2],
 }
 
 impl<'b> Deref for Run<'_, 'b> {
@@ -97,6 +101,7 @@ impl<'l, 'b> Run<'l, 'b> {
             current: 0,
             stack: Vec::new(),
             parents: Vec::new(),
+            pending: [VecDeque::new(), VecDeque::new()],
         }
     }
 
@@ -132,7 +137,11 @@ impl<'l, 'b> Run<'l, 'b> {
             self.fired.fill(0);
         }
         self.reach(start, Cause::Start);
-        let (links, dynamic) = (self.links, self.links.rules.dynamic);
+        if self.links.rules.dynamic {
+            self.run_ons_first(stop);
+            return;
+        }
+        let links = self.links;
         // Potentials order[..level_end] are `depth` links or fewer from the start.
         let (mut next, mut level_end, mut depth) = (0, 1, 0);
         while next < self.order.len() && !self.stops(stop) {
@@ -151,8 +160,6 @@ impl<'l, 'b> Run<'l, 'b> {
             let k = p as usize / 2;
             if p % 2 == 1 {
                 self.on_to_off(p, k);
-            } else if dynamic {
-                self.dynamic_off_to_on(k);
             } else {
                 for &j in links.strong(k) {
                     let j = j as usize;
@@ -162,6 +169,31 @@ impl<'l, 'b> Run<'l, 'b> {
                 }
             }
         }
+    }
+
+    /// Follows a dynamic run in Sukaku Explainer's order (its `doChaining`): every pending
+    /// on before the next off, each on's offs in its cell then in its box, row and
+    /// column, and an off takes its candidate out of the board when it is followed, not
+    /// when reached. Which contradiction a run meets first, and through which causes,
+    /// hangs on this order; the reference's dynamic chains score by those causes.
+    fn run_ons_first(&mut self, stop: RunStop) {
+        debug_assert!(
+            !matches!(stop, RunStop::AtReaching(_, n) if n < usize::MAX),
+            "dynamic runs have no depth"
+        );
+        while !self.stops(stop) {
+            if let Some(p) = self.pending[1].pop_front() {
+                self.on_to_off_in_order(p);
+            } else if let Some(p) = self.pending[0].pop_front() {
+                let k = p as usize / 2;
+                self.take_out(k);
+                self.dynamic_off_to_on(k);
+            } else {
+                break;
+            }
+        }
+        self.pending[0].clear();
+        self.pending[1].clear();
     }
 
     fn stops(&self, stop: RunStop) -> bool {
@@ -354,14 +386,13 @@ impl<'l, 'b> Run<'l, 'b> {
         }
         self.cause[q as usize] = cause;
         self.order.push(q);
-        if self.links.rules.dynamic && q.is_multiple_of(2) {
-            self.take_out(k);
+        if self.links.rules.dynamic {
+            self.pending[q as usize % 2].push_back(q);
         }
     }
 
-    /// Candidate `k` is on: every candidate it kills is off.
+    /// Candidate `k` is on: every candidate it kills is off (static runs, breadth first).
     fn on_to_off(&mut self, p: Potential, k: usize) {
-        let dynamic = self.links.rules.dynamic;
         let kills = self.links.kills_of(k);
         for (w, &kill) in kills.iter().enumerate() {
             // Offs new to this run, taken as a whole word: none was reached before.
@@ -380,9 +411,49 @@ impl<'l, 'b> Run<'l, 'b> {
                 let q = 2 * j as Potential;
                 self.cause[q as usize] = Cause::By(p);
                 self.order.push(q);
-                if dynamic {
-                    self.take_out(j);
+            }
+        }
+    }
+
+    /// Dynamic: on `p` turns off, in the reference's order, its cell's other candidates
+    /// (by digit), then its digit in its box, row and column (by place) and any other
+    /// unit, then whatever else it kills (cells a move away, touching cells' barred
+    /// digits).
+    fn on_to_off_in_order(&mut self, p: Potential) {
+        let links = self.links;
+        let k = p as usize / 2;
+        let (cell, digit) = links.candidate[k];
+        let (cell, b) = (cell as usize, links.board);
+        let kills = links.kills_of(k);
+        let off = |run: &mut Self, j: usize| {
+            if kills[j / 64] & (1 << (j % 64)) != 0 {
+                run.reach(2 * j as Potential, Cause::By(p));
+            }
+        };
+        if !links.rules.one_digit {
+            for d in digits(b.cand(cell) & !(1 << (digit - 1))) {
+                off(self, links.potential(cell, d, false) as usize / 2);
+            }
+        }
+        let layout = b.layout();
+        let [row, col, bx] = layout.units_of(cell);
+        let units = [bx, row, col]
+            .into_iter()
+            .chain(layout.extra_units_of(cell).iter().map(|&u| u as usize));
+        for u in units {
+            for &other in layout.unit(u) {
+                let other = other as usize;
+                if other != cell && b.is_open(other) && b.cand(other) & (1 << (digit - 1)) != 0 {
+                    off(self, links.potential(other, digit, false) as usize / 2);
                 }
+            }
+        }
+        for (w, &kill) in kills.iter().enumerate() {
+            let mut rest = kill & !self.off[w];
+            while rest != 0 {
+                let j = w * 64 + rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                self.reach(2 * j as Potential, Cause::By(p));
             }
         }
     }
@@ -397,18 +468,28 @@ impl<'l, 'b> Run<'l, 'b> {
             self.reach(self.links.potential(cell, single, true), Cause::LastInCell);
         }
         let links = self.links;
-        for &slot in &links.place_slots[k] {
+        // The reference's order: box, row, column, then any other unit.
+        let slots = &links.place_slots[k];
+        let in_order = [2, 0, 1]
+            .into_iter()
+            .chain(3..slots.len())
+            .map(|i| slots[i]);
+        for slot in in_order {
             let (word, bit) = (slot as usize / 64, 1u64 << (slot % 64));
             if self.places[slot as usize] != 1 || self.fired[word] & bit != 0 {
                 continue;
             }
             self.fired[word] |= bit;
-            // The one candidate of the slot not yet off.
+            // The one candidate of the slot still on the board (its off may be reached
+            // and not yet followed: then the run meets a contradiction).
             let only = links
                 .slot_candidates(slot)
                 .iter()
                 .copied()
-                .find(|&j| self.off[j as usize / 64] & (1 << (j % 64)) == 0)
+                .find(|&j| {
+                    let (cell, digit) = links.candidate[j as usize];
+                    self.left[cell as usize] & (1 << (digit - 1)) != 0
+                })
                 .expect("one place is left");
             self.reach(2 * only + 1, Cause::LastInUnit(slot));
         }
