@@ -145,9 +145,10 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // Taking the reference's order of techniques rather than the lowest score took it
     // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %, long
     // X-chains scored by shape to 89.8 %, BUG types 2 to 4 to 90.6 %, unique loops to
-    // 91.1 %, dynamic runs in the reference's order to 94.7 % (98.4 % within 0.2, 99.9 %
-    // in the same band).
-    assert!(exact >= 0.945, "exact: {exact}");
+    // 91.1 %, dynamic runs in the reference's order to 94.7 %, keeping what a dynamic run
+    // reached before its contradiction to 96.4 % (98.4 % within 0.2, 99.9 % in the same
+    // band).
+    assert!(exact >= 0.96, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
     assert!(close >= 0.98, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
@@ -208,12 +209,12 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
-/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 96.2 %
+/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 97.2 %
 /// exact, 99.2 % within 0.2, 99.5 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
     let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
-    assert!(a.exact >= 0.955, "exact {}", a.exact);
+    assert!(a.exact >= 0.965, "exact {}", a.exact);
     assert!(a.within >= 0.985, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     for t in [
@@ -233,10 +234,10 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// anti-knight file, `fill --count 200 --seed 21`, was never calibrated on), rated by the
 /// reference with its flag (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`,
 /// `--isGirandola=1`, `--isCD=1`, `--isAntiKnight=1`, `--isAntiKing=1`, `--isNC=1`).
-/// Measured (exact, within 0.2, tier): windoku 97.5/99.5/99.5 %, disjoint groups
-/// 97.0/98.0/98.5 %, asterisk 94.5/97.0/99.5 %, girandola 98.0/98.5/99.0 %, center dot
-/// 96.5/99.0/99.5 %, anti-knight 100/100/100 % (the second file 96.5/98.0/100 %),
-/// anti-king 100/100/100 %, non-consecutive 98.0/99.0/100 %; the targets are 85, 95 and
+/// Measured (exact, within 0.2, tier): windoku 98.0/99.5/99.5 %, disjoint groups
+/// 97.0/98.0/98.5 %, asterisk 95.0/97.0/99.5 %, girandola 98.0/98.5/99.0 %, center dot
+/// 96.5/99.0/99.5 %, anti-knight 100/100/100 % (the second file 97.0/98.0/100 %),
+/// anti-king 100/100/100 %, non-consecutive 98.5/99.0/100 %; the targets are 85, 95 and
 /// 95 %.
 #[test]
 fn variant_fills_rate_like_the_reference() {

@@ -378,23 +378,24 @@ impl Conclusions {
     }
 
     /// Adds what candidate `on` implies both ways: its opposite when one way contradicts
-    /// itself, else what both ways imply.
+    /// itself, and what both ways imply (see [`Sets::reached`]).
     fn both_ways(&mut self, sets: &Sets, on: Potential, common: &mut PotentialSet) {
-        match (sets.of(on), sets.of(on ^ 1)) {
-            (None, _) => self.contradiction(on),
-            (_, None) => self.contradiction(on ^ 1),
-            (Some(on_set), Some(off_set)) => {
-                common.assign(&off_set);
-                common.retain_common(&on_set);
-                self.common(common, &[on, on ^ 1]);
+        for p in [on, on ^ 1] {
+            if sets.of(p).is_none() {
+                self.contradiction(p);
             }
+        }
+        if let (Some(on_set), Some(off_set)) = (sets.reached(on), sets.reached(on ^ 1)) {
+            common.assign(&off_set);
+            common.retain_common(&on_set);
+            self.common(common, &[on, on ^ 1]);
         }
     }
 
-    /// Adds what every source implies (all must be free of contradictions), using
-    /// `common` as scratch space.
+    /// Adds what every source implies (see [`Sets::reached`]), using `common` as scratch
+    /// space.
     fn common_to(&mut self, sets: &Sets, sources: &[Potential], common: &mut PotentialSet) {
-        let mut implied = sources.iter().map(|&s| sets.of(s));
+        let mut implied = sources.iter().map(|&s| sets.reached(s));
         let Some(Some(first)) = implied.next() else {
             return;
         };
@@ -423,6 +424,7 @@ enum Sets {
 }
 
 impl Sets {
+    /// What `p` implies, `None` when it leads to a contradiction.
     fn of(&self, p: Potential) -> Option<PotentialSlice<'_>> {
         match self {
             Sets::Closures(closures) => {
@@ -437,6 +439,21 @@ impl Sets {
             } => {
                 let at = p as usize * width;
                 (!contradicts[p as usize]).then(|| PotentialSlice::borrowed(&store[at..at + width]))
+            }
+        }
+    }
+
+    /// What `p` implies as far as a conclusion may rest on it. Under dynamic links, a
+    /// run that meets a contradiction keeps what it reached before (as the reference's
+    /// runs stop there): a source that is false cannot make its group's conclusions
+    /// false, so they still hold where the other sources imply them. Static closures
+    /// reach everything, so a source that contradicts itself gives its group nothing.
+    fn reached(&self, p: Potential) -> Option<PotentialSlice<'_>> {
+        match self {
+            Sets::Closures(_) => self.of(p),
+            Sets::Runs { store, width, .. } => {
+                let at = p as usize * width;
+                Some(PotentialSlice::borrowed(&store[at..at + width]))
             }
         }
     }
@@ -466,11 +483,9 @@ impl Sets {
         };
         for p in [on, on ^ 1] {
             imp.run(p, RunStop::AtConflict);
-            if imp.conflict().is_none() {
-                let at = p as usize * *width;
-                imp.write_reached(&mut store[at..at + *width]);
-                contradicts[p as usize] = false;
-            }
+            let at = p as usize * *width;
+            imp.write_reached(&mut store[at..at + *width]);
+            contradicts[p as usize] = imp.conflict().is_some();
             traces[p as usize] = imp.trace();
         }
     }

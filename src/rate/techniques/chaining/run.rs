@@ -271,11 +271,17 @@ impl<'l, 'b> Run<'l, 'b> {
         self.conflict = trace.conflict;
     }
 
-    /// Writes the potentials reached by the last run into `out` (`set_width` words).
+    /// Writes the potentials reached by the last run into `out` (`set_width` words): for
+    /// a dynamic run, those reached before its contradiction, if it met one.
     pub fn write_reached(&self, out: &mut [u64]) {
         let (off, on) = out.split_at_mut(self.links.words);
         off.copy_from_slice(&self.off);
         on.copy_from_slice(&self.on);
+        if let (true, Some(x)) = (self.links.rules.dynamic, self.conflict) {
+            let k = x as usize / 2;
+            let side = if x % 2 == 1 { on } else { off };
+            side[k / 64] &= !(1 << (k % 64));
+        }
     }
 
     /// Potentials reached by the last run.
@@ -370,6 +376,10 @@ impl<'l, 'b> Run<'l, 'b> {
 
     #[inline]
     fn reach(&mut self, q: Potential, cause: Cause) {
+        // A dynamic run stops at its contradiction, as the reference's does.
+        if self.links.rules.dynamic && self.conflict.is_some() {
+            return;
+        }
         let k = q as usize / 2;
         let (word, bit) = (k / 64, 1u64 << (k % 64));
         let (set, opposite) = if q % 2 == 1 {
@@ -441,9 +451,10 @@ impl<'l, 'b> Run<'l, 'b> {
             .into_iter()
             .chain(layout.extra_units_of(cell).iter().map(|&u| u as usize));
         for u in units {
-            for &other in layout.unit(u) {
-                let other = other as usize;
-                if other != cell && b.is_open(other) && b.cand(other) & (1 << (digit - 1)) != 0 {
+            let unit = layout.unit(u);
+            for at in digits(b.positions(u, digit)) {
+                let other = unit[at as usize - 1] as usize;
+                if other != cell {
                     off(self, links.potential(other, digit, false) as usize / 2);
                 }
             }
