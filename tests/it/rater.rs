@@ -146,11 +146,11 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // from 86.8 % to 89.0 %, unique rectangles of types 2 and 4 at 4.5 to 89.6 %, long
     // X-chains scored by shape to 89.8 %, BUG types 2 to 4 to 90.6 %, unique loops to
     // 91.1 %, dynamic runs in the reference's order to 94.7 %, keeping what a dynamic run
-    // reached before its contradiction to 96.4 % (98.4 % within 0.2, 99.9 % in the same
-    // band).
-    assert!(exact >= 0.96, "exact: {exact}");
+    // reached before its contradiction to 96.4 %, the reference's sources of multiple
+    // forcing chains to 97.7 % (98.7 % within 0.2, 99.9 % in the same band).
+    assert!(exact >= 0.97, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
-    assert!(close >= 0.98, "within 0.2: {close}");
+    assert!(close >= 0.985, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
     assert!(completed >= 0.99, "completed {completed}");
     let apart = rated.iter().filter(|r| r.apart).count();
@@ -209,7 +209,7 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
-/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 97.2 %
+/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 97.5 %
 /// exact, 99.2 % within 0.2, 99.5 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
@@ -235,22 +235,22 @@ fn diagonal_fill_ratings_follow_the_reference() {
 /// reference with its flag (`--isWindows=1`, `--isDG=1`, `--isAsterisk=1`,
 /// `--isGirandola=1`, `--isCD=1`, `--isAntiKnight=1`, `--isAntiKing=1`, `--isNC=1`).
 /// Measured (exact, within 0.2, tier): windoku 98.0/99.5/99.5 %, disjoint groups
-/// 97.0/98.0/98.5 %, asterisk 95.0/97.0/99.5 %, girandola 98.0/98.5/99.0 %, center dot
-/// 96.5/99.0/99.5 %, anti-knight 100/100/100 % (the second file 97.0/98.0/100 %),
-/// anti-king 100/100/100 %, non-consecutive 98.5/99.0/100 %; the targets are 85, 95 and
+/// 97.0/98.0/98.5 %, asterisk 96.0/98.0/99.5 %, girandola 98.0/98.5/99.0 %, center dot
+/// 97.0/99.0/99.5 %, anti-knight 100/100/100 % (the second file 97.5/98.5/100 %),
+/// anti-king 100/100/100 %, non-consecutive 99.0/99.5/100 %; the targets are 85, 95 and
 /// 95 %.
 #[test]
 fn variant_fills_rate_like_the_reference() {
     for (file, name, exact, within) in [
         ("windoku_se.txt", "windoku", 0.97, 0.99),
         ("disjoint_groups_se.txt", "disjoint-groups", 0.965, 0.975),
-        ("asterisk_se.txt", "asterisk", 0.94, 0.965),
+        ("asterisk_se.txt", "asterisk", 0.955, 0.975),
         ("girandola_se.txt", "girandola", 0.97, 0.98),
         ("center_dot_se.txt", "center-dot", 0.955, 0.98),
         ("anti_knight_se.txt", "anti-knight", 0.995, 0.995),
         ("anti_knight_fill_se.txt", "anti-knight", 0.96, 0.975),
         ("anti_king_se.txt", "anti-king", 0.995, 0.995),
-        ("non_consecutive_se.txt", "non-consecutive", 0.975, 0.985),
+        ("non_consecutive_se.txt", "non-consecutive", 0.985, 0.99),
     ] {
         let variant: Variant = name.parse().unwrap();
         let a = fill_agreement(file, variant);

@@ -378,12 +378,15 @@ impl Conclusions {
     }
 
     /// Adds what candidate `on` implies both ways: its opposite when one way contradicts
-    /// itself, and what both ways imply (see [`Sets::reached`]).
-    fn both_ways(&mut self, sets: &Sets, on: Potential, common: &mut PotentialSet) {
+    /// itself, and, with `double`, what both ways imply (see [`Sets::reached`]).
+    fn both_ways(&mut self, sets: &Sets, on: Potential, double: bool, common: &mut PotentialSet) {
         for p in [on, on ^ 1] {
             if sets.of(p).is_none() {
                 self.contradiction(p);
             }
+        }
+        if !double {
+            return;
         }
         if let (Some(on_set), Some(off_set)) = (sets.reached(on), sets.reached(on ^ 1)) {
             common.assign(&off_set);
@@ -515,9 +518,12 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
         Links::shared_static(b)
     };
     let mut imp = Run::new(&links);
-    // A bivalue cell or a digit with two places gives nothing a forcing chain did not
-    // find already, unless the links are dynamic.
+    // The sources the reference takes: under static links, the cells of three candidates
+    // or more, and the places of a digit in a unit whose first place is such a cell (its
+    // region chains start from the cells it takes); under dynamic links, every cell and
+    // the places of a digit in any unit.
     let fewest: u32 = if dynamic { 2 } else { 3 };
+    let takes = |cell: usize| b.cand(cell).count_ones() >= fewest;
     let mut sets = if dynamic {
         Sets::unrun(&imp)
     } else {
@@ -530,6 +536,17 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
             .map(|d| imp.potential(cell, d, true))
             .collect()
     };
+    // Under dynamic links only, as the reference: a candidate's contradictions either
+    // way, and what both ways imply when its cell holds three candidates or more.
+    let both_ways =
+        |found: &mut Conclusions, sets: &Sets, sources: &[Potential], common: &mut PotentialSet| {
+            if dynamic {
+                let double = sources.len() >= 3;
+                for &on in sources {
+                    found.both_ways(sets, on, double, common);
+                }
+            }
+        };
     let first_enough = enough >= technique.base_score() - 1e-9;
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         let sources = cell_sources(&imp, cell);
@@ -538,10 +555,8 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
         }
         if first_enough {
             let mut found = Conclusions::default();
-            for &on in &sources {
-                found.both_ways(&sets, on, &mut common);
-            }
-            if sources.len() >= fewest as usize {
+            both_ways(&mut found, &sets, &sources, &mut common);
+            if takes(cell) {
                 found.common_to(&sets, &sources, &mut common);
             }
             let step = lowest(&mut imp, &sets, &found, technique);
@@ -551,20 +566,21 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
         }
     }
     let mut found = Conclusions::default();
-    for on in every_on(&imp) {
-        found.both_ways(&sets, on, &mut common);
+    for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+        both_ways(&mut found, &sets, &cell_sources(&imp, cell), &mut common);
     }
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
-        if b.cand(cell).count_ones() >= fewest {
+        if takes(cell) {
             found.common_to(&sets, &cell_sources(&imp, cell), &mut common);
         }
     }
     for u in 0..b.unit_count() {
+        let unit = b.unit(u);
         for digit in 1..=n as u8 {
             let places = b.positions(u, digit);
-            if places.count_ones() >= fewest {
+            if places.count_ones() >= 2 && takes(unit[places.trailing_zeros() as usize] as usize) {
                 let sources: UnitVec<Potential> = digits(places)
-                    .map(|i| imp.potential(b.unit(u)[i as usize - 1] as usize, digit, true))
+                    .map(|i| imp.potential(unit[i as usize - 1] as usize, digit, true))
                     .collect();
                 found.common_to(&sets, &sources, &mut common);
             }
