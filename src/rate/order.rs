@@ -111,8 +111,9 @@ impl Rank {
     }
 
     /// Whether some technique may offer a step taken before this one that scores more
-    /// than `enough`: only strong links, BUG type 3, cycles and forcing chains can (a step
-    /// of a technique placed by its score is taken first only when it scores less).
+    /// than `enough`: only strong links, unique loops and BUG type 3, cycles and forcing
+    /// chains can (a step of a technique placed by its score is taken first only when it
+    /// scores less).
     pub fn may_yield_above(self, enough: f64) -> bool {
         [
             Technique::XChain,
