@@ -87,8 +87,10 @@ fn find_loops(b: &Board) -> Vec<Loop> {
             holders,
             path: vec![start],
             sides: [CellSet::default().with(start), CellSet::default()],
+            met: [vec![0; b.unit_count()], vec![0; b.unit_count()]],
             closed: Vec::new(),
         };
+        walk.meet(start, 0, 1);
         walk.extend(start, 2, 0, None);
         for cells in walk.closed {
             let set = cells.iter().fold(CellSet::default(), |s, &c| s.with(c));
@@ -136,6 +138,8 @@ struct Walk<'b> {
     path: Vec<usize>,
     /// The path's cells at even and at odd places.
     sides: [CellSet; 2],
+    /// Per side, how many of them each unit holds.
+    met: [Vec<u8>; 2],
     /// The loops closed so far, as walked.
     closed: Vec<Vec<usize>>,
 }
@@ -169,12 +173,14 @@ impl Walk<'_> {
                 if !wide || more.count_ones() == 1 || allowed > 0 {
                     self.path.push(next);
                     self.sides[side].insert(next);
+                    self.meet(next, side, 1);
                     self.extend(
                         next,
                         allowed - u32::from(wide && allowed > 0),
                         more,
                         Some(kind),
                     );
+                    self.meet(next, side, -1);
                     self.sides[side].remove(next);
                     self.path.pop();
                 }
@@ -185,11 +191,17 @@ impl Walk<'_> {
     /// Whether `next`, joining the walk on `side`, leaves each of its units with at most
     /// two cells of the walk, of opposite sides.
     fn may_join(&self, next: usize, side: usize) -> bool {
-        let layout = self.b.layout();
-        self.b.units_of(next).into_iter().all(|u| {
-            let unit = layout.unit_set(u);
-            unit.and(self.sides[side]).is_empty() && unit.and(self.sides[1 - side]).len() < 2
-        })
+        self.b
+            .units_of(next)
+            .into_iter()
+            .all(|u| self.met[side][u] == 0 && self.met[1 - side][u] < 2)
+    }
+
+    /// Counts `cell`'s units as met once more (`by` 1) or once less (-1) on `side`.
+    fn meet(&mut self, cell: usize, side: usize, by: i8) {
+        for u in self.b.units_of(cell) {
+            self.met[side][u] = self.met[side][u].wrapping_add_signed(by);
+        }
     }
 }
 
