@@ -56,10 +56,6 @@ pub struct Run<'l, 'b> {
     /// left for each digit in each unit (`places[u * n + digit - 1]`).
     left: Vec<u16>,
     places: Vec<u8>,
-    /// Dynamic rules: the place counts (by slot) whose last place this run has put on.
-    /// A count stays at one while the offs that brought it there are followed, and each
-    /// would find that place again.
-    fired: Vec<u64>,
     /// The first potential reached whose opposite was reached too.
     conflict: Option<Potential>,
     /// Per potential reached: its links from the start ([`Self::round_trip`]'s scratch).
@@ -94,7 +90,6 @@ impl<'l, 'b> Run<'l, 'b> {
             order: Vec::with_capacity(potentials),
             left: links.board.candidates().to_vec(),
             places: links.places_at_start.clone(),
-            fired: vec![0; links.places_at_start.len().div_ceil(64)],
             conflict: None,
             depth: vec![0; potentials],
             stamp: vec![0; potentials],
@@ -134,7 +129,6 @@ impl<'l, 'b> Run<'l, 'b> {
         if self.links.rules.dynamic {
             self.left.copy_from_slice(self.links.board.candidates());
             self.places.copy_from_slice(&self.links.places_at_start);
-            self.fired.fill(0);
         }
         self.reach(start, Cause::Start);
         if self.links.rules.dynamic {
@@ -485,12 +479,11 @@ impl<'l, 'b> Run<'l, 'b> {
             .into_iter()
             .chain(3..slots.len())
             .map(|i| slots[i]);
+        // An off is followed once, so a count comes down to one once: no slot fires twice.
         for slot in in_order {
-            let (word, bit) = (slot as usize / 64, 1u64 << (slot % 64));
-            if self.places[slot as usize] != 1 || self.fired[word] & bit != 0 {
+            if self.places[slot as usize] != 1 {
                 continue;
             }
-            self.fired[word] |= bit;
             // The one candidate of the slot still on the board (its off may be reached
             // and not yet followed: then the run meets a contradiction).
             let only = links
