@@ -192,6 +192,29 @@ fn graph(b: &Board, d: u8, holding: CellSet, g: &mut Graph) {
                 g.strong_link(b, one, rest);
             }
         }
+        if layout.boxes().contains(&u) {
+            cross_links(b, places, g);
+        }
+    }
+}
+
+/// The strong links of a box whose places lie on a cross, one row and one column of the
+/// box, but not where they meet: the places on the row against those on the column
+/// (Sukaku Explainer's grouped strong link in a box, an empty rectangle's blades). The
+/// splits by rows or by columns miss it when each side holds two places.
+fn cross_links(b: &Board, places: CellSet, g: &mut Graph) {
+    let layout = b.layout();
+    for place in places.iter() {
+        let row = layout.unit_set(layout.units_of(place)[0]);
+        let on_row = places.and(row);
+        let on_column = places.minus(on_row);
+        let Some(other) = on_column.iter().next() else {
+            continue;
+        };
+        let column = layout.unit_set(layout.units_of(other)[1]);
+        if on_column.minus(column).is_empty() && on_row.and(column).is_empty() {
+            g.strong_link(b, on_row, on_column);
+        }
     }
 }
 
