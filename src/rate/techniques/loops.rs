@@ -59,40 +59,53 @@ fn loops(b: &Board) -> Rc<Vec<Loop>> {
 fn find_loops(b: &Board) -> Vec<Loop> {
     let mut found: Vec<Loop> = Vec::new();
     let mut seen: Vec<CellSet> = Vec::new();
-    let starts: Vec<usize> = (0..b.cells())
-        .filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2)
-        .collect();
-    // Per pair, the cells that could be in its loops (see [`paired`]).
-    let mut pairs: Vec<(u16, CellSet)> = Vec::new();
-    for (i, &start) in starts.iter().enumerate() {
+    // The open cells holding each digit.
+    let mut holding = vec![CellSet::default(); b.n() + 1];
+    for c in (0..b.cells()).filter(|&c| b.is_open(c)) {
+        for d in digits(b.cand(c)) {
+            holding[d as usize].insert(c);
+        }
+    }
+    // Per pair: the cells that could be in its loops (see [`paired`]), and the starts
+    // walked from so far.
+    let mut pairs: Vec<(u16, CellSet, CellSet)> = Vec::new();
+    let mut walk = Walk {
+        b,
+        pair: 0,
+        holders: CellSet::default(),
+        path: Vec::new(),
+        sides: [CellSet::default(); 2],
+        met: [vec![0; b.unit_count()], vec![0; b.unit_count()]],
+        closed: Vec::new(),
+    };
+    for start in (0..b.cells()).filter(|&c| b.is_open(c) && b.cand(c).count_ones() == 2) {
         let pair = b.cand(start);
-        let holders = match pairs.iter().find(|(p, _)| *p == pair) {
-            Some(&(_, cells)) => cells,
+        let at = match pairs.iter().position(|(p, _, _)| *p == pair) {
+            Some(at) => at,
             None => {
-                pairs.push((pair, paired(b, pair)));
-                pairs[pairs.len() - 1].1
+                let both = digits(pair).fold(None, |s: Option<CellSet>, d| {
+                    Some(s.map_or(holding[d as usize], |s| s.and(holding[d as usize])))
+                });
+                let cells = both.expect("a pair has two digits");
+                pairs.push((pair, paired(b, cells), CellSet::default()));
+                pairs.len() - 1
             }
         };
+        let (_, holders, earlier) = &mut pairs[at];
+        let walked_from = *earlier;
+        earlier.insert(start);
         if !holders.contains(start) {
             continue;
         }
-        let earlier = starts[..i]
-            .iter()
-            .filter(|&&c| b.cand(c) == pair)
-            .fold(CellSet::default(), |s, &c| s.with(c));
-        let holders = holders.minus(earlier);
-        let mut walk = Walk {
-            b,
-            pair,
-            holders,
-            path: vec![start],
-            sides: [CellSet::default().with(start), CellSet::default()],
-            met: [vec![0; b.unit_count()], vec![0; b.unit_count()]],
-            closed: Vec::new(),
-        };
+        walk.pair = pair;
+        walk.holders = holders.minus(walked_from);
+        walk.path.clear();
+        walk.path.push(start);
+        walk.sides = [CellSet::default().with(start), CellSet::default()];
         walk.meet(start, 0, 1);
         walk.extend(start, 2, 0, None);
-        for cells in walk.closed {
+        walk.meet(start, 0, -1);
+        for cells in walk.closed.drain(..) {
             let set = cells.iter().fold(CellSet::default(), |s, &c| s.with(c));
             if cells.len() < 6 || seen.contains(&set) || !deadly(b, &cells) {
                 continue;
@@ -107,21 +120,17 @@ fn find_loops(b: &Board) -> Vec<Loop> {
     found
 }
 
-/// The open cells holding `pair` that could be in a deadly loop: each of a loop's cells
-/// shares its row, its column and its box with another of its cells, so a cell without
-/// another such cell in one of them is dropped, until none is.
-fn paired(b: &Board, pair: u16) -> CellSet {
+/// Of `cells` (the open cells holding a pair), those that could be in a deadly loop:
+/// each of a loop's cells shares its row, its column and its box with another of its
+/// cells, so a cell alone in one of them is dropped, until none is.
+fn paired(b: &Board, mut cells: CellSet) -> CellSet {
     let layout = b.layout();
-    let mut cells = (0..b.cells())
-        .filter(|&c| b.is_open(c) && b.cand(c) & pair == pair)
-        .fold(CellSet::default(), |s, c| s.with(c));
     loop {
-        let alone = cells.iter().filter(|&c| {
-            b.units_of(c)
-                .into_iter()
-                .any(|u| layout.unit_set(u).and(cells).len() < 2)
-        });
-        let alone = alone.fold(CellSet::default(), |s, c| s.with(c));
+        let units = layout.rows().chain(layout.columns()).chain(layout.boxes());
+        let alone = units
+            .map(|u| layout.unit_set(u).and(cells))
+            .filter(|s| s.len() == 1)
+            .fold(CellSet::default(), CellSet::or);
         if alone.is_empty() {
             return cells;
         }
