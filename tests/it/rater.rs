@@ -375,6 +375,12 @@ fn reference_puzzles_pin_each_technique() {
             Technique::UniqueRectangle1,
         ),
         (
+            // A hidden pair of the rectangle's digits with one roof corner.
+            "000009500700006041801030000000001205509000603208300000000020109940500006006700000",
+            4.5,
+            Technique::UniqueRectangle3,
+        ),
+        (
             "608407905000000000403000706000801000009060100000090000050010040107903608030070090",
             5.0,
             Technique::NakedQuad,

@@ -7,7 +7,7 @@
 //! [`super::uniqueness`]'s.
 
 use super::common::{completed_set_eliminations, first_covering};
-use super::uniqueness::restricted;
+use super::uniqueness::{hidden_set, restricted, HIDDEN_DEGREES};
 use super::Technique;
 use crate::grid::CellSet;
 use crate::rate::board::{digits, Board};
@@ -308,7 +308,10 @@ fn two_rescue(b: &Board, l: &Loop) -> Option<(usize, usize, Vec<usize>)> {
 /// Type 3: two rescue cells in one unit, whose extra digits act as one cell of a naked set
 /// with other cells of the unit; the set's digits leave the unit's other cells (or, under
 /// a rule keeping cells apart across units, every cell seeing the set's cells holding a
-/// digit). A tenth per digit of the set past one.
+/// digit). A tenth per digit of the set past one. Or a hidden set of the pair and other
+/// digits with one rescue cell ([`hidden_set`]), a tenth per digit past two. A loop's
+/// lowest score wins; of equal scores the naked set, as the reference collects them (by
+/// size, the naked set of a size before the hidden one).
 pub fn unique_loop_3(b: &Board) -> Option<Step> {
     let generalized = b.geometry().variant().rules().generalized_rating;
     lowest(b, |l| {
@@ -319,7 +322,7 @@ pub fn unique_loop_3(b: &Board) -> Option<Step> {
         }
         // The extra digits of one rescue cell alone must come from the other cells.
         let both = extra & b.cand(x) & b.cand(y);
-        (2..=7usize).find_map(|degree| {
+        let naked = |degree: usize| {
             shared.iter().find_map(|&u| {
                 let open: Vec<usize> = b
                     .unit(u)
@@ -357,6 +360,29 @@ pub fn unique_loop_3(b: &Board) -> Option<Step> {
                         step(Technique::UniqueLoop3, l, score, set, elims)
                     },
                 )
+            })
+        };
+        let hidden = |degree: usize| {
+            shared.iter().find_map(|&u| {
+                let set = hidden_set(b, l.pair, x, y, u, degree)?;
+                let score = l.score() + 0.1 * (degree - 2) as f64;
+                step(
+                    Technique::UniqueLoop3,
+                    l,
+                    score,
+                    &set.cells,
+                    set.eliminations,
+                )
+            })
+        };
+        // Naked sets of two to seven cells, hidden ones of two to seven digits.
+        (0..=6).find_map(|tenths| {
+            let naked = (tenths >= 1).then(|| naked(tenths + 1)).flatten();
+            naked.or_else(|| {
+                HIDDEN_DEGREES
+                    .contains(&(tenths + 2))
+                    .then(|| hidden(tenths + 2))
+                    .flatten()
             })
         })
     })
@@ -457,6 +483,32 @@ mod tests {
             assert!((s.score - score).abs() < 1e-9, "{line}: {}", s.score);
             assert!((r.score - rating).abs() < 1e-9, "{line}: rated {}", r.score);
         }
+    }
+
+    /// The loop r5c4 r5c5 r8c5 r8c9 r9c9 r9c4 on 1 and 2, rescued by r8c9 (5) and r9c9
+    /// (6) in column 9, where 1 and 2 lie elsewhere only in r2c9: a hidden pair with a
+    /// rescue cell (the loop's 4.6, nothing added), so r2c9 keeps only 1 and 2.
+    #[test]
+    fn type_3_makes_a_hidden_pair_with_a_rescue_cell() {
+        let mut b = Board::new(&crate::grid::Grid::empty(crate::grid::Geometry::CLASSIC));
+        let at = |r: usize, c: usize| Cell::new(r, c).index(9);
+        let z = at(1, 8);
+        let mut keep: Vec<(usize, Vec<u8>)> = [at(4, 3), at(4, 4), at(7, 4), at(8, 3)]
+            .map(|c| (c, vec![1, 2]))
+            .to_vec();
+        keep.extend([(at(7, 8), vec![1, 2, 5]), (at(8, 8), vec![1, 2, 6])]);
+        keep.push((z, vec![1, 2, 3, 4]));
+        keep.extend([0, 2, 3, 4, 5, 6].map(|r| (at(r, 8), (3..=9).collect())));
+        for (cell, digits) in &keep {
+            for d in (1..=9).filter(|d| !digits.contains(d)) {
+                b.eliminate(*cell, d);
+            }
+        }
+        let s = unique_loop_3(&b).unwrap();
+        assert!((s.score - 4.6).abs() < 1e-9, "{}", s.score);
+        let mut elims = s.eliminations.clone();
+        elims.sort_unstable();
+        assert_eq!(elims, vec![(z, 3), (z, 4)]);
     }
 
     /// A walk is a deadly pattern only when each unit it meets holds one cell of each

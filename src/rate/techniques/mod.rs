@@ -163,7 +163,7 @@ techniques! {
     /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
     UniqueRectangle4 => ("unique rectangle type 4", 4.5, |b, _| uniqueness::unique_rectangle_4(b)),
     /// Unique rectangle type 3: the roof's extras form a naked pair with another cell.
-    UniqueRectangle3 => ("unique rectangle type 3", 4.6, |b, _| uniqueness::unique_rectangle_3(b)),
+    UniqueRectangle3 => ("unique rectangle type 3", 4.5, |b, _| uniqueness::unique_rectangle_3(b)),
     /// Unique loop (six cells or more) type 1: the pair leaves the one rescue cell.
     UniqueLoop1 => ("unique loop type 1", 4.6, |b, _| loops::unique_loop_1(b)),
     /// Unique loop type 2: the rescue cells' one extra digit leaves cells seeing them all.
@@ -171,7 +171,7 @@ techniques! {
     /// Unique loop type 4: a pair digit locked in the rescue cells' unit.
     UniqueLoop4 => ("unique loop type 4", 4.6, |b, _| loops::unique_loop_4(b)),
     /// Unique loop type 3: the rescue cells' extras make a naked set with cells of their unit.
-    UniqueLoop3 => ("unique loop type 3", 4.7, |b, _| loops::unique_loop_3(b)),
+    UniqueLoop3 => ("unique loop type 3", 4.6, |b, _| loops::unique_loop_3(b)),
     /// Four cells of a unit holding four candidates between them.
     NakedQuad => ("naked quad", 5.0, |b, _| subsets::naked(b, 4)),
     /// On grids with extra units: a naked quad eliminating as a generalized naked pair.

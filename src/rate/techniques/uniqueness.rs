@@ -208,50 +208,148 @@ pub fn unique_rectangle_2(b: &Board) -> Option<Step> {
 
 /// Type 3: the roof's extra candidates act as one cell that must hold one of them; with
 /// one to three other cells of a unit the roof shares it forms a naked subset (pair,
-/// triple or quad: 4.6, 4.7, 4.8), whose digits leave the rest of the unit.
+/// triple or quad: 4.6, 4.7, 4.8), whose digits leave the rest of the unit. Or the pair
+/// and other digits form a hidden set with one roof corner ([`hidden_set`]: 4.5 for the
+/// pair alone, a tenth more per other digit). The lowest score wins; of equal scores the
+/// naked subset, as the reference collects them (by size, the naked set of a size before
+/// the hidden one).
 pub fn unique_rectangle_3(b: &Board) -> Option<Step> {
     let rects = rectangles(b);
-    // Smaller subsets first: they score less.
-    (1..=3).find_map(|others: usize| {
+    (0..=HIDDEN_DEGREES.end() - 2).find_map(|tenths: usize| {
         rects.iter().find_map(|r| {
             let (x, y) = roof(b, r)?;
             let extra = (b.cand(x) | b.cand(y)) & !r.pair;
-            let digits_in_subset = others + 1;
-            if extra.count_ones() < 2 || extra.count_ones() as usize > digits_in_subset {
+            if extra.count_ones() < 2 {
                 return None;
             }
-            shared_units(b, x, y).find_map(|u| {
-                let open: UnitVec<usize> = b
-                    .unit(u)
-                    .iter()
-                    .map(|&c| c as usize)
-                    .filter(|&c| b.is_open(c) && c != x && c != y)
-                    .collect();
-                let small: UnitVec<(usize, u16)> = open
-                    .iter()
-                    .map(|&c| (c, b.cand(c)))
-                    .filter(|&(_, m)| m.count_ones() as usize <= digits_in_subset)
-                    .collect();
-                let bits = digits_in_subset as u32;
-                first_covering(
-                    &small,
-                    others,
-                    extra,
-                    bits,
-                    &mut |cells: &[usize], union| {
-                        let elims = naked_eliminations(b, &open, cells, union);
-                        (!elims.is_empty()).then(|| {
-                            let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
-                            s.score += 0.1 * (others - 1) as f64;
-                            s.cells.extend_from_slice(cells);
-                            s.eliminations = elims;
-                            s
-                        })
-                    },
-                )
+            let naked = (1..=3)
+                .contains(&tenths)
+                .then(|| naked_subset(b, r, x, y, extra, tenths))
+                .flatten();
+            naked.or_else(|| {
+                shared_units(b, x, y).find_map(|u| {
+                    let set = hidden_set(b, r.pair, x, y, u, tenths + 2)?;
+                    let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
+                    s.score = RECTANGLE + 0.1 * tenths as f64;
+                    s.cells.extend_from_slice(&set.cells);
+                    s.eliminations = set.eliminations;
+                    Some(s)
+                })
             })
         })
     })
+}
+
+/// A rectangle's score, on which type 3 adds a tenth per digit of its set past one
+/// (naked) or two (hidden).
+const RECTANGLE: f64 = 4.5;
+
+/// The sizes of hidden set the reference looks for (the pair and up to five others).
+pub(super) const HIDDEN_DEGREES: std::ops::RangeInclusive<usize> = 2..=7;
+
+/// Type 3's naked subset of the roof's `extra` digits with `others` cells of a unit the
+/// roof shares.
+fn naked_subset(
+    b: &Board,
+    r: &Rectangle,
+    x: usize,
+    y: usize,
+    extra: u16,
+    others: usize,
+) -> Option<Step> {
+    let digits_in_subset = others + 1;
+    if extra.count_ones() as usize > digits_in_subset {
+        return None;
+    }
+    shared_units(b, x, y).find_map(|u| {
+        let open: UnitVec<usize> = b
+            .unit(u)
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| b.is_open(c) && c != x && c != y)
+            .collect();
+        let small: UnitVec<(usize, u16)> = open
+            .iter()
+            .map(|&c| (c, b.cand(c)))
+            .filter(|&(_, m)| m.count_ones() as usize <= digits_in_subset)
+            .collect();
+        let bits = digits_in_subset as u32;
+        first_covering(
+            &small,
+            others,
+            extra,
+            bits,
+            &mut |cells: &[usize], union| {
+                let elims = naked_eliminations(b, &open, cells, union);
+                (!elims.is_empty()).then(|| {
+                    let mut s = Step::new(Technique::UniqueRectangle3, r.corners.to_vec());
+                    s.score = RECTANGLE + 0.1 * others as f64;
+                    s.cells.extend_from_slice(cells);
+                    s.eliminations = elims;
+                    s
+                })
+            },
+        )
+    })
+}
+
+/// A type 3 hidden set: its cells but the rescue cell, and what leaves them.
+pub(super) struct HiddenSet {
+    pub cells: UnitVec<usize>,
+    pub eliminations: Vec<(usize, u8)>,
+}
+
+/// Type 3's hidden set (the reference's `UniqueLoopType3HiddenHint`), for a deadly
+/// pattern on `pair` whose two rescue cells `x` and `y` share unit `u`: `degree` digits,
+/// the pair and others that neither rescue cell holds, whose places in the unit but `y`
+/// are `degree` cells, `x` among them. One rescue cell holds a digit beyond the pair and
+/// none of these, so these digits fill those cells or the same cells with `y` for `x`:
+/// either way the set's other cells keep only them: those cells and what leaves them,
+/// when anything does. The unit must have more than twice `degree` open cells.
+pub(super) fn hidden_set(
+    b: &Board,
+    pair: u16,
+    x: usize,
+    y: usize,
+    u: usize,
+    degree: usize,
+) -> Option<HiddenSet> {
+    let unit = b.unit(u);
+    let open = unit.iter().filter(|&&c| b.is_open(c as usize)).count();
+    if degree * 2 >= open {
+        return None;
+    }
+    let at = |cell: usize| unit.iter().position(|&c| c as usize == cell);
+    let (x_bit, y_bit) = (1u16 << at(x)?, 1u16 << at(y)?);
+    let places = |d: u8| b.positions(u, d) & !y_bit;
+    let extra = (b.cand(x) | b.cand(y)) & !pair;
+    let all = (1u16 << b.n()) - 1;
+    // Each other digit with its places but `y` (one without any makes no set).
+    let others: UnitVec<(u8, u16)> = digits(all & !pair & !extra)
+        .map(|d| (d, places(d)))
+        .filter(|&(_, m)| m != 0)
+        .collect();
+    let base = digits(pair).fold(0, |m, d| m | places(d));
+    first_covering(
+        &others,
+        degree - 2,
+        base,
+        degree as u32,
+        &mut |chosen, union| {
+            let kept = chosen.iter().fold(pair, |m, &d| m | 1 << (d - 1));
+            let cells: UnitVec<usize> = digits(union & !x_bit)
+                .map(|i| unit[i as usize - 1] as usize)
+                .collect();
+            let elims: Vec<(usize, u8)> = cells
+                .iter()
+                .flat_map(|&c| digits(b.cand(c) & !kept).map(move |d| (c, d)))
+                .collect();
+            (!elims.is_empty()).then(|| HiddenSet {
+                cells: cells.clone(),
+                eliminations: elims,
+            })
+        },
+    )
 }
 
 /// Type 4: one pair digit is confined to the roof within a unit they share: the other
@@ -367,6 +465,27 @@ mod tests {
             .flat_map(|&r| [(column_4(r), 5), (column_4(r), 6), (column_4(r), 7)])
             .collect();
         assert_eq!(eliminations(s), expected);
+    }
+
+    /// Digits 1 and 2 in column 4 only on the roof and in row 6: whichever roof corner
+    /// holds its extra digit, the other and row 6 take 1 and 2 (a hidden pair with a
+    /// roof corner, the reference's 4.5), so row 6 keeps only them.
+    #[test]
+    fn type_3_makes_a_hidden_pair_with_a_roof_corner() {
+        let z = column_4(5);
+        let mut cells: Vec<(usize, &[u8])> = vec![
+            (A, &[1, 2]),
+            (C, &[1, 2]),
+            (B, &[1, 2, 5]),
+            (D, &[1, 2, 6]),
+            (z, &[1, 2, 3, 4]),
+        ];
+        let rest: &[u8] = &[3, 4, 5, 6, 7, 8, 9];
+        cells.extend([2, 3, 4, 6, 7, 8].map(|r| (column_4(r), rest)));
+        let s = unique_rectangle_3(&board(&cells)).unwrap();
+        assert!((s.score - 4.5).abs() < 1e-9, "{}", s.score);
+        assert_eq!(s.cells, vec![A, B, C, D, z]);
+        assert_eq!(eliminations(s), vec![(z, 3), (z, 4)]);
     }
 
     #[test]
