@@ -418,6 +418,12 @@ fn reference_puzzles_pin_each_technique() {
             Technique::GroupedXChain,
         ),
         (
+            // A cross whose heart holds the digit: r4c7 r5c7 r6c7 against r5c7 r5c8 r5c9.
+            "340000092020090080000352000100000009000509000590000024070000040602000508408030901",
+            5.7,
+            Technique::GroupedXChain,
+        ),
+        (
             "001375400605040108000000000000000000300000002100834006004090600800701003060000020",
             5.6,
             Technique::BugPlusOne,

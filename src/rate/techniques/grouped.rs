@@ -199,9 +199,11 @@ fn graph(b: &Board, d: u8, holding: CellSet, g: &mut Graph) {
 }
 
 /// The strong links of a box whose places lie on a cross, one row and one column of the
-/// box, but not where they meet: the places on the row against those on the column
-/// (Sukaku Explainer's grouped strong link in a box, an empty rectangle's blades). The
-/// splits by rows or by columns miss it when each side holds two places.
+/// box: the places on the row against those on the column (Sukaku Explainer's grouped
+/// strong link in a box, an empty rectangle's blades). The splits by rows or by columns
+/// miss it when each blade holds two places. Where the cell they share (the heart) holds
+/// the digit too, the reference counts it on both sides when both blades hold two: the
+/// row's three places against the column's three, one of them true either way.
 fn cross_links(b: &Board, places: CellSet, g: &mut Graph) {
     let layout = b.layout();
     for place in places.iter() {
@@ -212,8 +214,14 @@ fn cross_links(b: &Board, places: CellSet, g: &mut Graph) {
             continue;
         };
         let column = layout.unit_set(layout.units_of(other)[1]);
-        if on_column.minus(column).is_empty() && on_row.and(column).is_empty() {
+        if !on_column.minus(column).is_empty() {
+            continue;
+        }
+        let heart = on_row.and(column);
+        if heart.is_empty() {
             g.strong_link(b, on_row, on_column);
+        } else if on_row.len() == 3 && on_column.len() == 2 {
+            g.strong_link(b, on_row, on_column.or(heart));
         }
     }
 }
