@@ -148,8 +148,10 @@ fn steps_are_sound_and_scores_track_sudoku_explainer() {
     // 91.1 %, dynamic runs in the reference's order to 94.7 %, keeping what a dynamic run
     // reached before its contradiction to 96.4 %, the reference's sources of multiple
     // forcing chains to 97.7 %, a box's places on a cross as a grouped strong link to
-    // 97.8 % (98.7 % within 0.2, 99.9 % in the same band).
-    assert!(exact >= 0.97, "exact: {exact}");
+    // 97.8 %, hidden sets in unique rectangles and loops of type 3 and a cross's heart
+    // on both sides of its link to 97.9 %, grouped chains whose ends share no cell to
+    // 98.0 % (98.8 % within 0.2, 100.0 % in the same band).
+    assert!(exact >= 0.975, "exact: {exact}");
     let close = share(&|r| (r.ours - r.se).abs() <= 0.2 + 1e-9);
     assert!(close >= 0.985, "within 0.2: {close}");
     let completed = share(&|r| r.completed);
@@ -210,13 +212,13 @@ fn fill_agreement(file: &str, variant: Variant) -> FillAgreement {
 
 /// Diagonal puzzles of a default fill are rated as the reference rates them with its
 /// diagonal rules (generalized intersections and naked sets, strong links in a diagonal
-/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 97.5 %
-/// exact, 99.2 % within 0.2, 99.5 % same tier.
+/// 0.3 dearer, grouped links in a diagonal, X-loops, UVWXYZ-wings): measured 98.5 %
+/// exact, 99.8 % within 0.2, 99.8 % same tier.
 #[test]
 fn diagonal_fill_ratings_follow_the_reference() {
     let a = fill_agreement("diagonal_se.txt", Variant::Diagonal);
-    assert!(a.exact >= 0.965, "exact {}", a.exact);
-    assert!(a.within >= 0.985, "within 0.2 {}", a.within);
+    assert!(a.exact >= 0.975, "exact {}", a.exact);
+    assert!(a.within >= 0.99, "within 0.2 {}", a.within);
     assert!(a.tiers >= 0.99, "tiers {}", a.tiers);
     for t in [
         Technique::GeneralizedIntersection,
@@ -416,6 +418,13 @@ fn reference_puzzles_pin_each_technique() {
             "078020360000507000200080005800000002009000500010000090000000000052609470000874000",
             5.7,
             Technique::GroupedXChain,
+        ),
+        (
+            // No grouped chain here may end on a cell its start holds (r9c4 r9c6 to
+            // r7c4 r8c4 r9c4 would remove 8 from r7c6 at 5.7): nishio, as the reference.
+            "300085104007100000100004030905000020700000009020000501060400002000008700804210005",
+            7.8,
+            Technique::Nishio,
         ),
         (
             // A cross whose heart holds the digit: r4c7 r5c7 r6c7 against r5c7 r5c8 r5c9.

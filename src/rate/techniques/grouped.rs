@@ -288,8 +288,10 @@ pub fn grouped_x_chain(b: &Board, below: f64) -> Option<Step> {
                     if t == start || !trail.reach(state, s) {
                         continue;
                     }
-                    if by_weak && now_grouped {
-                        // Arrived by a strong link: start false implies t true.
+                    // Arrived by a strong link: start false implies t true. Ends that
+                    // share a cell make no chain of the reference's.
+                    let apart = g.nodes[start].cells.and(g.nodes[t].cells).is_empty();
+                    if by_weak && now_grouped && apart {
                         let nodes = trail.length(state);
                         let seen = g.nodes[start]
                             .sees_all
