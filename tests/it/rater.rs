@@ -377,6 +377,13 @@ fn reference_puzzles_pin_each_technique() {
             Technique::UniqueRectangle1,
         ),
         (
+            // Two three-link chains end on r5c6 (a box link, 5.5) and r3c4 (three column
+            // links, 5.4), the latter reached again at the same length: the plainer wins.
+            "600000007030201040040060010380010092002000700070040030920000073000000000010678020",
+            5.4,
+            Technique::XChain,
+        ),
+        (
             // A hidden pair of the rectangle's digits with one roof corner.
             "000009500700006041801030000000001205509000603208300000000020109940500006006700000",
             4.5,

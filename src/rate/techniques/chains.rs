@@ -304,7 +304,27 @@ pub fn x_chain(b: &Board, below: f64) -> Option<Step> {
                     b.unit_peer_set(cell).and(nodes).minus(weak_seen)
                 };
                 for t in strong_targets.chain(weak.iter().map(|x| x * 2 + 1)) {
-                    if t / 2 == start || !trail.reach(t, s) {
+                    if t / 2 == start {
+                        continue;
+                    }
+                    if !trail.reach(t, s) {
+                        // An end reached before by a chain as long may be reached here by
+                        // one of a plainer shape, which the reference takes.
+                        let again = t % 2 == 0 && trail.length(t) == trail.length(s) + 1;
+                        if again && trail.length(t) <= MOST_SHAPED_NODES {
+                            let seen = seen_by_both(b, start, t / 2, nodes);
+                            let mut chain = trail.path(s, 2);
+                            chain.push(t / 2);
+                            let score = x_chain_score(b, &chain, d);
+                            let loop_ends = b.shares_unit(start, t / 2);
+                            if !seen.is_empty() && !loop_ends && replaces(&best, chain.len(), score)
+                            {
+                                let mut step = Step::new(Technique::XChain, chain);
+                                step.score = score;
+                                step.eliminations = eliminations(seen, d);
+                                best = Some(step);
+                            }
+                        }
                         continue;
                     }
                     if t % 2 == 1 {
