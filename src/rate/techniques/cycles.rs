@@ -353,8 +353,18 @@ fn turned_off(b: &Board, w: &Walk, kind: Kind, k: Cand, out: &mut Vec<Cand>) {
         let live = digits(others).filter(|&e| leads_on[e as usize].contains(cell));
         out.extend(live.map(|e| w.cand(cell, e)));
     }
-    let peers = b.peer_set(cell).and(leads_on[digit as usize]);
-    out.extend(peers.iter().map(|p| w.cand(p, digit)));
+    // In the reference's order, which decides the first way to each node and so which
+    // loops close: the box, the row, the column, then what else the rule set links.
+    // (A box's, a row's and a column's cells in unit order are in cell order.)
+    let mut rest = b.peer_set(cell).and(leads_on[digit as usize]);
+    let layout = b.layout();
+    let [row, column, bx] = b.units_of(cell);
+    for u in [bx, row, column] {
+        let here = rest.and(layout.unit_set(u));
+        out.extend(here.iter().map(|p| w.cand(p, digit)));
+        rest = rest.minus(here);
+    }
+    out.extend(rest.iter().map(|p| w.cand(p, digit)));
 }
 
 /// Candidates an off node turns on: a bivalue cell's other candidate, the digit's other
