@@ -162,7 +162,8 @@ techniques! {
     UniqueRectangle2 => ("unique rectangle type 2", 4.5, |b, _| uniqueness::unique_rectangle_2(b)),
     /// Unique rectangle type 4: a rectangle digit locked in the roof's unit.
     UniqueRectangle4 => ("unique rectangle type 4", 4.5, |b, _| uniqueness::unique_rectangle_4(b)),
-    /// Unique rectangle type 3: the roof's extras form a naked pair with another cell.
+    /// Unique rectangle type 3: the roof's extras form a naked set with other cells, or
+    /// the pair a hidden set with a roof corner.
     UniqueRectangle3 => ("unique rectangle type 3", 4.5, |b, _| uniqueness::unique_rectangle_3(b)),
     /// Unique loop (six cells or more) type 1: the pair leaves the one rescue cell.
     UniqueLoop1 => ("unique loop type 1", 4.6, |b, _| loops::unique_loop_1(b)),
@@ -170,7 +171,8 @@ techniques! {
     UniqueLoop2 => ("unique loop type 2", 4.6, |b, _| loops::unique_loop_2(b)),
     /// Unique loop type 4: a pair digit locked in the rescue cells' unit.
     UniqueLoop4 => ("unique loop type 4", 4.6, |b, _| loops::unique_loop_4(b)),
-    /// Unique loop type 3: the rescue cells' extras make a naked set with cells of their unit.
+    /// Unique loop type 3: the rescue cells' extras make a naked set with cells of their
+    /// unit, or the pair a hidden set with a rescue cell.
     UniqueLoop3 => ("unique loop type 3", 4.6, |b, _| loops::unique_loop_3(b)),
     /// Four cells of a unit holding four candidates between them.
     NakedQuad => ("naked quad", 5.0, |b, _| subsets::naked(b, 4)),
