@@ -323,7 +323,7 @@ pub(super) fn hidden_set(
     let (x_bit, y_bit) = (1u16 << at(x)?, 1u16 << at(y)?);
     let places = |d: u8| b.positions(u, d) & !y_bit;
     let extra = (b.cand(x) | b.cand(y)) & !pair;
-    let all = (1u16 << b.n()) - 1;
+    let all = ((1u32 << b.n()) - 1) as u16;
     // Each other digit with its places but `y` (one without any makes no set).
     let others: UnitVec<(u8, u16)> = digits(all & !pair & !extra)
         .map(|d| (d, places(d)))
