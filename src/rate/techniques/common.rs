@@ -10,6 +10,15 @@ use arrayvec::ArrayVec;
 /// on every rating step, mostly finding nothing.
 pub type UnitVec<T> = ArrayVec<T, 16>;
 
+/// The open cells of unit `u`, in unit order.
+pub fn open_cells(b: &Board, u: usize) -> UnitVec<usize> {
+    b.unit(u)
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| b.is_open(c))
+        .collect()
+}
+
 /// Calls `f(chosen, union)` on each choice of `k` of `items`, in lexicographic order,
 /// whose masks together with `base` cover exactly `bits` bits (`union`), until it returns
 /// `Some`. A partial choice already covering more bits is cut short: subsets, fish and

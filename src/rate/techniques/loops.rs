@@ -6,7 +6,7 @@
 //! types 1, 2, 3 (naked sets) and 4; rectangles (loops of four) are
 //! [`super::uniqueness`]'s.
 
-use super::common::{completed_set_eliminations, first_covering};
+use super::common::{completed_set_eliminations, first_covering, open_cells};
 use super::uniqueness::{hidden_set, restricted, HIDDEN_DEGREES};
 use super::Technique;
 use crate::grid::CellSet;
@@ -324,12 +324,7 @@ pub fn unique_loop_3(b: &Board) -> Option<Step> {
         let both = extra & b.cand(x) & b.cand(y);
         let naked = |degree: usize| {
             shared.iter().find_map(|&u| {
-                let open: Vec<usize> = b
-                    .unit(u)
-                    .iter()
-                    .map(|&c| c as usize)
-                    .filter(|&c| b.is_open(c))
-                    .collect();
+                let open = open_cells(b, u);
                 if degree * 2 > open.len() || degree < extra.count_ones() as usize {
                     return None;
                 }

@@ -1,7 +1,7 @@
 //! Naked and hidden subsets (pairs, triples, quads) within one unit.
 
 use super::common::{
-    first_covering, first_hidden_set, naked_eliminations, seen_eliminations, UnitVec,
+    first_covering, first_hidden_set, naked_eliminations, open_cells, seen_eliminations, UnitVec,
 };
 use super::Technique;
 use crate::rate::board::{digits, Board};
@@ -57,12 +57,7 @@ fn naked_sets(b: &Board, k: usize, generalized: bool) -> Option<Step> {
         if b.found_nothing_since(search, u) {
             continue;
         }
-        let open: UnitVec<usize> = b
-            .unit(u)
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| b.is_open(c))
-            .collect();
+        let open = open_cells(b, u);
         if open.len() <= k || (generalized && open.len() < 2 * k) {
             continue;
         }

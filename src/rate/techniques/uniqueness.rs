@@ -1,7 +1,7 @@
 //! Unique rectangles: deductions that rely on the puzzle having one solution (the BUG
 //! patterns are in [`super::bug`]).
 
-use super::common::{first_covering, naked_eliminations, UnitVec};
+use super::common::{first_covering, naked_eliminations, open_cells, UnitVec};
 use super::Technique;
 use crate::grid::{Cell, CellSet};
 use crate::rate::board::{digits, two_bits, Board};
@@ -262,11 +262,9 @@ fn naked_subset(
         return None;
     }
     shared_units(b, x, y).find_map(|u| {
-        let open: UnitVec<usize> = b
-            .unit(u)
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| b.is_open(c) && c != x && c != y)
+        let open: UnitVec<usize> = open_cells(b, u)
+            .into_iter()
+            .filter(|&c| c != x && c != y)
             .collect();
         let small: UnitVec<(usize, u16)> = open
             .iter()
@@ -314,11 +312,10 @@ pub(super) fn hidden_set(
     u: usize,
     degree: usize,
 ) -> Option<HiddenSet> {
-    let unit = b.unit(u);
-    let open = unit.iter().filter(|&&c| b.is_open(c as usize)).count();
-    if degree * 2 >= open {
+    if degree * 2 >= open_cells(b, u).len() {
         return None;
     }
+    let unit = b.unit(u);
     let at = |cell: usize| unit.iter().position(|&c| c as usize == cell);
     let (x_bit, y_bit) = (1u16 << at(x)?, 1u16 << at(y)?);
     let places = |d: u8| b.positions(u, d) & !y_bit;
