@@ -1,5 +1,6 @@
 //! Schema migrations: numbered SQL files from `migrations/`, applied in order inside one
-//! transaction; the version lives in `PRAGMA user_version`.
+//! transaction; the version lives in `PRAGMA user_version`. A new bank takes the schema
+//! they leave in one script instead (`migrations/schema.sql`, held to them by a test).
 
 use anyhow::{bail, Context, Result};
 use rusqlite::Connection;
@@ -18,6 +19,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0010_regions.sql"),
     include_str!("../../../migrations/0011_run_tiers.sql"),
 ];
+
+/// The schema [`MIGRATIONS`] leave, for a bank that has none yet.
+const SCHEMA: &str = include_str!("../../../migrations/schema.sql");
 
 /// Schema version this binary writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -63,9 +67,11 @@ fn apply_migrations(conn: &mut Connection, origin: &str) -> Result<()> {
     if current == SCHEMA_VERSION {
         return Ok(());
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        tx.execute_batch(sql)
-            .with_context(|| format!("applying migration {} to '{origin}'", i + 1))?;
+    if current == 0 && is_empty(&tx)? {
+        tx.execute_batch(SCHEMA)
+            .with_context(|| format!("creating the schema of '{origin}'"))?;
+    } else {
+        apply_from(&tx, current, origin)?;
     }
     if current < 4 {
         backfill_solution_classes(&tx)
@@ -79,6 +85,21 @@ fn apply_migrations(conn: &mut Connection, origin: &str) -> Result<()> {
     }
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     tx.commit()?;
+    Ok(())
+}
+
+/// Whether the database holds no table, index or view yet.
+fn is_empty(conn: &Connection) -> Result<bool> {
+    let objects: i64 = conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+    Ok(objects == 0)
+}
+
+/// The migrations after version `current`, in order.
+fn apply_from(conn: &Connection, current: i64, origin: &str) -> Result<()> {
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        conn.execute_batch(sql)
+            .with_context(|| format!("applying migration {} to '{origin}'", i + 1))?;
+    }
     Ok(())
 }
 
@@ -105,4 +126,41 @@ fn backfill_solution_classes(conn: &Connection) -> Result<()> {
         update.execute(rusqlite::params![id, class])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schema's objects, as SQLite keeps their text, in creation order.
+    fn objects(conn: &Connection) -> Vec<(String, String, String)> {
+        conn.prepare(
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+    }
+
+    /// `schema.sql` makes, object by object and to the letter, what the migrations make.
+    #[test]
+    fn the_new_bank_schema_is_what_the_migrations_leave() {
+        let migrated = Connection::open_in_memory().unwrap();
+        migrated.pragma_update(None, "foreign_keys", false).unwrap();
+        apply_from(&migrated, 0, "migrated").unwrap();
+        let mut fresh = Connection::open_in_memory().unwrap();
+        migrate(&mut fresh, "fresh").unwrap();
+        assert_eq!(version(&fresh).unwrap(), SCHEMA_VERSION);
+        let (want, got) = (objects(&migrated), objects(&fresh));
+        let text: String = want
+            .iter()
+            .map(|(_, _, sql)| format!("{sql};\n\n"))
+            .collect();
+        assert_eq!(
+            got, want,
+            "migrations/schema.sql is not what the migrations leave; its statements should read:\n{text}"
+        );
+    }
 }
