@@ -76,6 +76,9 @@ pub(super) struct Found {
     pub(super) first: Option<Vec<u8>>,
     /// Values of the second solution.
     pub(super) second: Option<Vec<u8>>,
+    /// Values of every solution, in the order found, when the search kept them all
+    /// ([`Search::keeping_all`]; empty otherwise).
+    pub(super) all: Vec<Vec<u8>>,
     pub(super) stats: SearchStats,
 }
 
@@ -139,6 +142,10 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     stale: u64,
     /// Keep the values of the first solution (off when only the count matters).
     pub(super) keep_first: bool,
+    /// Every solution's values, when the search keeps them all ([`Self::keeping_all`]).
+    all: Option<Vec<Vec<u8>>>,
+    /// The nodes such a search may go on for past its first solution.
+    after_first: u64,
     /// Whether the rule set or the puzzle adds units (see [`Self::settle_extra_units`]).
     extra_units: bool,
     /// Those units, as band words: the rule set's, or a jigsaw puzzle's regions.
@@ -261,6 +268,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             dirty: 0,
             stale: 0,
             keep_first: true,
+            all: None,
+            after_first: 0,
             extra_units: !tables.extra_units.is_empty(),
             units: &tables.extra_units,
             units_settled: [0; 16],
@@ -286,6 +295,17 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     /// The same search, giving up undecided after `nodes` nodes (see [`Self::found`]).
     pub(super) fn within_nodes(mut self, nodes: u64) -> Self {
         self.node_budget = nodes;
+        self
+    }
+
+    /// The same search keeping every solution it finds, its node budget moved to
+    /// `after_first` nodes past its first: what it found by then is its result, not a
+    /// search given up (see [`Self::found`]). Nothing when `after_first` is `None`.
+    pub(super) fn keeping_all(mut self, after_first: Option<u64>) -> Self {
+        if let Some(after_first) = after_first {
+            self.all = Some(Vec::new());
+            self.after_first = after_first;
+        }
         self
     }
 
@@ -1014,12 +1034,18 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         b: &Board<DB, BANDS>,
     ) {
         self.count += 1;
-        if self.second.is_some() || !self.keep_first {
+        let keep_all = self.all.is_some();
+        if !keep_all && (self.second.is_some() || !self.keep_first) {
             return;
         }
         let mut values = vec![0u8; Shape::<N, BR, DB>::BAND_CELLS * BANDS];
         b.each_candidate::<N, BR>(|cell, d| values[cell] = d as u8 + 1);
-        if self.first.is_none() {
+        if let Some(all) = &mut self.all {
+            if all.is_empty() {
+                self.node_budget = self.stats.nodes.saturating_add(self.after_first);
+            }
+            all.push(values);
+        } else if self.first.is_none() {
             self.first = Some(values);
         } else {
             self.second = Some(values);
@@ -1027,18 +1053,22 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     }
 
     /// What the search found; `Err(Aborted)` when the deadline cut it short, `Ok(None)`
-    /// when it ran out of nodes ([`Self::within_nodes`]).
+    /// when it ran out of nodes ([`Self::within_nodes`]) before any solution it keeps
+    /// all of ([`Self::keeping_all`]).
     pub(super) fn found(self) -> Result<Option<Found>, Aborted> {
+        let all = self.all.unwrap_or_default();
         if self.over_budget {
-            return Ok(None);
-        }
-        if self.aborted {
+            if all.is_empty() {
+                return Ok(None);
+            }
+        } else if self.aborted {
             return Err(Aborted);
         }
         Ok(Some(Found {
             count: self.count,
             first: self.first,
             second: self.second,
+            all,
             stats: self.stats,
         }))
     }
