@@ -298,6 +298,8 @@ fn bench_fill(
     for _ in 0..rounds {
         let mut classic: Vec<(&str, f64)> = Vec::new();
         for (fill, seen) in fills.iter().zip(&mut measured) {
+            // From a cold start, as a `bank fill`: the round before made the same grids.
+            crate::pipeline::forget_kept();
             let (accepted, seconds) = fill_tier(pool, settings, fill, seed)?;
             let mut m = Measured {
                 accepted,

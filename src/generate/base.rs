@@ -3,7 +3,7 @@
 
 use crate::grid::{
     cells_of, Boxes, Cell, CellSet, Geometry, Grid, GridSearch, Layout, Neighbours, Regions,
-    Relabelling, Symmetries, RESTART_NODES, STEADY_NODES_PER_CELL,
+    Relabelling, Symmetries, MOTHER_BATCH, RESTART_NODES, STEADY_NODES_PER_CELL,
 };
 use crate::rng::Rand;
 use crate::solver::{Aborted, Restarts, Solver};
@@ -305,14 +305,98 @@ pub fn mother_grid(g: Geometry, seed: u64, deadline: Option<Instant>) -> Result<
 }
 
 /// [`mother_grid`] as generator `version` makes it: the same for every version, but
-/// under per-puzzle regions before version 8, a random layout drawn first.
+/// under per-puzzle regions before version 8, a random layout drawn first, and where the
+/// seed names a grid of a batch ([`MotherSeed::Batch`]), that grid.
 pub fn mother_grid_of(
     g: Geometry,
     seed: u64,
     deadline: Option<Instant>,
     version: u32,
 ) -> Result<Grid, Aborted> {
-    enumerated(&Build::new(g, deadline, version), &mut Rand::new(seed))
+    match MotherSeed::of(g, seed, version) {
+        MotherSeed::One(seed) => {
+            enumerated(&Build::new(g, deadline, version), &mut Rand::new(seed))
+        }
+        MotherSeed::Batch { search, index } => Ok(mother_batch_of(g, search, deadline, version)?
+            .grid(index)
+            .clone()),
+    }
+}
+
+/// The generator version from which the mother search of a [`GridSearch::Steady`] rule
+/// set makes a batch of [`MOTHER_BATCH`] grids, a transform-route grid taking one of them
+/// by its mother seed; before, one grid a search (`reproduce` makes older rows' so).
+const MOTHER_BATCHES_SINCE: u32 = 12;
+
+/// What a transform-route mother seed names: the one grid of its search, or one grid of
+/// a batch, the seed's low byte its place there (the rest of the seed the search's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MotherSeed {
+    One(u64),
+    Batch { search: u64, index: usize },
+}
+
+impl MotherSeed {
+    /// The grids a mother search of `g` makes under generator `version`.
+    pub fn batch_size(g: Geometry, version: u32) -> u64 {
+        let batched = g.variant().rules().grid_search == GridSearch::Steady
+            && version >= MOTHER_BATCHES_SINCE;
+        if batched {
+            MOTHER_BATCH
+        } else {
+            1
+        }
+    }
+
+    /// What `seed` names for `g` under `version`.
+    pub fn of(g: Geometry, seed: u64, version: u32) -> MotherSeed {
+        if Self::batch_size(g, version) == 1 {
+            MotherSeed::One(seed)
+        } else {
+            MotherSeed::Batch {
+                search: seed & !0xFF,
+                index: (seed & 0xFF) as usize,
+            }
+        }
+    }
+
+    /// The seed naming grid `index` of the batch of search `search` (its low byte
+    /// dropped).
+    pub fn batched(search: u64, index: u64) -> u64 {
+        debug_assert!(index <= 0xFF && MOTHER_BATCH <= 0x100);
+        search & !0xFF | index
+    }
+}
+
+/// The grids one mother search of `g` makes (a [`GridSearch::Steady`] rule set's, from
+/// [`MOTHER_BATCHES_SINCE`]): [`MOTHER_BATCH`] distinct solutions of an empty grid,
+/// found by searches in random order ([`Solver::random_solutions_restarting`]).
+pub struct MotherBatch(Vec<Grid>);
+
+impl MotherBatch {
+    /// Grid `index` (modulo the batch's size).
+    pub fn grid(&self, index: usize) -> &Grid {
+        &self.0[index % self.0.len()]
+    }
+}
+
+/// The batch of mother search `search` of `g` (see [`MotherBatch`]).
+pub fn mother_batch_of(
+    g: Geometry,
+    search: u64,
+    deadline: Option<Instant>,
+    version: u32,
+) -> Result<MotherBatch, Aborted> {
+    let build = Build::new(g, deadline, version);
+    let nodes = (g.cells() as f64 * STEADY_NODES_PER_CELL) as u64;
+    let rng = &mut Rand::new(search);
+    let empty = empty_grid(g, rng, build.regions);
+    let grids = Solver::with_deadline(deadline)
+        .with_neighbour_support(true)
+        .random_solutions_restarting(&empty, rng, nodes, MOTHER_BATCH)?;
+    // Every rule set with a steady search has grids in the sizes it is made in.
+    assert!(!grids.is_empty(), "no grid found for {g:?}");
+    Ok(MotherBatch(grids))
 }
 
 /// The solver's first solution of an empty grid, branching in random order, searching as
@@ -364,6 +448,7 @@ const STEADY_GRID_SEARCH_SINCE: u32 = 11;
 /// regions of its own (jigsaw), which reshape it.
 pub fn same_class_as_mother(g: Geometry) -> bool {
     g.variant().rules().boxes == Boxes::Fixed
+        && MotherSeed::batch_size(g, super::GENERATOR_VERSION) == 1
 }
 
 /// A grid under a random element of the validity-preserving group: digit relabelling
@@ -740,6 +825,49 @@ mod tests {
             let old = solution_grid(g, Route::Enumerate, rng, None, None, version).unwrap();
             assert!(old.find_conflict().is_none() && old.regions().is_some());
         }
+    }
+
+    /// A non-consecutive mother search makes a batch of distinct grids keeping the rule,
+    /// each its own class; a batched seed names one of them by its low byte, the same
+    /// whether the fill keeps the batch or `reproduce` searches it again; older versions
+    /// make one grid a search, as before.
+    #[test]
+    fn mother_searches_make_batches_of_grids_each_its_own_class() {
+        let g = Geometry::CLASSIC.with_variant(Variant::NonConsecutive);
+        assert_eq!(MotherSeed::batch_size(g, GENERATOR_VERSION), MOTHER_BATCH);
+        assert_eq!(MotherSeed::batch_size(g, MOTHER_BATCHES_SINCE - 1), 1);
+        assert_eq!(
+            MotherSeed::batch_size(Geometry::CLASSIC, GENERATOR_VERSION),
+            1
+        );
+        assert!(!same_class_as_mother(g));
+        let search = 0x1234_5600;
+        let batch = mother_batch_of(g, search, None, GENERATOR_VERSION).unwrap();
+        assert_eq!(batch.0.len() as u64, MOTHER_BATCH);
+        let classes: std::collections::HashSet<String> = batch
+            .0
+            .iter()
+            .map(|grid| {
+                assert!(grid.is_full() && grid.find_conflict().is_none());
+                crate::canon::solution_class(grid).unwrap()
+            })
+            .collect();
+        assert_eq!(classes.len() as u64, MOTHER_BATCH);
+        for index in [0, 5, 31] {
+            let seed = MotherSeed::batched(search | 0xAB, index);
+            assert_eq!(
+                MotherSeed::of(g, seed, GENERATOR_VERSION),
+                MotherSeed::Batch {
+                    search,
+                    index: index as usize
+                }
+            );
+            let mother = mother_grid_of(g, seed, None, GENERATOR_VERSION).unwrap();
+            assert_eq!(&mother, batch.grid(index as usize));
+        }
+        let old = mother_grid_of(g, search, None, MOTHER_BATCHES_SINCE - 1).unwrap();
+        assert_eq!(MotherSeed::of(g, search, 11), MotherSeed::One(search));
+        assert!(old.find_conflict().is_none());
     }
 
     /// The transform route keeps its mother's solution class, for every rule set with

@@ -12,8 +12,8 @@ pub mod unavoidable;
 #[cfg(test)]
 pub(crate) use base::random_relabelling;
 pub use base::{
-    mother_grid, mother_grid_of, pattern_grid, same_class_as_mother, solution_grid,
-    transformed_from, Route,
+    mother_batch_of, mother_grid, mother_grid_of, pattern_grid, same_class_as_mother,
+    solution_grid, transformed_from, MotherBatch, MotherSeed, Route,
 };
 pub use dig::{dig, is_minimal, BaseGrid, DigError, DigStop, Digger, Strategy};
 pub use killer::{grow_cages, CageSizes};
@@ -71,8 +71,12 @@ fn parse_named<T: Copy>(
 /// non-consecutive grid (mother and enumeration-route grids) restarts at a steady budget
 /// with support under the rule (`base::STEADY_GRID_SEARCH_SINCE`), so non-consecutive
 /// fills make other puzzles; `reproduce` searches older rows' grids as before; rows of
-/// other variants are made as in version 10.
-pub const GENERATOR_VERSION: u32 = 11;
+/// other variants are made as in version 10. Version 12: a non-consecutive mother search
+/// makes a batch of grids, each transform-route grid one of them
+/// (`base::MOTHER_BATCHES_SINCE`), so non-consecutive fills make other puzzles;
+/// `reproduce` makes older rows' mothers one a search; rows of other variants are made as
+/// in version 11.
+pub const GENERATOR_VERSION: u32 = 12;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).

@@ -24,7 +24,7 @@ pub use regions::{RegionError, Regions};
 pub use rules::{
     per_geometry, Apart, Boxes, DeadlyPatterns, ExtraUnits, GridSearch, LineGroup, Mark,
     Neighbours, PerGeometry, Relabelling, RuleSet, Symmetries, UnknownVariant, Variant,
-    GEOMETRY_SLOTS, RESTART_NODES, STEADY_NODES_PER_CELL,
+    GEOMETRY_SLOTS, MOTHER_BATCH, RESTART_NODES, STEADY_NODES_PER_CELL,
 };
 pub use symmetry::Symmetry;
 

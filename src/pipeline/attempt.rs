@@ -6,8 +6,9 @@ use crate::bank::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCage
 use crate::canon::{fingerprint, grid_id};
 use crate::config::Tier;
 use crate::generate::{
-    grow_cages, mother_grid_of, same_class_as_mother, solution_grid, transformed_from, BaseGrid,
-    CageSizes, DigError, DigStop, Digger, Route, Strategy, CAGE_LOCKING_SINCE,
+    grow_cages, mother_batch_of, mother_grid_of, same_class_as_mother, solution_grid,
+    transformed_from, BaseGrid, CageSizes, DigError, DigStop, Digger, MotherBatch, MotherSeed,
+    Route, Strategy, CAGE_LOCKING_SINCE,
 };
 use crate::grid::{Geometry, Grid};
 use crate::rate::settle::solved_below;
@@ -92,9 +93,18 @@ fn kept_mother(
 ) -> Result<Arc<Grid>, DigError> {
     type Key = (Geometry, u64, u32);
     static MOTHERS: SharedKept<Key, Arc<Grid>> = SharedKept::new(KEPT_MOTHERS);
-    MOTHERS.get_or_build((g, seed, version), || {
-        Ok(Arc::new(mother_grid_of(g, seed, deadline, version)?))
-    })
+    static BATCHES: SharedKept<Key, Arc<MotherBatch>> = SharedKept::new(KEPT_MOTHERS);
+    match MotherSeed::of(g, seed, version) {
+        MotherSeed::One(seed) => MOTHERS.get_or_build((g, seed, version), || {
+            Ok(Arc::new(mother_grid_of(g, seed, deadline, version)?))
+        }),
+        MotherSeed::Batch { search, index } => {
+            let batch = BATCHES.get_or_build((g, search, version), || {
+                Ok::<_, DigError>(Arc::new(mother_batch_of(g, search, deadline, version)?))
+            })?;
+            Ok(Arc::new(batch.grid(index).clone()))
+        }
+    }
 }
 
 /// The grid a killer attempt digs: `solution` with cages grown from the attempt's own
@@ -150,7 +160,7 @@ fn shared_base(input: &AttemptInput, deadline: Option<Instant>) -> Result<Rc<Bas
         static KEPT: RefCell<Kept<GridKey, Rc<BaseGrid>>> = RefCell::new(Kept::new(KEPT_GRIDS));
     }
     let key = input.grid_key();
-    if let Some(base) = KEPT.with_borrow(|kept| kept.get(&key).cloned()) {
+    if let Some(base) = KEPT.with_borrow_mut(|kept| kept.get(&key).cloned()) {
         return Ok(base);
     }
     let base = BaseGrid::shared(built_grid(input, key, deadline)?).in_class(mother_class(input));
@@ -456,6 +466,7 @@ mod tests {
         let cases = [
             (Variant::Classic, GENERATOR_VERSION),
             (Variant::NonConsecutive, GENERATOR_VERSION),
+            (Variant::NonConsecutive, 11),
             (Variant::NonConsecutive, 10),
             (Variant::Jigsaw, GENERATOR_VERSION),
             (Variant::Jigsaw, 7),

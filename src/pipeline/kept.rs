@@ -3,7 +3,18 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// Bumped by [`forget_kept`]: a [`Kept`] last used before starts empty again.
+static ERA: AtomicU64 = AtomicU64::new(0);
+
+/// Empties what every worker keeps between attempts, as a new process starts empty:
+/// `bench fill` calls it before each fill, so that a fill is timed from the cold start a
+/// `bank fill` has, not from the grids an earlier round of the same seed left.
+pub fn forget_kept() {
+    ERA.fetch_add(1, Ordering::Relaxed);
+}
 
 /// At most `capacity` entries by key; inserting past it drops the oldest.
 pub(super) struct Kept<K, V> {
@@ -11,6 +22,8 @@ pub(super) struct Kept<K, V> {
     entries: HashMap<K, V>,
     /// Keys from oldest to newest.
     order: VecDeque<K>,
+    /// The [`ERA`] of its entries.
+    era: u64,
 }
 
 impl<K: Copy + Eq + Hash, V> Kept<K, V> {
@@ -19,15 +32,32 @@ impl<K: Copy + Eq + Hash, V> Kept<K, V> {
             capacity,
             entries: HashMap::new(),
             order: VecDeque::new(),
+            era: ERA.load(Ordering::Relaxed),
         }
     }
 
-    pub(super) fn get(&self, key: &K) -> Option<&V> {
-        self.entries.get(key)
+    /// Drops every entry kept before the last [`forget_kept`].
+    fn in_this_era(&mut self) -> &mut Self {
+        self.in_era(ERA.load(Ordering::Relaxed))
+    }
+
+    /// Drops every entry kept in another era than `era`.
+    fn in_era(&mut self, era: u64) -> &mut Self {
+        if self.era != era {
+            self.entries.clear();
+            self.order.clear();
+            self.era = era;
+        }
+        self
+    }
+
+    pub(super) fn get(&mut self, key: &K) -> Option<&V> {
+        self.in_this_era().entries.get(key)
     }
 
     /// Keeps `value` under `key` (a key already kept keeps its first value).
     pub(super) fn insert(&mut self, key: K, value: V) {
+        self.in_this_era();
         if self.entries.contains_key(&key) {
             return;
         }
@@ -96,9 +126,25 @@ mod tests {
         assert_eq!(kept.get(&1), Some(&"a"));
         kept.insert(3, "c");
         assert_eq!(
-            (kept.get(&1), kept.get(&2), kept.get(&3)),
-            (None, Some(&"b"), Some(&"c"))
+            (
+                kept.get(&1).copied(),
+                kept.get(&2).copied(),
+                kept.get(&3).copied()
+            ),
+            (None, Some("b"), Some("c"))
         );
+    }
+
+    /// What was kept before [`forget_kept`] is gone after it. (Tried on another era than
+    /// the global one: bumping that would empty the other tests' kept values.)
+    #[test]
+    fn a_new_era_starts_empty() {
+        let mut kept = Kept::new(2);
+        kept.insert(1, "a");
+        let era = kept.era;
+        assert_eq!(kept.in_era(era).entries.len(), 1);
+        assert!(kept.in_era(era + 1).entries.is_empty());
+        assert!(kept.in_era(era + 1).order.is_empty());
     }
 
     /// A shared value is built once, the first value stays, and a failed build keeps

@@ -20,6 +20,7 @@ mod tier_fill;
 pub mod verify;
 pub mod writer;
 
+pub use kept::forget_kept;
 pub use plan::{FillRequest, PlanItem};
 
 use crate::bank::{Bank, Batch, RunCounts, RunEnd, RunStatus, TierOutcome};

@@ -7,7 +7,7 @@ use super::plan::PlanItem;
 use super::seen::{Admission, Seen};
 use crate::bank::{AlarmRecord, Batch, RunCounts};
 use crate::config::{Dedup, Settings};
-use crate::generate::{Route, GENERATOR_VERSION};
+use crate::generate::{MotherSeed, Route, GENERATOR_VERSION};
 use crate::rng::derive_seed;
 use std::time::Duration;
 
@@ -329,7 +329,9 @@ impl JobPlan<'_> {
     ///
     /// Jobs that share a base grid (the variant's `puzzles_per_grid`) or a mother grid
     /// (`mother_grid_uses` base grids) are [`SPREAD`] job numbers apart, so siblings are
-    /// not stored next to each other.
+    /// not stored next to each other. Where a mother search makes a batch of grids
+    /// ([`MotherSeed::Batch`], each its own class), the grids of neighbouring numbers
+    /// share one.
     pub fn input(&self, job: Job) -> AttemptInput {
         let generation = &self.settings.generation;
         let per_grid = u64::from(generation.puzzles_per_grid(self.item.geometry.variant()));
@@ -348,8 +350,18 @@ impl JobPlan<'_> {
             route,
             // Each route its own stream: two routes never build from one seed.
             grid_seed: derive_seed(&[pick, route.stream()]),
-            mother_seed: (route == Route::Transform)
-                .then(|| derive_seed(&[self.seed, 4, mother_number, grid_round])),
+            mother_seed: (route == Route::Transform).then(|| {
+                let g = self.item.geometry;
+                match MotherSeed::batch_size(g, GENERATOR_VERSION) {
+                    1 => derive_seed(&[self.seed, 4, mother_number, grid_round]),
+                    // A batch's grids are each a class of their own: neighbouring grid
+                    // numbers share its search.
+                    batch => MotherSeed::batched(
+                        derive_seed(&[self.seed, 4, grid_number / batch, grid_round]),
+                        grid_number % batch,
+                    ),
+                }
+            }),
             strategy: self
                 .item
                 .strategies

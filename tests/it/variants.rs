@@ -738,3 +738,13 @@ fn variants_lists_every_rule_set() {
 fn version_10_non_consecutive_puzzles_reproduce_with_their_engine() {
     crate::common::reproduce_with_their_engine("non_consecutive_v10.jsonl", 12, 11);
 }
+
+/// Non-consecutive puzzles of generator version 11, whose transform-route grids came from
+/// a mother search of one grid (`tests/data/non_consecutive_v11.jsonl`, exported by that
+/// binary from `fill --variant non-consecutive --count 12 --seed 9` with the transform
+/// route alone), still reproduce; claimed as version 12 (a batch of grids a search, the
+/// mother seed naming one) they come out otherwise.
+#[test]
+fn version_11_non_consecutive_puzzles_reproduce_with_their_engine() {
+    crate::common::reproduce_with_their_engine("non_consecutive_v11.jsonl", 12, 12);
+}
