@@ -332,7 +332,9 @@ const MOTHER_BATCHES_SINCE: u32 = 12;
 /// a batch, the seed's low byte its place there (the rest of the seed the search's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MotherSeed {
+    /// The seed of a search whose first solution is the mother grid.
     One(u64),
+    /// Grid `index` of the batch that search `search` makes ([`mother_batch_of`]).
     Batch { search: u64, index: usize },
 }
 
@@ -866,7 +868,10 @@ mod tests {
             assert_eq!(&mother, batch.grid(index as usize));
         }
         let old = mother_grid_of(g, search, None, MOTHER_BATCHES_SINCE - 1).unwrap();
-        assert_eq!(MotherSeed::of(g, search, 11), MotherSeed::One(search));
+        assert_eq!(
+            MotherSeed::of(g, search, MOTHER_BATCHES_SINCE - 1),
+            MotherSeed::One(search)
+        );
         assert!(old.find_conflict().is_none());
     }
 
