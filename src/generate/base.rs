@@ -390,15 +390,19 @@ pub fn mother_batch_of(
     version: u32,
 ) -> Result<MotherBatch, Aborted> {
     let build = Build::new(g, deadline, version);
-    let nodes = (g.cells() as f64 * STEADY_NODES_PER_CELL) as u64;
     let rng = &mut Rand::new(search);
     let empty = empty_grid(g, rng, build.regions);
     let grids = Solver::with_deadline(deadline)
         .with_neighbour_support(true)
-        .random_solutions_restarting(&empty, rng, nodes, MOTHER_BATCH)?;
+        .random_solutions_restarting(&empty, rng, steady_nodes(g), MOTHER_BATCH)?;
     // Every rule set with a steady search has grids in the sizes it is made in.
     assert!(!grids.is_empty(), "no grid found for {g:?}");
     Ok(MotherBatch(grids))
+}
+
+/// The node budget of each search of a [`GridSearch::Steady`] rule set's grid search.
+fn steady_nodes(g: Geometry) -> u64 {
+    (g.cells() as f64 * STEADY_NODES_PER_CELL) as u64
 }
 
 /// The solver's first solution of an empty grid, branching in random order, searching as
@@ -424,12 +428,9 @@ fn enumerated(build: &Build, rng: &mut Rand) -> Result<Grid, Aborted> {
                 };
                 solver.random_solution_restarting(&empty, rng, restarts)?
             }
-            GridSearch::Steady => {
-                let nodes = (g.cells() as f64 * STEADY_NODES_PER_CELL) as u64;
-                solver
-                    .with_neighbour_support(true)
-                    .random_solution_restarting(&empty, rng, Restarts::Steady(nodes))?
-            }
+            GridSearch::Steady => solver
+                .with_neighbour_support(true)
+                .random_solution_restarting(&empty, rng, Restarts::Steady(steady_nodes(g)))?,
         };
         if let Some(grid) = grid {
             return Ok(grid);
