@@ -305,9 +305,13 @@ pub fn dig(
     Ok(digger.puzzle().clone())
 }
 
-/// The solver an attempt digs with: the engine of the attempt's generator version.
+/// The solver an attempt digs with: the engine of the attempt's generator version. Region
+/// pointing changes which other solution a failed check finds, never whether it finds one,
+/// so it digs every version's puzzles alike.
 fn solver(input: &AttemptInput, deadline: Option<Instant>) -> Solver {
-    Solver::with_deadline(deadline).with_cage_locking(input.generator_version >= CAGE_LOCKING_SINCE)
+    Solver::with_deadline(deadline)
+        .with_cage_locking(input.generator_version >= CAGE_LOCKING_SINCE)
+        .with_region_pointing(true)
 }
 
 /// The largest cage a killer attempt's merges may make: its cage sizes' largest.

@@ -182,6 +182,9 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     /// Whether propagation takes out digits that a touching cell leaves no room beside
     /// (see [`support`]).
     neighbour_support: bool,
+    /// Whether a digit's places in a unit of [`Self::units`] that share a row or column
+    /// leave the rest of that line (see [`Self::point_from_unit`]).
+    unit_pointing: bool,
 }
 
 /// The shape constants of one monomorphisation.
@@ -281,6 +284,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             lock_cages: true,
             configurations: false,
             neighbour_support: false,
+            unit_pointing: false,
         }
     }
 
@@ -342,6 +346,13 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     pub(super) fn with_cages(mut self, cages: Option<&'t CageTable>) -> Self {
         self.cages = cages;
         self.cage_seen = cages.map(|_| Box::new(([0; 64], [0; 4])));
+        self
+    }
+
+    /// The same search with pointing from its extra units on or off
+    /// ([`Self::point_from_unit`]).
+    pub(super) fn with_unit_pointing(mut self, on: bool) -> Self {
+        self.unit_pointing = on;
         self
     }
 
@@ -856,9 +867,47 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 let cell = b.cand[d * BANDS + k] & unit[k] & b.open[k];
                 self.place::<N, BR, DB, BANDS>(b, d, k, cell, true);
             }
+            (0, _) if self.unit_pointing => self.point_from_unit::<N, BR, DB, BANDS>(b, d, unit),
             (0, _) => {}
         }
         Some(false)
+    }
+
+    /// Locked candidates from an extra unit: digit `d`'s open places in `unit` (two or
+    /// more, none placed) that share a row, or a column, hold the digit in that line, so
+    /// it leaves the line's other cells. The band patterns settle this for fixed boxes;
+    /// a jigsaw's regions need it here.
+    #[inline(always)]
+    fn point_from_unit<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
+        &mut self,
+        b: &mut Board<DB, BANDS>,
+        d: usize,
+        unit: &[u64; 4],
+    ) {
+        let (mut bands, mut band, mut columns) = (0u32, 0, 0u64);
+        for (k, &on) in unit.iter().enumerate().take(BANDS) {
+            let places = b.cand[d * BANDS + k] & on & b.open[k];
+            if places != 0 {
+                bands += 1;
+                band = k;
+                columns |= Shape::<N, BR, DB>::columns(places);
+            }
+        }
+        if columns.is_power_of_two() {
+            let column = columns.wrapping_mul(Shape::<N, BR, DB>::SPREAD);
+            for (k, &on) in unit.iter().enumerate().take(BANDS) {
+                self.clear_open(b, d, k, column & !on);
+            }
+        }
+        if bands == 1 {
+            let places = b.cand[d * BANDS + band] & unit[band] & b.open[band];
+            for r in 0..BR {
+                let row = Shape::<N, BR, DB>::ROW << (r * N);
+                if places & !row == 0 {
+                    self.clear_open(b, d, band, row & !unit[band]);
+                }
+            }
+        }
     }
 
     /// Takes digit `d` out of the open cells among `cells` of band `k`, marking its word
