@@ -51,6 +51,13 @@ impl Geometry {
         variant: Variant::Classic,
     };
 
+    /// The classic geometry of every supported side, smallest first.
+    pub fn each_size() -> impl Iterator<Item = Geometry> {
+        SUPPORTED_SIZES
+            .into_iter()
+            .map(|n| Geometry::for_size(n).expect("a supported side"))
+    }
+
     /// The standard geometry for a grid side: 4 (2×2), 6 (2×3), 9 (3×3), 12 (3×4), 16 (4×4).
     pub fn for_size(size: usize) -> Option<Geometry> {
         let (box_rows, box_cols) = match size {

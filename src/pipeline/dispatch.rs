@@ -305,11 +305,16 @@ mod tests {
         (settings, item)
     }
 
-    fn two_workers() -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap()
+    /// Runs `f` with a dispatcher on two workers over `plan`, a flag in `open` a tier.
+    fn on_two_workers<'a, R>(
+        plan: &'a [&'a Tier],
+        deadlines: &'a dyn Deadlines,
+        open: &'a [AtomicBool],
+        f: impl FnOnce(&mut Dispatcher<'_, 'a>) -> R,
+    ) -> R {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build();
+        pool.unwrap()
+            .in_place_scope_fifo(|scope| f(&mut Dispatcher::new(scope, plan, deadlines, open)))
     }
 
     /// The fill's next `n` attempts as work.
@@ -328,30 +333,33 @@ mod tests {
     fn rounds_read_what_each_attempt_makes_though_retries_ran_early() {
         let (settings, item) = tier_plan(3, 6);
         let mut fill = TierFill::new(11, &settings, &item);
-        let (plan, open) = ([&item.tier], [AtomicBool::new(true)]);
         let (mut rounds, mut early) = (0, 0);
-        two_workers().in_place_scope_fifo(|scope| {
-            let mut dispatcher = Dispatcher::new(scope, &plan, &NoDeadline, &open);
-            let mut seen = Seen::new(Default::default(), None, None);
-            while fill.is_open() {
-                let work = next_work(&mut fill, 8);
-                let state = dispatcher.pool.state();
-                early += work
-                    .iter()
-                    .filter(|w| state.done.contains_key(w) || state.pending.contains(w))
-                    .count();
-                drop(state);
-                let results = dispatcher.round(&work, std::slice::from_ref(&fill));
-                let mut batch = Batch::default();
-                for (w, (outcome, _)) in work.iter().zip(results) {
-                    let alone = attempt::run(&w.input, &item.tier, None);
-                    assert_eq!(gist(&outcome), gist(&alone), "{w:?}");
-                    fill.receive(w.job, &w.input, outcome, &mut seen, &mut batch);
+        on_two_workers(
+            &[&item.tier],
+            &NoDeadline,
+            &[AtomicBool::new(true)],
+            |dispatcher| {
+                let mut seen = Seen::new(Default::default(), None, None);
+                while fill.is_open() {
+                    let work = next_work(&mut fill, 8);
+                    let state = dispatcher.pool.state();
+                    early += work
+                        .iter()
+                        .filter(|w| state.done.contains_key(w) || state.pending.contains(w))
+                        .count();
+                    drop(state);
+                    let results = dispatcher.round(&work, std::slice::from_ref(&fill));
+                    let mut batch = Batch::default();
+                    for (w, (outcome, _)) in work.iter().zip(results) {
+                        let alone = attempt::run(&w.input, &item.tier, None);
+                        assert_eq!(gist(&outcome), gist(&alone), "{w:?}");
+                        fill.receive(w.job, &w.input, outcome, &mut seen, &mut batch);
+                    }
+                    rounds += 1;
                 }
-                rounds += 1;
-            }
-            dispatcher.close();
-        });
+                dispatcher.close();
+            },
+        );
         assert_eq!(fill.accepted, 6);
         assert!(
             rounds > 1 && early > 0,
@@ -364,10 +372,9 @@ mod tests {
     fn a_worker_panic_resumes_on_the_calling_thread() {
         let (settings, item) = tier_plan(0, 4);
         let mut fill = TierFill::new(3, &settings, &item);
-        let (plan, open) = ([&item.tier], [AtomicBool::new(true)]);
+        let open = [AtomicBool::new(true)];
         let caught = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            two_workers().in_place_scope_fifo(|scope| {
-                let mut dispatcher = Dispatcher::new(scope, &plan, &Panicking, &open);
+            on_two_workers(&[&item.tier], &Panicking, &open, |dispatcher| {
                 let work = next_work(&mut fill, 4);
                 dispatcher.round(&work, std::slice::from_ref(&fill));
             })
@@ -385,19 +392,22 @@ mod tests {
     fn a_dropped_attempt_runs_when_asked_for_again() {
         let (settings, item) = tier_plan(0, 2);
         let mut fill = TierFill::new(5, &settings, &item);
-        let (plan, open) = ([&item.tier], [AtomicBool::new(false)]);
-        two_workers().in_place_scope_fifo(|scope| {
-            let mut dispatcher = Dispatcher::new(scope, &plan, &NoDeadline, &open);
-            let work = next_work(&mut fill, 1)[0];
-            assert!(dispatcher.pool.state().admit(work));
-            dispatcher.pool.spawn(scope);
-            while dispatcher.pool.state().pending.contains(&work) {
-                std::thread::yield_now();
-            }
-            assert!(!dispatcher.pool.state().done.contains_key(&work), "dropped");
-            let results = dispatcher.round(&[work], std::slice::from_ref(&fill));
-            let alone = attempt::run(&work.input, &item.tier, None);
-            assert_eq!(gist(&results[0].0), gist(&alone));
-        });
+        on_two_workers(
+            &[&item.tier],
+            &NoDeadline,
+            &[AtomicBool::new(false)],
+            |dispatcher| {
+                let work = next_work(&mut fill, 1)[0];
+                assert!(dispatcher.pool.state().admit(work));
+                dispatcher.pool.spawn(dispatcher.scope);
+                while dispatcher.pool.state().pending.contains(&work) {
+                    std::thread::yield_now();
+                }
+                assert!(!dispatcher.pool.state().done.contains_key(&work), "dropped");
+                let results = dispatcher.round(&[work], std::slice::from_ref(&fill));
+                let alone = attempt::run(&work.input, &item.tier, None);
+                assert_eq!(gist(&results[0].0), gist(&alone));
+            },
+        );
     }
 }

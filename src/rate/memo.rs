@@ -155,13 +155,20 @@ pub enum UnitDerived {
     AlmostLockedSets(usize),
 }
 
+/// Almost locked sets are kept per size, 3 to 5 cells: one slot a size.
+const ALS_SIZES: usize = 3;
+
+/// The slot of almost locked sets of `k` cells.
+fn als_slot(k: usize) -> usize {
+    k - 3
+}
+
 impl UnitDerived {
-    const COUNT: usize = 3;
+    const COUNT: usize = ALS_SIZES;
 
     fn slot(self) -> usize {
-        match self {
-            UnitDerived::AlmostLockedSets(k) => k - 3,
-        }
+        let UnitDerived::AlmostLockedSets(k) = self;
+        als_slot(k)
     }
 }
 
@@ -174,12 +181,11 @@ pub enum Carried {
 }
 
 impl Carried {
-    const COUNT: usize = 3;
+    const COUNT: usize = ALS_SIZES;
 
     fn slot(self) -> usize {
-        match self {
-            Carried::SpanningSets(k) => k - 3,
-        }
+        let Carried::SpanningSets(k) = self;
+        als_slot(k)
     }
 }
 

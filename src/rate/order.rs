@@ -208,21 +208,29 @@ mod tests {
         assert!(rank(Technique::Pointing, 2.6).before(rank(Technique::Claiming, 2.8)));
     }
 
+    /// Steps of the techniques whose rank the order bends (length bonuses, forcing chains
+    /// moved up), with scores on either side of the bends.
+    const STEPS: [(Technique, f64); 11] = [
+        (Technique::HiddenSingleBox, 1.2),
+        (Technique::XyWing, 4.2),
+        (Technique::GroupedXChain, 4.3),
+        (Technique::WxyzWing, 5.5),
+        (Technique::XChain, 5.7),
+        (Technique::Cycle, 6.5),
+        (Technique::UvwxyzWing, 6.6),
+        (Technique::AlignedTripleExclusion, 7.5),
+        (Technique::ForcingChain, 7.6),
+        (Technique::Nishio, 8.2),
+        (Technique::MultipleForcingChains, 8.4),
+    ];
+
     /// When no technique may yield a step ranked before and scoring above `enough`, none
     /// of the registry does, at any score.
     #[test]
     fn no_step_above_enough_is_passed_over() {
         use crate::rate::techniques::REGISTRY;
-        let found = [
-            (Technique::HiddenSingleBox, 1.2),
-            (Technique::XyWing, 4.2),
-            (Technique::WxyzWing, 5.5),
-            (Technique::UvwxyzWing, 6.6),
-            (Technique::AlignedTripleExclusion, 7.5),
-            (Technique::Nishio, 8.0),
-        ];
         let mut quiet = 0;
-        for (t, score) in found {
+        for (t, score) in STEPS {
             let found = rank(t, score);
             for enough in [score, 5.6, 7.0, 8.5] {
                 if enough < score || found.may_yield_above(enough) {
@@ -247,21 +255,9 @@ mod tests {
     /// A finder asked for steps below `beaten_below` finds exactly those ranked before.
     #[test]
     fn finders_are_asked_for_what_would_be_taken_first() {
-        let techniques = [
-            (Technique::XyWing, 4.2),
-            (Technique::GroupedXChain, 4.3),
-            (Technique::XChain, 5.7),
-            (Technique::WxyzWing, 5.6),
-            (Technique::UvwxyzWing, 6.6),
-            (Technique::Cycle, 6.5),
-            (Technique::ForcingChain, 7.6),
-            (Technique::AlignedTripleExclusion, 7.5),
-            (Technique::Nishio, 8.2),
-            (Technique::MultipleForcingChains, 8.4),
-        ];
-        for &(found, found_score) in &techniques {
+        for (found, found_score) in STEPS {
             let found = rank(found, found_score);
-            for &(t, _) in &techniques {
+            for (t, _) in STEPS {
                 for tenths in 20..=100 {
                     let score = f64::from(tenths) / 10.0;
                     let asked = score < found.beaten_below(t) - EPS;

@@ -878,19 +878,9 @@ mod tests {
     /// puzzles of 20 to 60 random clues from grids it made (unique or not).
     #[test]
     fn region_pointing_counts_alike_in_fewer_nodes() {
-        use crate::generate::Route;
-        use crate::grid::Variant;
-        let g = Geometry::CLASSIC.with_variant(Variant::Jigsaw);
         let pointing = Solver::new().with_region_pointing(true);
         let (mut with, mut without) = (0, 0);
-        for seed in 0..80u64 {
-            let mut rng = Rand::new(seed);
-            let solution = crate::generate::base::test_grid_from(g, Route::Backtrack, &mut rng);
-            let mut puzzle = Grid::empty(g).with_regions(solution.regions().unwrap().clone());
-            for _ in 0..20 + seed % 40 {
-                let cell = rng.below(81) as usize;
-                puzzle.set(cell, solution.get(cell));
-            }
+        for (seed, puzzle) in random_jigsaw_puzzles().enumerate() {
             let (fast, plain) = (
                 pointing.count(&puzzle, 50).unwrap(),
                 count_solutions(&puzzle, 50),
@@ -907,16 +897,13 @@ mod tests {
         );
     }
 
-    /// Skipping settled units changes nothing a search finds: on 9x9 jigsaw puzzles of
-    /// 20 to 60 random clues (unique or not), the same count, first solution and
-    /// statistics with the skipping and without.
-    #[test]
-    fn settled_units_skipped_change_no_search() {
+    /// 80 puzzles of 20 to 60 random clues (unique or not) from 9x9 jigsaw grids the
+    /// backtracking route made.
+    fn random_jigsaw_puzzles() -> impl Iterator<Item = Grid> {
         use crate::generate::Route;
         use crate::grid::Variant;
         let g = Geometry::CLASSIC.with_variant(Variant::Jigsaw);
-        let (mut several, mut nodes) = (0, 0);
-        for seed in 0..80u64 {
+        (0..80u64).map(move |seed| {
             let mut rng = Rand::new(seed);
             let solution = crate::generate::base::test_grid_from(g, Route::Backtrack, &mut rng);
             let mut puzzle = Grid::empty(g).with_regions(solution.regions().unwrap().clone());
@@ -924,6 +911,18 @@ mod tests {
                 let cell = rng.below(81) as usize;
                 puzzle.set(cell, solution.get(cell));
             }
+            puzzle
+        })
+    }
+
+    /// Skipping settled units changes nothing a search finds: on 9x9 jigsaw puzzles of
+    /// 20 to 60 random clues (unique or not), the same count, first solution and
+    /// statistics with the skipping and without.
+    #[test]
+    fn settled_units_skipped_change_no_search() {
+        let (mut several, mut nodes) = (0, 0);
+        for (seed, puzzle) in random_jigsaw_puzzles().enumerate() {
+            let g = puzzle.geometry();
             let own = PuzzleTables::of(&puzzle);
             let count = |skip: bool| {
                 let s = Search::<_, false>::new(band_tables(g), Ascending, 50, None)

@@ -411,6 +411,15 @@ mod tests {
         Cell::new(r, 3).index(9)
     }
 
+    /// The cells of a type 3 rectangle, floor A C on the pair 1 2, roof B D with the
+    /// extras 5 and 6, then `more`.
+    fn type_3_rectangle<'a>(more: &[(usize, &'a [u8])]) -> Vec<(usize, &'a [u8])> {
+        let mut cells: Vec<(usize, &[u8])> =
+            vec![(A, &[1, 2]), (C, &[1, 2]), (B, &[1, 2, 5]), (D, &[1, 2, 6])];
+        cells.extend_from_slice(more);
+        cells
+    }
+
     #[test]
     fn type_2_clears_the_extra_digit_from_cells_seeing_the_roof() {
         let b = board(&[(A, &[1, 2]), (C, &[1, 2]), (B, &[1, 2, 5]), (D, &[1, 2, 5])]);
@@ -425,13 +434,7 @@ mod tests {
     #[test]
     fn type_3_makes_a_naked_pair_with_the_roof() {
         let z = column_4(5); // row 6, column 4
-        let b = board(&[
-            (A, &[1, 2]),
-            (C, &[1, 2]),
-            (B, &[1, 2, 5]),
-            (D, &[1, 2, 6]),
-            (z, &[5, 6]),
-        ]);
+        let b = board(&type_3_rectangle(&[(z, &[5, 6])]));
         let s = unique_rectangle_3(&b).unwrap();
         assert_eq!(s.cells, vec![A, B, C, D, z]);
         let expected: Vec<(usize, u8)> = [2, 3, 4, 6, 7, 8]
@@ -446,14 +449,7 @@ mod tests {
     #[test]
     fn type_3_makes_a_naked_triple_with_the_roof() {
         let (y, z) = (column_4(5), column_4(7)); // rows 6 and 8, column 4
-        let b = board(&[
-            (A, &[1, 2]),
-            (C, &[1, 2]),
-            (B, &[1, 2, 5]),
-            (D, &[1, 2, 6]),
-            (y, &[5, 7]),
-            (z, &[6, 7]),
-        ]);
+        let b = board(&type_3_rectangle(&[(y, &[5, 7]), (z, &[6, 7])]));
         let s = unique_rectangle_3(&b).unwrap();
         assert!((s.score - 4.7).abs() < 1e-9, "{}", s.score);
         assert_eq!(s.cells, vec![A, B, C, D, y, z]);
@@ -470,13 +466,7 @@ mod tests {
     #[test]
     fn type_3_makes_a_hidden_pair_with_a_roof_corner() {
         let z = column_4(5);
-        let mut cells: Vec<(usize, &[u8])> = vec![
-            (A, &[1, 2]),
-            (C, &[1, 2]),
-            (B, &[1, 2, 5]),
-            (D, &[1, 2, 6]),
-            (z, &[1, 2, 3, 4]),
-        ];
+        let mut cells = type_3_rectangle(&[(z, &[1, 2, 3, 4])]);
         let rest: &[u8] = &[3, 4, 5, 6, 7, 8, 9];
         cells.extend([2, 3, 4, 6, 7, 8].map(|r| (column_4(r), rest)));
         let s = unique_rectangle_3(&board(&cells)).unwrap();
