@@ -158,6 +158,10 @@ pub(super) struct Search<'t, O, const SINGLES_ONLY: bool = false> {
     units_settled: [u16; 16],
     /// Whether `units_settled` is kept.
     settling_units: bool,
+    /// Per band, the units (bit `x` for unit `x`) with a cell in it: a unit whose bands
+    /// hold no changed word of a digit is as it was for that digit (see
+    /// [`Self::settle_extra_units`]).
+    band_units: [u16; 4],
     /// Whether the rule set keeps cells a move apart or bars digits beside a digit (see
     /// [`Self::clear_near`]): one flag, so that the usual search tests one.
     near: bool,
@@ -277,6 +281,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             units: &tables.extra_units,
             units_settled: [0; 16],
             settling_units: tables.extra_units.len() > FEW_UNITS,
+            band_units: band_units(&tables.extra_units),
             near: !tables.apart.is_empty() || !tables.neighbours.is_empty(),
             cages: None,
             cage_seen: None,
@@ -319,6 +324,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
         if let Some(regions) = regions {
             assert!(regions.len() <= 16, "one bit a unit in `units_settled`");
             self.units = regions;
+            self.band_units = band_units(regions);
             self.settling_units = regions.len() > FEW_UNITS;
             self.extra_units = true;
         }
@@ -816,7 +822,12 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             if self.settling_units {
-                let mut todo = all & !self.units_settled[d];
+                // Only units meeting a band whose word of the digit changed.
+                let changed = (self.stale >> (d * BANDS)) & band_words;
+                let touched = (0..BANDS)
+                    .filter(|&k| changed >> k & 1 != 0)
+                    .fold(0, |m, k| m | self.band_units[k]);
+                let mut todo = all & touched & !self.units_settled[d];
                 while todo != 0 {
                     let x = todo.trailing_zeros() as usize;
                     todo &= todo - 1;
@@ -1121,6 +1132,17 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
             stats: self.stats,
         }))
     }
+}
+
+/// Per band, the units of `units` (band words, one bit a unit) with a cell in it.
+fn band_units(units: &[[u64; 4]]) -> [u16; 4] {
+    let mut per_band = [0u16; 4];
+    for (x, unit) in units.iter().enumerate().take(16) {
+        for (k, &cells) in unit.iter().enumerate() {
+            per_band[k] |= u16::from(cells != 0) << x;
+        }
+    }
+    per_band
 }
 
 /// The open cell to branch on, as (band, cell bit): the first with two candidates in the
