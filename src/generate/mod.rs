@@ -75,8 +75,11 @@ fn parse_named<T: Copy>(
 /// makes a batch of grids, each transform-route grid one of them
 /// (`base::MOTHER_BATCHES_SINCE`), so non-consecutive fills make other puzzles;
 /// `reproduce` makes older rows' mothers one a search; rows of other variants are made as
-/// in version 11.
-pub const GENERATOR_VERSION: u32 = 12;
+/// in version 11. Version 13: jobs on batched grids share a grid 64 job numbers apart
+/// rather than 128 (`BATCHED_SPREAD` in `pipeline/tier_fill.rs`), so non-consecutive fills
+/// make other puzzles; a row stores its own seeds, so `reproduce` makes every version's
+/// alike; rows of other variants are made as in version 12.
+pub const GENERATOR_VERSION: u32 = 13;
 
 /// The first generator version whose killer searches lock cages
 /// ([`Solver::with_cage_locking`]).

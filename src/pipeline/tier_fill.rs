@@ -34,6 +34,27 @@ fn attempts_per_grid(g: Geometry) -> u32 {
 /// Job numbers between two jobs that share a base or mother grid.
 const SPREAD: u64 = 128;
 
+/// [`SPREAD`] where a mother search makes a batch of grids ([`MotherSeed::Batch`], from
+/// generator version [`BATCHED_SPREAD_SINCE`]): such a variant's grids serve more puzzles
+/// each (non-consecutive 16), so at 128 a fill of 1,000, its default quota, built 128
+/// grids in 4 batch searches and used each for 8 puzzles; at 64 it builds 64 in 2 and
+/// uses them up (easy fills 7,200 to 10,900/s; puzzles of one grid at least 64 ids apart).
+const BATCHED_SPREAD: u64 = 64;
+
+/// The first generator version whose batched grids are [`BATCHED_SPREAD`] jobs apart.
+const BATCHED_SPREAD_SINCE: u32 = 13;
+
+/// Job numbers between two jobs of `g` that share a base or mother grid, under the
+/// current generator.
+fn spread(g: Geometry) -> u64 {
+    let batched = MotherSeed::batch_size(g, GENERATOR_VERSION) > 1;
+    if batched && GENERATOR_VERSION >= BATCHED_SPREAD_SINCE {
+        BATCHED_SPREAD
+    } else {
+        SPREAD
+    }
+}
+
 /// Open jobs kept even when fewer puzzles are wanted.
 const MIN_OPEN_JOBS: usize = 16;
 
@@ -346,17 +367,18 @@ impl JobPlan<'_> {
     /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
     ///
     /// Jobs that share a base grid (the variant's `puzzles_per_grid`) or a mother grid
-    /// (`mother_grid_uses` base grids) are [`SPREAD`] job numbers apart, so siblings are
+    /// (`mother_grid_uses` base grids) are [`spread`] job numbers apart, so siblings are
     /// not stored next to each other. Where a mother search makes a batch of grids
     /// ([`MotherSeed::Batch`], each its own class), the grids of neighbouring numbers
     /// share one.
     pub fn input(&self, job: Job) -> AttemptInput {
         let generation = &self.settings.generation;
         let per_grid = u64::from(generation.puzzles_per_grid(self.item.geometry.variant()));
-        let (slot, round) = (job.number % SPREAD, job.number / SPREAD);
-        let grid_number = round / per_grid * SPREAD + slot;
+        let spread = spread(self.item.geometry);
+        let (slot, round) = (job.number % spread, job.number / spread);
+        let grid_number = round / per_grid * spread + slot;
         let mother_number =
-            round / (per_grid * u64::from(generation.mother_grid_uses)) * SPREAD + slot;
+            round / (per_grid * u64::from(generation.mother_grid_uses)) * spread + slot;
         // A job that keeps failing moves on to a fresh grid: some grids rarely dig into a
         // rare tier, however the cells are chosen.
         let grid_round = u64::from(job.attempt / attempts_per_grid(self.item.geometry));
@@ -410,5 +432,44 @@ impl JobPlan<'_> {
             .retry(job, job.attempt + 1)
             .filter(|_| rejected && self.open)?;
         Some((retry, self.input(retry)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Variant;
+
+    /// The base grids the first `jobs` jobs of a plan item of `g` dig (first attempts),
+    /// by job number.
+    fn grids_of_jobs(g: Geometry, jobs: u64) -> Vec<(u64, Option<u64>)> {
+        let settings = Settings::embedded();
+        let tier = settings.tiers(g)[0].clone();
+        let item = PlanItem::new(&settings, g, &tier, jobs).unwrap();
+        let fill = TierFill::new(9, &settings, &item);
+        let plan = fill.plan();
+        (0..jobs)
+            .map(|number| plan.input(Job { number, attempt: 0 }))
+            .map(|input| (input.grid_seed, input.mother_seed))
+            .collect()
+    }
+
+    /// Non-consecutive jobs (grids in batches of 32, 16 puzzles a grid) share a grid 64
+    /// job numbers apart: the first 1,024 jobs dig 64 grids of two batch searches, each
+    /// grid 16 times; classic's stay 128 apart.
+    #[test]
+    fn batched_grids_are_shared_by_jobs_64_apart() {
+        let g = Geometry::CLASSIC.with_variant(Variant::NonConsecutive);
+        let grids = grids_of_jobs(g, 1024);
+        for (number, grid) in grids.iter().enumerate() {
+            assert_eq!(grid, &grids[number % 64], "job {number}");
+        }
+        assert_ne!(grids[0], grids[1]);
+        let searches: std::collections::HashSet<u64> =
+            grids.iter().map(|(_, m)| m.unwrap() >> 8).collect();
+        assert_eq!(searches.len(), 2);
+        let classic = grids_of_jobs(Geometry::CLASSIC, 256);
+        assert_eq!(classic[0].0, classic[128].0);
+        assert_ne!(classic[0].0, classic[64].0);
     }
 }
