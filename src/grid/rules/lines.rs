@@ -149,6 +149,13 @@ impl PairedCells {
         ])
     }
 
+    /// How `a` and `b` are related, per relation.
+    fn relation(&self, a: usize, b: usize) -> [bool; 2] {
+        self.0
+            .each_ref()
+            .map(|related| related[a].binary_search(&b).is_ok())
+    }
+
     /// Whether the cell map `f` maps every related pair onto a pair related alike.
     fn kept_by(&self, f: impl Fn(usize) -> usize) -> bool {
         self.0.iter().all(|related| {
@@ -230,18 +237,23 @@ impl AxisSearch<'_> {
     }
 
     /// Whether line `i`'s new image keeps bands and, cell by cell against every line
-    /// placed so far, which cells are in extra units and which share one.
+    /// placed so far, which cells are in extra units, which share one and which the rule
+    /// set relates by position (a map that breaks one never passes [`Self::extend`]'s
+    /// final test: without the last, a non-consecutive search listed every box-keeping
+    /// permutation, 1,296 a 9×9 axis, 133 M instructions at a fill's start).
     fn consistent(&self, pi: &[u8], i: usize) -> bool {
         let v = pi[i] as usize;
-        let shares = |a: usize, b: usize| self.mask[a] & self.mask[b] != 0;
+        let alike = |from: usize, a: usize, to: usize, b: usize| {
+            (self.mask[from] & self.mask[a] != 0) == (self.mask[to] & self.mask[b] != 0)
+                && self.apart.relation(from, a) == self.apart.relation(to, b)
+        };
         (0..=i).all(|b| {
             let w = pi[b] as usize;
             (i / self.band == b / self.band) == (v / self.band == w / self.band)
                 && (0..self.n).all(|x| {
                     let (from, to) = (self.cell(i, x), self.cell(v, x));
                     (self.mask[from] != 0) == (self.mask[to] != 0)
-                        && (0..self.n)
-                            .all(|y| shares(from, self.cell(b, y)) == shares(to, self.cell(w, y)))
+                        && (0..self.n).all(|y| alike(from, self.cell(b, y), to, self.cell(w, y)))
                 })
         })
     }
@@ -345,5 +357,64 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The pruned search lists exactly the box-keeping permutations that keep the units
+    /// and the related pairs, in the same order: against a filter over all of them, on
+    /// 6×6 and 9×9 (1,296 a 9×9 axis).
+    #[test]
+    fn the_pruned_search_lists_what_a_full_filter_does() {
+        use super::{AxisSearch, PairedCells};
+        fn every(band: usize, n: usize, pi: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+            if pi.len() == n {
+                return out.push(pi.clone());
+            }
+            let i = pi.len();
+            for v in 0..n as u8 {
+                let same_band = |b: usize| i / band == b / band;
+                let kept = !pi.contains(&v)
+                    && (0..i).all(|b| same_band(b) == (v as usize / band == pi[b] as usize / band));
+                if kept {
+                    pi.push(v);
+                    every(band, n, pi, out);
+                    pi.pop();
+                }
+            }
+        }
+        let mut lines = 0;
+        for v in Variant::ALL
+            .into_iter()
+            .filter(|v| v.rules().symmetries == Symmetries::Lines)
+        {
+            for n in [6, 9].into_iter().filter(|&n| v.rules().made_in(n)) {
+                let g = Geometry::for_size(n).unwrap().with_variant(v);
+                let (units, apart) = (v.rules().units.cells(g), PairedCells::of(g));
+                let group = g.line_group();
+                for (axis, found) in [
+                    (super::Axis::Rows, &group.rows),
+                    (super::Axis::Columns, &group.cols),
+                ] {
+                    let search = AxisSearch::new(g, &units, &apart, axis);
+                    let mut all = Vec::new();
+                    every(search.band, n, &mut Vec::new(), &mut all);
+                    let kept: Vec<Vec<u8>> = all
+                        .into_iter()
+                        .filter(|pi| {
+                            search.keeps_units(pi) && apart.kept_by(|c| search.image(pi, c))
+                        })
+                        .map(|pi| {
+                            let mut sources = vec![0u8; n];
+                            for (line, &to) in pi.iter().enumerate() {
+                                sources[to as usize] = line as u8;
+                            }
+                            sources
+                        })
+                        .collect();
+                    assert_eq!(&kept, found, "{v} {n}x{n}");
+                    lines += found.len();
+                }
+            }
+        }
+        assert!(lines > 100, "{lines}");
     }
 }
