@@ -77,8 +77,10 @@ fn parse_named<T: Copy>(
 /// `reproduce` makes older rows' mothers one a search; rows of other variants are made as
 /// in version 11. Version 13: jobs on batched grids share a grid 64 job numbers apart
 /// rather than 128 (`BATCHED_SPREAD` in `pipeline/tier_fill.rs`), so non-consecutive fills
-/// make other puzzles; a row stores its own seeds, so `reproduce` makes every version's
-/// alike; rows of other variants are made as in version 12.
+/// make other puzzles (a row stores its own seeds, so `reproduce` makes every version's
+/// alike); and the refills that draw a jigsaw's regions point from them
+/// (`base::REFILLS_POINT_SINCE`), so jigsaw fills make other grids; `reproduce` refills
+/// older rows' grids as before; rows of other variants are made as in version 12.
 pub const GENERATOR_VERSION: u32 = 13;
 
 /// The first generator version whose killer searches lock cages

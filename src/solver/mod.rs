@@ -135,8 +135,9 @@ impl Solver {
     /// that line, as pointing from a box does in every search. A jigsaw dig's uniqueness
     /// checks take 4 times fewer instructions so (docs/benchmarks.md); the same counts,
     /// but another tree, so [`Solver::search_effort`], the stored effort, searches without
-    /// it, and so does every search that picks solutions (grids). Not from the rule sets'
-    /// extra units: a windoku dig gained nothing.
+    /// it, and a search that picks solutions (a grid) uses it from the generator version
+    /// that says so (the jigsaw refills from 13). Not from the rule sets' extra units: a
+    /// windoku dig gained nothing.
     pub fn with_region_pointing(mut self, on: bool) -> Solver {
         self.region_pointing = on;
         self

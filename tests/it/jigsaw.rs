@@ -339,6 +339,15 @@ fn version_9_jigsaw_16x16_puzzles_reproduce_with_their_engine() {
     reproduce_with_their_engine("jigsaw16_v9.jsonl", 3, 10);
 }
 
+/// Jigsaw puzzles of generator version 12, whose region refills searched without
+/// pointing from the regions (`tests/data/jigsaw_v12.jsonl`, exported by that binary,
+/// `554cdb4`, from `fill --variant jigsaw --count 12 --seed 9`: transform, backtrack and
+/// enumerate routes), still reproduce; claimed as version 13 they come out otherwise.
+#[test]
+fn version_12_jigsaw_puzzles_reproduce_with_their_engine() {
+    reproduce_with_their_engine("jigsaw_v12.jsonl", 12, 13);
+}
+
 /// Served and explained like any variant: `take` (jsonl carries the region map, txt the
 /// puzzle line with it), `daily`, `stats` by its `9j` slot, and `explain` of a taken line
 /// (its techniques named after regions).
