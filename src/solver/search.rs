@@ -878,7 +878,7 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
                 let cell = b.cand[d * BANDS + k] & unit[k] & b.open[k];
                 self.place::<N, BR, DB, BANDS>(b, d, k, cell, true);
             }
-            (0, _) if self.unit_pointing => self.point_from_unit::<N, BR, DB, BANDS>(b, d, unit),
+            (0, _) if self.unit_pointing => self.point_from_unit::<N, BR, DB, BANDS>(b, unit, d),
             (0, _) => {}
         }
         Some(false)
@@ -892,8 +892,8 @@ impl<'t, O: BranchOrder, const SINGLES_ONLY: bool> Search<'t, O, SINGLES_ONLY> {
     fn point_from_unit<const N: usize, const BR: usize, const DB: usize, const BANDS: usize>(
         &mut self,
         b: &mut Board<DB, BANDS>,
-        d: usize,
         unit: &[u64; 4],
+        d: usize,
     ) {
         let (mut bands, mut band, mut columns) = (0u32, 0, 0u64);
         for (k, &on) in unit.iter().enumerate().take(BANDS) {
