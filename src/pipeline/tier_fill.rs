@@ -22,36 +22,37 @@ const ATTEMPTS_PER_GRID: u32 = 25;
 /// 352-393/s with as many attempts).
 const ATTEMPTS_PER_BATCHED_GRID: u32 = 100;
 
-/// The attempts of a job on one base grid of `g` before it moves to another.
-fn attempts_per_grid(g: Geometry) -> u32 {
-    if MotherSeed::batch_size(g, GENERATOR_VERSION) > 1 {
-        ATTEMPTS_PER_BATCHED_GRID
-    } else {
-        ATTEMPTS_PER_GRID
-    }
-}
-
 /// Job numbers between two jobs that share a base or mother grid.
 const SPREAD: u64 = 128;
 
 /// [`SPREAD`] where a mother search makes a batch of grids ([`MotherSeed::Batch`], from
-/// generator version [`BATCHED_SPREAD_SINCE`]): such a variant's grids serve more puzzles
-/// each (non-consecutive 16), so at 128 a fill of 1,000, its default quota, built 128
-/// grids in 4 batch searches and used each for 8 puzzles; at 64 it builds 64 in 2 and
-/// uses them up (easy fills 7,200 to 10,900/s; puzzles of one grid at least 64 ids apart).
+/// generator version 13): such a variant's grids serve more puzzles each
+/// (non-consecutive 16), so at 128 a fill of 1,000, its default quota, built 128 grids in
+/// 4 batch searches and used each for 8 puzzles; at 64 it builds 64 in 2 and uses them up
+/// (easy fills 7,200 to 10,900/s; puzzles of one grid at least 64 ids apart).
 const BATCHED_SPREAD: u64 = 64;
 
-/// The first generator version whose batched grids are [`BATCHED_SPREAD`] jobs apart.
-const BATCHED_SPREAD_SINCE: u32 = 13;
+/// How the jobs of one geometry share base grids.
+struct Sharing {
+    /// The attempts of a job on one base grid before it moves to another.
+    attempts: u32,
+    /// Job numbers between two jobs that share a base or mother grid.
+    spread: u64,
+}
 
-/// Job numbers between two jobs of `g` that share a base or mother grid, under the
-/// current generator.
-fn spread(g: Geometry) -> u64 {
-    let batched = MotherSeed::batch_size(g, GENERATOR_VERSION) > 1;
-    if batched && GENERATOR_VERSION >= BATCHED_SPREAD_SINCE {
-        BATCHED_SPREAD
+/// How the jobs of `g` share base grids: batched grids ([`MotherSeed::Batch`]) longer
+/// and closer together.
+fn sharing(g: Geometry) -> Sharing {
+    if MotherSeed::batch_size(g, GENERATOR_VERSION) > 1 {
+        Sharing {
+            attempts: ATTEMPTS_PER_BATCHED_GRID,
+            spread: BATCHED_SPREAD,
+        }
     } else {
-        SPREAD
+        Sharing {
+            attempts: ATTEMPTS_PER_GRID,
+            spread: SPREAD,
+        }
     }
 }
 
@@ -303,7 +304,7 @@ impl<'a> TierFill<'a> {
                     // a fresh grid rather than dig this one again.
                     counts.duplicates += 1;
                     self.class_full += 1;
-                    let per_grid = attempts_per_grid(self.item.geometry);
+                    let per_grid = sharing(self.item.geometry).attempts;
                     next_attempt = (job.attempt / per_grid + 1) * per_grid;
                     false
                 }
@@ -367,21 +368,22 @@ impl JobPlan<'_> {
     /// (symmetric strategies rarely reach the lowest targets, so a failing job varies them).
     ///
     /// Jobs that share a base grid (the variant's `puzzles_per_grid`) or a mother grid
-    /// (`mother_grid_uses` base grids) are [`spread`] job numbers apart, so siblings are
+    /// (`mother_grid_uses` base grids) are [`Sharing::spread`] job numbers apart, so siblings are
     /// not stored next to each other. Where a mother search makes a batch of grids
     /// ([`MotherSeed::Batch`], each its own class), the grids of neighbouring numbers
     /// share one.
     pub fn input(&self, job: Job) -> AttemptInput {
         let generation = &self.settings.generation;
         let per_grid = u64::from(generation.puzzles_per_grid(self.item.geometry.variant()));
-        let spread = spread(self.item.geometry);
+        let sharing = sharing(self.item.geometry);
+        let spread = sharing.spread;
         let (slot, round) = (job.number % spread, job.number / spread);
         let grid_number = round / per_grid * spread + slot;
         let mother_number =
             round / (per_grid * u64::from(generation.mother_grid_uses)) * spread + slot;
         // A job that keeps failing moves on to a fresh grid: some grids rarely dig into a
         // rare tier, however the cells are chosen.
-        let grid_round = u64::from(job.attempt / attempts_per_grid(self.item.geometry));
+        let grid_round = u64::from(job.attempt / sharing.attempts);
         let pick = derive_seed(&[self.seed, 1, grid_number, grid_round]);
         let route = self.item.routes.pick(pick);
         let attempt = u64::from(job.attempt);
