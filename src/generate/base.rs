@@ -161,8 +161,9 @@ const LARGEST_REFILLED_SIDE: usize = 12;
 /// The generator version from which the refills of [`regions_around`] point from the
 /// regions ([`Solver::with_region_pointing`]): other grids from the same seeds, found in
 /// 29 % fewer instructions (jigsaw easy fill of 1,000, callgrind: 483 M to 344 M of
-/// 1,373 M), more of them within [`REFILL_NODES`] on 12x12 (a box's cells 61.6 % in one
-/// region, 60.1 % with it; 9x9 64.4 % and 65.0 %).
+/// 1,373 M); layouts as far from the boxes (the most of a box's cells in one region,
+/// `generate --variant jigsaw --count 200 --seed 2`: 9x9 64.4 % before, 65.0 % with it;
+/// 12x12 61.6 % and 60.1 %).
 const REFILLS_POINT_SINCE: u32 = 13;
 
 /// A random layout and a grid under it, from `grid` made under the boxes (moved by the
