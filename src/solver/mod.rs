@@ -130,7 +130,7 @@ impl Solver {
         self
     }
 
-    /// The same solver with pointing from a jigsaw puzzle's regions on or off (the
+    /// The same solver with pointing from a jigsaw puzzle's regions on or off (off by
     /// default): a digit whose places in a region share a row or column leaves the rest of
     /// that line, as pointing from a box does in every search. A jigsaw dig's uniqueness
     /// checks take 4 times fewer instructions so (docs/benchmarks.md); the same counts,
