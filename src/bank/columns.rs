@@ -1,15 +1,12 @@
 //! A puzzle's columns, shared by every backend: the column list, the values a record
-//! writes into it, and the one reader that turns a row back into a record. A backend
-//! only binds [`Value`]s and exposes its rows through [`ReadRow`].
+//! writes into it, and the one reader that turns a row back into a record; and the other
+//! column lists and statements both backends use. A backend only binds [`Value`]s and
+//! exposes its rows through [`ReadRow`] ([`super::row`]).
 
-use super::samples::AttemptTimes;
-use super::{
-    BaseGridRecord, PuzzleRecord, RatingRecord, Sample, SampleRow, Source, StoredCages,
-    StoredPuzzle,
-};
+use super::row::{int, ReadRow, Value};
+use super::{BaseGridRecord, PuzzleRecord, RatingRecord, Source, StoredCages, StoredPuzzle};
 use crate::grid::{Geometry, Regions, Variant};
 use anyhow::{anyhow, Context, Result};
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::LazyLock;
 
@@ -71,54 +68,6 @@ pub static SELECT: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// A value to bind, typed the way both backends store it (integers as 64-bit).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    Int(Option<i64>),
-    Real(Option<f64>),
-    Bool(Option<bool>),
-    Text(Option<String>),
-}
-
-impl Value {
-    /// The integer, `None` for NULL or another type.
-    pub fn as_int(&self) -> Option<i64> {
-        match self {
-            Value::Int(v) => *v,
-            _ => None,
-        }
-    }
-
-    /// The real, `None` for NULL or another type.
-    pub fn as_real(&self) -> Option<f64> {
-        match self {
-            Value::Real(v) => *v,
-            _ => None,
-        }
-    }
-
-    /// The boolean, `None` for NULL or another type.
-    pub fn as_bool(&self) -> Option<bool> {
-        match self {
-            Value::Bool(v) => *v,
-            _ => None,
-        }
-    }
-
-    /// The text, `None` for NULL or another type.
-    pub fn as_text(&self) -> Option<String> {
-        match self {
-            Value::Text(v) => v.clone(),
-            _ => None,
-        }
-    }
-}
-
-/// An integer value (NULL when it does not fit an `i64`).
-pub(crate) fn int(n: impl TryInto<i64>) -> Value {
-    Value::Int(n.try_into().ok())
-}
-
 fn text(s: impl Into<String>) -> Value {
     Value::Text(Some(s.into()))
 }
@@ -173,73 +122,6 @@ pub fn base_grid_values(g: Geometry, b: &BaseGridRecord) -> Vec<Value> {
         Value::Text(b.mother_seed.map(|s| s.to_string())),
         text(g.variant().name()),
     ]
-}
-
-/// [`ReadRow`] for a driver's row type `$row`, whose method `$get(i)` reads column `i` into
-/// any of the four value types (rusqlite's `get`, postgres's `try_get`): both backends'
-/// rows read alike.
-macro_rules! read_row_by {
-    ($row:ty, $get:ident) => {
-        impl $crate::bank::columns::ReadRow for $row {
-            fn int(&self, i: usize) -> anyhow::Result<Option<i64>> {
-                Ok(self.$get(i)?)
-            }
-            fn real(&self, i: usize) -> anyhow::Result<Option<f64>> {
-                Ok(self.$get(i)?)
-            }
-            fn boolean(&self, i: usize) -> anyhow::Result<Option<bool>> {
-                Ok(self.$get(i)?)
-            }
-            fn text(&self, i: usize) -> anyhow::Result<Option<String>> {
-                Ok(self.$get(i)?)
-            }
-        }
-    };
-}
-pub(super) use read_row_by;
-
-/// A result row, by column index, whatever the backend.
-pub trait ReadRow {
-    fn int(&self, i: usize) -> Result<Option<i64>>;
-    fn real(&self, i: usize) -> Result<Option<f64>>;
-    fn boolean(&self, i: usize) -> Result<Option<bool>>;
-    fn text(&self, i: usize) -> Result<Option<String>>;
-
-    /// A column that must not be NULL, converted to `T`.
-    fn number<T: TryFrom<i64>>(&self, i: usize) -> Result<T> {
-        let n = self.int(i)?.ok_or_else(|| anyhow!("column {i} is NULL"))?;
-        T::try_from(n).map_err(|_| anyhow!("column {i}: {n} is out of range"))
-    }
-
-    /// A nullable integer column converted to `T`.
-    fn opt_number<T: TryFrom<i64>>(&self, i: usize) -> Result<Option<T>> {
-        self.int(i)?
-            .map(|n| T::try_from(n).map_err(|_| anyhow!("column {i}: {n} is out of range")))
-            .transpose()
-    }
-
-    /// A text column that must not be NULL.
-    fn string(&self, i: usize) -> Result<String> {
-        self.text(i)?.ok_or_else(|| anyhow!("column {i} is NULL"))
-    }
-
-    /// A variant's name column.
-    fn variant(&self, i: usize) -> Result<crate::grid::Variant> {
-        Ok(self.string(i)?.parse()?)
-    }
-
-    /// A nullable text column parsed into its type (seeds, routes, strategies).
-    fn parsed<T: FromStr>(&self, i: usize) -> Result<Option<T>>
-    where
-        T::Err: std::fmt::Display,
-    {
-        self.text(i)?
-            .map(|t| {
-                t.parse()
-                    .map_err(|e: T::Err| anyhow!("column {i}: '{t}': {e}"))
-            })
-            .transpose()
-    }
 }
 
 /// Reads a row of [`SELECT`] back into a record.
@@ -335,86 +217,13 @@ fn read_columns(r: &impl ReadRow) -> Result<StoredPuzzle> {
     })
 }
 
-/// The run columns [`read_run`] reads, in order.
+/// The run columns [`super::RunRecord::read`] reads, in order.
 pub const RUN_COLUMNS: &str = "id, started_at, finished_at, status, run_seed, config_json, \
      generator_version, attempts, accepted, duplicates, rejected, timeouts, retries, alarms, \
      message, pid, host, origin, tiers";
 
-/// The counter columns of `runs`, in [`read_counts`] order.
+/// The counter columns of `runs`, in [`super::RunCounts`] field order.
 pub const COUNTERS: &str = "attempts, accepted, duplicates, rejected, timeouts, retries, alarms";
-
-/// The counters of a row that selected [`COUNTERS`] from column `first` on.
-pub fn read_counts(r: &impl ReadRow, first: usize) -> Result<super::RunCounts> {
-    Ok(super::RunCounts {
-        attempts: r.number(first)?,
-        accepted: r.number(first + 1)?,
-        duplicates: r.number(first + 2)?,
-        rejected: r.number(first + 3)?,
-        timeouts: r.number(first + 4)?,
-        retries: r.number(first + 5)?,
-        alarms: r.number(first + 6)?,
-    })
-}
-
-/// A row of [`RUN_COLUMNS`] as a run record.
-pub fn read_run(r: &impl ReadRow) -> Result<super::RunRecord> {
-    Ok(super::RunRecord {
-        id: r.number(0)?,
-        started_at: r.string(1)?,
-        finished_at: r.text(2)?,
-        status: r.string(3)?,
-        run_seed: r.string(4)?,
-        config_json: r.string(5)?,
-        generator_version: r.number(6)?,
-        counts: read_counts(r, 7)?,
-        message: r.text(14)?,
-        pid: r.opt_number(15)?,
-        host: r.text(16)?,
-        origin: r.text(17)?,
-        tiers: r.text(18)?,
-    })
-}
-
-/// A run record's values for every column of [`RUN_COLUMNS`] but the id.
-pub fn run_values(run: &super::RunRecord) -> Vec<Value> {
-    let c = &run.counts;
-    vec![
-        text(&run.started_at),
-        Value::Text(run.finished_at.clone()),
-        text(&run.status),
-        text(&run.run_seed),
-        text(&run.config_json),
-        int(run.generator_version),
-        int(c.attempts),
-        int(c.accepted),
-        int(c.duplicates),
-        int(c.rejected),
-        int(c.timeouts),
-        int(c.retries),
-        int(c.alarms),
-        Value::Text(run.message.clone()),
-        Value::Int(run.pid.map(i64::from)),
-        Value::Text(run.host.clone()),
-        Value::Text(run.origin.clone()),
-        Value::Text(run.tiers.clone()),
-    ]
-}
-
-/// The counters' values in [`COUNTERS`] order.
-pub fn counter_values(c: &super::RunCounts) -> Vec<Value> {
-    [
-        c.attempts,
-        c.accepted,
-        c.duplicates,
-        c.rejected,
-        c.timeouts,
-        c.retries,
-        c.alarms,
-    ]
-    .into_iter()
-    .map(int)
-    .collect()
-}
 
 /// An alarm's values: size, tier, window, timeouts in it, old and new target.
 pub fn alarm_values(a: &super::AlarmRecord) -> Vec<Value> {
@@ -437,44 +246,20 @@ pub fn slots(prefix: char, first: usize, n: usize) -> String {
         .join(", ")
 }
 
-/// The columns [`SampleRow::read`] reads, in order.
+/// The statement that copies a row of `columns` from another bank into `table`, leaving
+/// a row that is there already: `?N` (SQLite) or `$N` (PostgreSQL) placeholders by
+/// `prefix`.
+pub fn copy_statement(prefix: char, table: &str, columns: &str) -> String {
+    let n = columns.split(',').count();
+    format!(
+        "INSERT INTO {table} ({columns}) VALUES ({}) ON CONFLICT DO NOTHING",
+        slots(prefix, 1, n)
+    )
+}
+
+/// The columns of a [`super::SampleRow`], in order.
 pub const SAMPLE_COLUMNS: &str = concat!(
     "run_id, at, elapsed_ms, ",
     "attempts, accepted, duplicates, rejected, timeouts, retries, alarms",
     ", attempt_times"
 );
-
-impl Sample {
-    /// Its values in [`SAMPLE_COLUMNS`] order after `run_id` and `at`.
-    pub fn values(&self) -> Vec<Value> {
-        let mut v = vec![int(self.elapsed_ms)];
-        v.extend(counter_values(&self.counts));
-        v.push(Value::Text(Some(self.attempt_times.to_json())));
-        v
-    }
-}
-
-impl SampleRow {
-    /// A row of [`SAMPLE_COLUMNS`].
-    pub fn read(r: &impl ReadRow) -> Result<SampleRow> {
-        Ok(SampleRow {
-            run_id: r.number(0)?,
-            at: r.string(1)?,
-            sample: Sample {
-                elapsed_ms: r.number(2)?,
-                counts: read_counts(r, 3)?,
-                attempt_times: AttemptTimes::from_json(&r.string(10)?)?,
-            },
-        })
-    }
-
-    /// Its values in [`SAMPLE_COLUMNS`] order.
-    pub fn values(&self) -> Vec<Value> {
-        let mut v = vec![
-            Value::Int(Some(self.run_id)),
-            Value::Text(Some(self.at.clone())),
-        ];
-        v.extend(self.sample.values());
-        v
-    }
-}

@@ -12,6 +12,7 @@ pub mod merge;
 pub mod postgres;
 pub mod quota;
 mod record;
+pub mod row;
 pub mod samples;
 pub mod sqlite;
 pub mod stats;

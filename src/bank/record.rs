@@ -2,6 +2,7 @@
 //! import and read back by every reader, runs, alarms. Conversions to and from column
 //! text live here and nowhere else.
 
+use super::row::{stored_row, Column, ReadRow, Value};
 use super::samples::AttemptTimes;
 use crate::generate::{CageSizes, Route, Strategy};
 use crate::grid::{parse_cells_with, Cages, Geometry, Grid, Regions, Variant};
@@ -268,23 +269,25 @@ impl RatingRecord {
     }
 }
 
-/// Counters of a run, as kept in `runs`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct RunCounts {
-    /// Attempts made.
-    pub attempts: u64,
-    /// Puzzles stored.
-    pub accepted: u64,
-    /// Puzzles already in the bank (by fingerprint).
-    pub duplicates: u64,
-    /// Attempts whose puzzle fell outside the tier's band or missed the clue target.
-    pub rejected: u64,
-    /// Attempts cut by the deadline.
-    pub timeouts: u64,
-    /// Attempts after the first of a job.
-    pub retries: u64,
-    /// Alarms raised.
-    pub alarms: u64,
+stored_row! {
+    /// Counters of a run, as kept in `runs`.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+    pub struct RunCounts {
+        /// Attempts made.
+        pub attempts: u64,
+        /// Puzzles stored.
+        pub accepted: u64,
+        /// Puzzles already in the bank (by fingerprint).
+        pub duplicates: u64,
+        /// Attempts whose puzzle fell outside the tier's band or missed the clue target.
+        pub rejected: u64,
+        /// Attempts cut by the deadline.
+        pub timeouts: u64,
+        /// Attempts after the first of a job.
+        pub retries: u64,
+        /// Alarms raised.
+        pub alarms: u64,
+    }
 }
 
 impl RunCounts {
@@ -411,6 +414,16 @@ impl TierOutcome {
     }
 }
 
+/// A run's tiers as one JSON text (NULL: none; unreadable text reads as none).
+impl Column for Vec<TierOutcome> {
+    fn read_at(r: &impl ReadRow, first: usize) -> Result<Self> {
+        Ok(TierOutcome::from_json(r.text(first)?.as_deref()))
+    }
+    fn push_values(&self, out: &mut Vec<Value>) {
+        out.push(Value::Text(TierOutcome::to_json(self)));
+    }
+}
+
 /// `16x16 medium 200/200 in 2.4 s (83/s); attempts 664, rejected 463, duplicates 0,
 /// timeouts 0`: the time is the tier's share of its run ([`TierOutcome::seconds`]).
 impl std::fmt::Display for TierOutcome {
@@ -503,54 +516,60 @@ fn optional_strategy_name<S: Serializer>(
     }
 }
 
-/// A whole `runs` row, as `merge` copies it from one bank to another.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RunRecord {
-    /// Row id in its bank.
-    pub id: i64,
-    /// UTC, RFC 3339.
-    pub started_at: String,
-    /// UTC, RFC 3339 (`None`: still running or crashed).
-    pub finished_at: Option<String>,
-    /// `running`, `completed`, `interrupted` or `failed`.
-    pub status: String,
-    /// The run seed, decimal.
-    pub run_seed: String,
-    /// The effective config and request.
-    pub config_json: String,
-    /// Generator version of the binary that ran it.
-    pub generator_version: u32,
-    /// Its counters.
-    pub counts: RunCounts,
-    /// Why it failed or stopped.
-    pub message: Option<String>,
-    /// Process id.
-    pub pid: Option<u32>,
-    /// Host name.
-    pub host: Option<String>,
-    /// Where the run came from when copied from another bank.
-    pub origin: Option<String>,
-    /// What it made of each tier, as JSON (`None`: an older binary's run, or one that
-    /// died).
-    pub tiers: Option<String>,
+stored_row! {
+    /// A whole `runs` row, as `merge` copies it from one bank to another.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct RunRecord {
+        /// Row id in its bank.
+        pub id: i64,
+        /// UTC, RFC 3339.
+        pub started_at: String,
+        /// UTC, RFC 3339 (`None`: still running or crashed).
+        pub finished_at: Option<String>,
+        /// `running`, `completed`, `interrupted` or `failed`.
+        pub status: String,
+        /// The run seed, decimal.
+        pub run_seed: String,
+        /// The effective config and request.
+        pub config_json: String,
+        /// Generator version of the binary that ran it.
+        pub generator_version: u32,
+        /// Its counters.
+        pub counts: RunCounts,
+        /// Why it failed or stopped.
+        pub message: Option<String>,
+        /// Process id.
+        pub pid: Option<u32>,
+        /// Host name.
+        pub host: Option<String>,
+        /// Where the run came from when copied from another bank.
+        pub origin: Option<String>,
+        /// What it made of each tier, as JSON (`None`: an older binary's run, or one that
+        /// died).
+        pub tiers: Option<String>,
+    }
 }
 
-/// What a run measured up to a moment.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Sample {
-    /// Since the run started.
-    pub elapsed_ms: u64,
-    /// The run's counters so far (`accepted`: handed to the writer).
-    pub counts: RunCounts,
-    /// Attempts since the previous sample.
-    pub attempt_times: AttemptTimes,
+stored_row! {
+    /// What a run measured up to a moment.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Sample {
+        /// Since the run started.
+        pub elapsed_ms: u64,
+        /// The run's counters so far (`accepted`: handed to the writer).
+        pub counts: RunCounts,
+        /// Attempts since the previous sample.
+        pub attempt_times: AttemptTimes,
+    }
 }
 
-/// A stored sample: which run, and when by the bank's clock.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SampleRow {
-    pub run_id: i64,
-    /// UTC, RFC 3339.
-    pub at: String,
-    pub sample: Sample,
+stored_row! {
+    /// A stored sample: which run, and when by the bank's clock.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SampleRow {
+        pub run_id: i64,
+        /// UTC, RFC 3339.
+        pub at: String,
+        pub sample: Sample,
+    }
 }

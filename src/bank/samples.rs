@@ -1,6 +1,7 @@
 //! How long a run's attempts took: the histogram each `run_samples` row carries (the row
 //! itself is a [`super::Sample`], written and read in `columns.rs`), for `bank report`.
 
+use super::row::{Column, ReadRow, Value};
 use anyhow::{Context, Result};
 use std::time::Duration;
 
@@ -106,6 +107,16 @@ fn bucket_low_us(k: usize) -> f64 {
 
 fn bucket_middle_us(k: usize) -> f64 {
     ((k as f64 + 0.5) / PER_DOUBLING).exp2()
+}
+
+/// As [`AttemptTimes::to_json`]'s text.
+impl Column for AttemptTimes {
+    fn read_at(r: &impl ReadRow, first: usize) -> Result<Self> {
+        AttemptTimes::from_json(&r.string(first)?)
+    }
+    fn push_values(&self, out: &mut Vec<Value>) {
+        out.push(Value::Text(Some(self.to_json())));
+    }
 }
 
 #[cfg(test)]

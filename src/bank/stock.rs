@@ -1,7 +1,7 @@
 //! The bank as a stock: what apps draw (`take`, the puzzle of the day), what the nightly
 //! job refills (quotas count unserved puzzles), and what `prune` retires for good.
 
-use super::columns::ReadRow;
+use super::row::stored_row;
 use serde::Serialize;
 
 /// Puzzles of one size and tier, and how many of them are still in stock.
@@ -67,34 +67,38 @@ pub struct Pruned {
     pub base_grids: u64,
 }
 
-/// A fingerprint `prune` retired.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Retired {
-    /// As `puzzles.fingerprint`.
-    pub fingerprint: String,
-    /// Grid side.
-    pub size: usize,
-    /// Tier name.
-    pub tier: String,
-    /// When the puzzle was served.
-    pub served_at: Option<String>,
-    /// When it was pruned.
-    pub retired_at: String,
+stored_row! {
+    /// A fingerprint `prune` retired.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct Retired {
+        /// As `puzzles.fingerprint`.
+        pub fingerprint: String,
+        /// Grid side.
+        pub size: usize,
+        /// Tier name.
+        pub tier: String,
+        /// When the puzzle was served.
+        pub served_at: Option<String>,
+        /// When it was pruned.
+        pub retired_at: String,
+    }
 }
 
-/// A recorded puzzle of the day, by the puzzle's fingerprint (ids differ between banks).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DayRecord {
-    /// `YYYY-MM-DD`.
-    pub day: String,
-    /// Grid side.
-    pub size: usize,
-    /// The variant.
-    pub variant: crate::grid::Variant,
-    /// Tier name.
-    pub tier: String,
-    /// The day's puzzle.
-    pub fingerprint: String,
+stored_row! {
+    /// A recorded puzzle of the day, by the puzzle's fingerprint (ids differ between banks).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct DayRecord {
+        /// `YYYY-MM-DD`.
+        pub day: String,
+        /// Grid side.
+        pub size: usize,
+        /// The variant.
+        pub variant: crate::grid::Variant,
+        /// Tier name.
+        pub tier: String,
+        /// The day's puzzle.
+        pub fingerprint: String,
+    }
 }
 
 /// Every retired fingerprint, oldest first, as [`Retired::read`] reads them.
@@ -104,53 +108,3 @@ pub const RETIRED_QUERY: &str = "SELECT fingerprint, size, tier, served_at, reti
 /// Every day's puzzle, as [`DayRecord::read`] reads them.
 pub const DAYS_QUERY: &str = "SELECT d.day, d.size, d.variant, d.tier, p.fingerprint FROM daily d
      JOIN puzzles p ON p.id = d.puzzle_id ORDER BY d.day, d.size, d.variant, d.tier";
-
-impl Retired {
-    /// A row of [`RETIRED_QUERY`].
-    pub fn read(r: &impl ReadRow) -> anyhow::Result<Retired> {
-        Ok(Retired {
-            fingerprint: r.string(0)?,
-            size: r.number(1)?,
-            tier: r.string(2)?,
-            served_at: r.text(3)?,
-            retired_at: r.string(4)?,
-        })
-    }
-
-    /// Its values: fingerprint, size, tier, served_at, retired_at.
-    pub fn values(&self) -> Vec<super::columns::Value> {
-        use super::columns::Value;
-        vec![
-            Value::Text(Some(self.fingerprint.clone())),
-            Value::Int(i64::try_from(self.size).ok()),
-            Value::Text(Some(self.tier.clone())),
-            Value::Text(self.served_at.clone()),
-            Value::Text(Some(self.retired_at.clone())),
-        ]
-    }
-}
-
-impl DayRecord {
-    /// A row of [`DAYS_QUERY`].
-    pub fn read(r: &impl ReadRow) -> anyhow::Result<DayRecord> {
-        Ok(DayRecord {
-            day: r.string(0)?,
-            size: r.number(1)?,
-            variant: r.variant(2)?,
-            tier: r.string(3)?,
-            fingerprint: r.string(4)?,
-        })
-    }
-
-    /// Its values: day, size, variant, tier, fingerprint.
-    pub fn values(&self) -> Vec<super::columns::Value> {
-        use super::columns::Value;
-        vec![
-            Value::Text(Some(self.day.clone())),
-            Value::Int(i64::try_from(self.size).ok()),
-            Value::Text(Some(self.variant.name().to_string())),
-            Value::Text(Some(self.tier.clone())),
-            Value::Text(Some(self.fingerprint.clone())),
-        ]
-    }
-}

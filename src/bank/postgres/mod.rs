@@ -15,16 +15,19 @@ mod schema;
 mod stats;
 mod stock;
 
-use super::columns::Value;
+use super::columns::{copy_statement, SAMPLE_COLUMNS};
 use super::quota::{Inserted, StockCaps};
-use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
+use super::row::Column;
+use super::row::Value;
+use super::stats::ALARM_COLUMNS;
+use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY};
 use super::{
     stats::Stats, Batch, PostgresUrl, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle,
     TierOutcome,
 };
 use anyhow::{bail, Result};
 use postgres::types::ToSql;
-use postgres::{Client, NoTls};
+use postgres::{Client, GenericClient, NoTls};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
@@ -154,18 +157,28 @@ pub(super) fn params(values: &[Value]) -> Params {
     )
 }
 
-/// Runs `sql` once per item, in one transaction; returns how many rows it changed.
-pub(super) fn execute_each<T>(
-    client: &mut Client,
+/// Every row `sql` selects for `args`, read as `T`.
+fn select_rows<T: Column>(
+    c: &mut impl GenericClient,
     sql: &str,
-    items: &[T],
-    values: impl Fn(&T) -> Vec<Value>,
-) -> Result<u64> {
+    args: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<T>> {
+    c.query(sql, args)?
+        .iter()
+        .map(|r| T::read_at(r, 0))
+        .collect()
+}
+
+/// Runs `sql` once per row, bound to its values, in one transaction; returns how many
+/// rows it changed.
+fn insert_rows<T: Column>(client: &mut Client, sql: &str, items: &[T]) -> Result<u64> {
     let mut tx = client.transaction()?;
     let stmt = tx.prepare(sql)?;
     let mut changed = 0;
     for item in items {
-        changed += tx.execute(&stmt, &params(&values(item)).refs())?;
+        let mut values = Vec::with_capacity(T::WIDTH);
+        item.push_values(&mut values);
+        changed += tx.execute(&stmt, &params(&values).refs())?;
     }
     tx.commit()?;
     Ok(changed)
@@ -181,7 +194,7 @@ pub(super) fn sql_type(v: &Value) -> &'static str {
     }
 }
 
-crate::bank::columns::read_row_by!(postgres::Row, try_get);
+crate::bank::row::read_row_by!(postgres::Row, try_get);
 
 impl Store for PostgresBank {
     fn close_stale_runs(&self) -> Result<usize> {
@@ -255,19 +268,19 @@ impl Store for PostgresBank {
     }
 
     fn retired(&self) -> Result<Vec<Retired>> {
-        stock::retired(&mut *self.client())
+        select_rows(&mut *self.client(), RETIRED_QUERY, &[])
     }
 
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
-        stock::retire(self.client.get_mut(), fingerprints)
+        insert_rows(self.client.get_mut(), stock::RETIRE, fingerprints)
     }
 
     fn days(&self) -> Result<Vec<DayRecord>> {
-        stock::days(&mut *self.client())
+        select_rows(&mut *self.client(), DAYS_QUERY, &[])
     }
 
     fn record_days(&mut self, days: &[DayRecord]) -> Result<u64> {
-        stock::record_days(self.client.get_mut(), days)
+        insert_rows(self.client.get_mut(), stock::RECORD_DAYS, days)
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>> {
@@ -283,15 +296,17 @@ impl Store for PostgresBank {
     }
 
     fn copy_alarms(&mut self, alarms: &[super::stats::AlarmRow]) -> Result<u64> {
-        runs::copy_alarms(self.client.get_mut(), alarms)
+        let sql = copy_statement('$', "alarms", ALARM_COLUMNS);
+        insert_rows(self.client.get_mut(), &sql, alarms)
     }
 
     fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::SampleRow>> {
-        runs::samples(&mut *self.client(), first_run)
+        select_rows(&mut *self.client(), &runs::SAMPLES_FROM, &[&first_run])
     }
 
     fn copy_samples(&mut self, samples: &[crate::bank::SampleRow]) -> Result<u64> {
-        runs::copy_samples(self.client.get_mut(), samples)
+        let sql = copy_statement('$', "run_samples", SAMPLE_COLUMNS);
+        insert_rows(self.client.get_mut(), &sql, samples)
     }
 
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {

@@ -4,10 +4,11 @@
 use super::{params, runs, sql_type, Params, NOW};
 use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
-    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, Value, BASE_GRID_COLUMNS,
+    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, BASE_GRID_COLUMNS,
     PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
+use crate::bank::row::Value;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, PuzzleRecord, StoredPuzzle};
 use crate::grid::Variant;
 use anyhow::Result;

@@ -1,17 +1,16 @@
 //! The `runs` table on PostgreSQL: a row per worker (with host and pid), its counters
 //! written with every batch as its heartbeat.
 
-use super::{execute_each, params, NOW};
+use super::{params, NOW};
 use crate::bank::columns::SAMPLE_COLUMNS;
-use crate::bank::columns::{
-    counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
-};
+use crate::bank::columns::{slots, COUNTERS, RUN_COLUMNS};
 use crate::bank::liveness::{self, Running, LEASE};
+use crate::bank::row::Value;
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
-use crate::bank::SampleRow;
 use crate::bank::{RunCounts, RunEnd, RunRecord, TierOutcome};
 use anyhow::Result;
 use postgres::GenericClient;
+use std::sync::LazyLock;
 
 /// Marks runs left `running` by a dead worker as `interrupted` ([`liveness`]).
 pub(super) fn close_stale(c: &mut impl GenericClient) -> Result<usize> {
@@ -80,7 +79,7 @@ pub(super) fn update_counts(
     counts: &RunCounts,
 ) -> Result<()> {
     let values: Vec<Value> = std::iter::once(Value::Int(Some(run_id)))
-        .chain(counter_values(counts))
+        .chain(counts.values())
         .collect();
     let set: Vec<String> = COUNTERS
         .split(", ")
@@ -142,14 +141,14 @@ pub(super) fn recent_tiers(c: &mut impl GenericClient, runs: usize) -> Result<Ve
 pub(super) fn all(c: &mut impl GenericClient) -> Result<Vec<RunRecord>> {
     c.query(&format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id"), &[])?
         .iter()
-        .map(read_run)
+        .map(RunRecord::read)
         .collect()
 }
 
 /// Inserts a copy of another bank's run (every column but the id) and returns its new id.
 pub(super) fn copy(c: &mut impl GenericClient, run: &RunRecord) -> Result<i64> {
     let columns = RUN_COLUMNS.trim_start_matches("id, ");
-    let values = run_values(run);
+    let values = run.values().split_off(1);
     let row = c.query_one(
         &format!(
             "INSERT INTO runs ({columns}) VALUES ({}) RETURNING id",
@@ -168,33 +167,9 @@ pub(super) fn alarms(c: &mut impl GenericClient, tail: &str) -> Result<Vec<Alarm
         .collect()
 }
 
-/// Inserts copies of another bank's alarms (run ids already this bank's).
-pub(super) fn copy_alarms(client: &mut postgres::Client, alarms: &[AlarmRow]) -> Result<u64> {
-    let sql = format!(
-        "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
-        slots('$', 1, ALARM_COLUMNS.split(',').count())
-    );
-    execute_each(client, &sql, alarms, AlarmRow::values)
-}
-
-/// The samples of runs `first_run` and later, by run and time.
-pub(super) fn samples(c: &mut impl GenericClient, first_run: i64) -> Result<Vec<SampleRow>> {
-    c.query(
-        &format!(
-            "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= $1 ORDER BY run_id, elapsed_ms"
-        ),
-        &[&first_run],
-    )?
-    .iter()
-    .map(SampleRow::read)
-    .collect()
-}
-
-/// Inserts copies of another bank's samples (run ids already this bank's).
-pub(super) fn copy_samples(client: &mut postgres::Client, samples: &[SampleRow]) -> Result<u64> {
-    let sql = format!(
-        "INSERT INTO run_samples ({SAMPLE_COLUMNS}) VALUES ({}) ON CONFLICT DO NOTHING",
-        slots('$', 1, 11)
-    );
-    execute_each(client, &sql, samples, SampleRow::values)
-}
+/// The samples of runs `$1` and later, by run and time.
+pub(super) static SAMPLES_FROM: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= $1 ORDER BY run_id, elapsed_ms"
+    )
+});

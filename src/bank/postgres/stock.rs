@@ -2,10 +2,8 @@
 //! locks the rows it hands out with `FOR UPDATE SKIP LOCKED`, so concurrent claims from
 //! any number of machines skip each other's rows rather than wait or collide.
 
-use super::{execute_each, puzzles, NOW};
-use crate::bank::stock::{
-    Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY,
-};
+use super::{puzzles, NOW};
+use crate::bank::stock::{Claim, Day, Pruned, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use postgres::{Client, GenericClient};
@@ -177,42 +175,13 @@ pub(super) fn prune(client: &mut Client, before: &str) -> Result<Pruned> {
     })
 }
 
-/// Every retired fingerprint, oldest first.
-pub(super) fn retired(c: &mut impl GenericClient) -> Result<Vec<Retired>> {
-    c.query(RETIRED_QUERY, &[])?
-        .iter()
-        .map(Retired::read)
-        .collect()
-}
+/// Adds a retired fingerprint (from another bank) unless it is there.
+pub(super) const RETIRE: &str =
+    "INSERT INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING";
 
-/// Adds retired fingerprints (from another bank); returns how many were new.
-pub(super) fn retire(client: &mut Client, fingerprints: &[Retired]) -> Result<u64> {
-    execute_each(
-        client,
-        "INSERT INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-        fingerprints,
-        Retired::values,
-    )
-}
-
-/// Every day's puzzle, by fingerprint.
-pub(super) fn days(c: &mut impl GenericClient) -> Result<Vec<DayRecord>> {
-    c.query(DAYS_QUERY, &[])?
-        .iter()
-        .map(DayRecord::read)
-        .collect()
-}
-
-/// Records days' puzzles found here by fingerprint; returns how many were new.
-pub(super) fn record_days(client: &mut Client, days: &[DayRecord]) -> Result<u64> {
-    execute_each(
-        client,
-        "INSERT INTO daily (day, size, variant, tier, puzzle_id)
-         SELECT $1::text, $2::bigint, $3::text, $4::text, id FROM puzzles
-         WHERE fingerprint = $5::text
-         ON CONFLICT DO NOTHING",
-        days,
-        DayRecord::values,
-    )
-}
+/// Records a day's puzzle found here by fingerprint, unless the day has one.
+pub(super) const RECORD_DAYS: &str = "INSERT INTO daily (day, size, variant, tier, puzzle_id)
+     SELECT $1::text, $2::bigint, $3::text, $4::text, id FROM puzzles
+     WHERE fingerprint = $5::text
+     ON CONFLICT DO NOTHING";

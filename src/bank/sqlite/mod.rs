@@ -9,8 +9,11 @@ mod stock;
 
 pub use schema::SCHEMA_VERSION;
 
+use super::columns::{copy_statement, SAMPLE_COLUMNS};
 use super::quota::{Inserted, StockCaps};
-use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel};
+use super::row::Column;
+use super::stats::ALARM_COLUMNS;
+use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY};
 use super::{
     stats::Stats, Batch, PuzzleFilter, RunEnd, RunRecord, Store, StoredPuzzle, TierOutcome,
 };
@@ -180,19 +183,19 @@ impl Store for SqliteBank {
     }
 
     fn retired(&self) -> Result<Vec<Retired>> {
-        stock::retired(&self.conn)
+        select_rows(&self.conn, RETIRED_QUERY, [])
     }
 
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
-        stock::retire(&mut self.conn, fingerprints)
+        insert_rows(&mut self.conn, stock::RETIRE, fingerprints)
     }
 
     fn days(&self) -> Result<Vec<DayRecord>> {
-        stock::days(&self.conn)
+        select_rows(&self.conn, DAYS_QUERY, [])
     }
 
     fn record_days(&mut self, days: &[DayRecord]) -> Result<u64> {
-        stock::record_days(&mut self.conn, days)
+        insert_rows(&mut self.conn, stock::RECORD_DAYS, days)
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>> {
@@ -208,15 +211,17 @@ impl Store for SqliteBank {
     }
 
     fn copy_alarms(&mut self, alarms: &[super::stats::AlarmRow]) -> Result<u64> {
-        runs::copy_alarms(&mut self.conn, alarms)
+        let sql = copy_statement('?', "alarms", ALARM_COLUMNS);
+        insert_rows(&mut self.conn, &sql, alarms)
     }
 
     fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::SampleRow>> {
-        runs::samples(&self.conn, first_run)
+        select_rows(&self.conn, &runs::SAMPLES_FROM, [first_run])
     }
 
     fn copy_samples(&mut self, samples: &[crate::bank::SampleRow]) -> Result<u64> {
-        runs::copy_samples(&mut self.conn, samples)
+        let sql = copy_statement('?', "run_samples", SAMPLE_COLUMNS);
+        insert_rows(&mut self.conn, &sql, samples)
     }
 
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
@@ -256,20 +261,26 @@ pub(super) fn read_all<T>(
     Ok(out)
 }
 
-/// Runs `sql` once per item, in one IMMEDIATE transaction; returns how many rows it
-/// changed.
-pub(super) fn execute_each<T>(
-    conn: &mut Connection,
+/// Every row `sql` selects, read as `T`.
+fn select_rows<T: Column>(
+    conn: &Connection,
     sql: &str,
-    items: &[T],
-    values: impl Fn(&T) -> Vec<super::columns::Value>,
-) -> Result<u64> {
+    params: impl rusqlite::Params,
+) -> Result<Vec<T>> {
+    read_all(conn, sql, params, |r| T::read_at(r, 0))
+}
+
+/// Runs `sql` once per row, bound to its values, in one IMMEDIATE transaction; returns
+/// how many rows it changed.
+fn insert_rows<T: Column>(conn: &mut Connection, sql: &str, items: &[T]) -> Result<u64> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut changed = 0;
     {
         let mut stmt = tx.prepare(sql)?;
         for item in items {
-            changed += stmt.execute(rusqlite::params_from_iter(values(item)))? as u64;
+            let mut values = Vec::with_capacity(T::WIDTH);
+            item.push_values(&mut values);
+            changed += stmt.execute(rusqlite::params_from_iter(values))? as u64;
         }
     }
     tx.commit()?;

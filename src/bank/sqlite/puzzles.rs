@@ -4,10 +4,11 @@
 use super::{runs, NOW};
 use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{
-    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, Value, BASE_GRID_COLUMNS,
+    alarm_values, base_grid_values, puzzle_values, read_puzzle, slots, BASE_GRID_COLUMNS,
     PUZZLE_COLUMNS, SELECT,
 };
 use crate::bank::quota::{insert_within, Inserted, Room, StockCaps};
+use crate::bank::row::Value;
 use crate::bank::{fingerprint_prefix, Batch, PuzzleFilter, StoredPuzzle};
 use anyhow::Result;
 use rusqlite::types::ToSqlOutput;
@@ -98,7 +99,7 @@ impl ToSql for Value {
     }
 }
 
-crate::bank::columns::read_row_by!(Row<'_>, get);
+crate::bank::row::read_row_by!(Row<'_>, get);
 
 /// A stored puzzle with its base grid, or `None` for an unknown id.
 pub(super) fn by_id(conn: &Connection, id: i64) -> Result<Option<StoredPuzzle>> {

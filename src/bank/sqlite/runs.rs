@@ -2,15 +2,14 @@
 
 use super::NOW;
 use crate::bank::columns::SAMPLE_COLUMNS;
-use crate::bank::columns::{
-    counter_values, read_run, run_values, slots, Value, COUNTERS, RUN_COLUMNS,
-};
+use crate::bank::columns::{slots, COUNTERS, RUN_COLUMNS};
 use crate::bank::liveness::{self, Running};
+use crate::bank::row::Value;
 use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
-use crate::bank::SampleRow;
 use crate::bank::{RunCounts, RunEnd, RunRecord, TierOutcome};
 use anyhow::Result;
 use rusqlite::{params, params_from_iter, Connection};
+use std::sync::LazyLock;
 
 /// Marks runs left `running` by a dead process as `interrupted` ([`liveness`]).
 pub(super) fn close_stale(conn: &Connection) -> Result<usize> {
@@ -79,7 +78,7 @@ pub(super) fn update_counts(conn: &Connection, run_id: i64, c: &RunCounts) -> Re
         .enumerate()
         .map(|(i, c)| format!("{c} = ?{}", i + 2))
         .collect();
-    let values = std::iter::once(Value::Int(Some(run_id))).chain(counter_values(c));
+    let values = std::iter::once(Value::Int(Some(run_id))).chain(c.values());
     conn.execute(
         &format!(
             "UPDATE runs SET {}, heartbeat_at = {NOW} WHERE id = ?1",
@@ -134,13 +133,13 @@ pub(super) fn recent_tiers(conn: &Connection, runs: usize) -> Result<Vec<TierOut
 /// Every run, in id order.
 pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
     let sql = format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id");
-    super::read_all(conn, &sql, [], |r| read_run(r))
+    super::read_all(conn, &sql, [], |r| RunRecord::read(r))
 }
 
 /// Inserts a copy of another bank's run (every column but the id) and returns its new id.
 pub(super) fn copy(conn: &Connection, run: &RunRecord) -> Result<i64> {
     let columns = RUN_COLUMNS.trim_start_matches("id, ");
-    let values = run_values(run);
+    let values = run.values().split_off(1);
     conn.execute(
         &format!(
             "INSERT INTO runs ({columns}) VALUES ({})",
@@ -157,28 +156,9 @@ pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
     super::read_all(conn, &sql, [], |r| AlarmRow::read(r))
 }
 
-/// Inserts copies of another bank's alarms (run ids already this bank's).
-pub(super) fn copy_alarms(conn: &mut Connection, alarms: &[AlarmRow]) -> Result<u64> {
-    let sql = format!(
-        "INSERT INTO alarms ({ALARM_COLUMNS}) VALUES ({})",
-        slots('?', 1, ALARM_COLUMNS.split(',').count())
-    );
-    super::execute_each(conn, &sql, alarms, AlarmRow::values)
-}
-
-/// The samples of runs `first_run` and later, by run and time.
-pub(super) fn samples(conn: &Connection, first_run: i64) -> Result<Vec<SampleRow>> {
-    let sql = format!(
+/// The samples of runs `?1` and later, by run and time.
+pub(super) static SAMPLES_FROM: LazyLock<String> = LazyLock::new(|| {
+    format!(
         "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= ?1 ORDER BY run_id, elapsed_ms"
-    );
-    super::read_all(conn, &sql, [first_run], |r| SampleRow::read(r))
-}
-
-/// Inserts copies of another bank's samples (run ids already this bank's).
-pub(super) fn copy_samples(conn: &mut Connection, samples: &[SampleRow]) -> Result<u64> {
-    let sql = format!(
-        "INSERT OR IGNORE INTO run_samples ({SAMPLE_COLUMNS}) VALUES ({})",
-        slots('?', 1, 11)
-    );
-    super::execute_each(conn, &sql, samples, SampleRow::values)
-}
+    )
+});

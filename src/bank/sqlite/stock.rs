@@ -2,10 +2,8 @@
 //! an IMMEDIATE transaction: the write lock is taken before the unserved rows are read,
 //! so two processes never claim the same row.
 
-use super::{execute_each, puzzles, read_all, NOW};
-use crate::bank::stock::{
-    Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY,
-};
+use super::{puzzles, NOW};
+use crate::bank::stock::{Claim, Day, Pruned, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -160,37 +158,15 @@ pub(super) fn prune(conn: &mut Connection, before: &str) -> Result<Pruned> {
     })
 }
 
-/// Every retired fingerprint, oldest first.
-pub(super) fn retired(conn: &Connection) -> Result<Vec<Retired>> {
-    read_all(conn, RETIRED_QUERY, [], |r| Retired::read(r))
-}
+/// Adds a retired fingerprint (from another bank) unless it is there.
+pub(super) const RETIRE: &str =
+    "INSERT OR IGNORE INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
+     VALUES (?1, ?2, ?3, ?4, ?5)";
 
-/// Adds retired fingerprints (from another bank); returns how many were new.
-pub(super) fn retire(conn: &mut Connection, fingerprints: &[Retired]) -> Result<u64> {
-    execute_each(
-        conn,
-        "INSERT OR IGNORE INTO retired_fingerprints (fingerprint, size, tier, served_at, retired_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        fingerprints,
-        Retired::values,
-    )
-}
-
-/// Every day's puzzle, by fingerprint.
-pub(super) fn days(conn: &Connection) -> Result<Vec<DayRecord>> {
-    read_all(conn, DAYS_QUERY, [], |r| DayRecord::read(r))
-}
-
-/// Records days' puzzles found here by fingerprint; returns how many were new.
-pub(super) fn record_days(conn: &mut Connection, days: &[DayRecord]) -> Result<u64> {
-    execute_each(
-        conn,
-        "INSERT OR IGNORE INTO daily (day, size, variant, tier, puzzle_id)
-         SELECT ?1, ?2, ?3, ?4, id FROM puzzles WHERE fingerprint = ?5",
-        days,
-        DayRecord::values,
-    )
-}
+/// Records a day's puzzle found here by fingerprint, unless the day has one.
+pub(super) const RECORD_DAYS: &str =
+    "INSERT OR IGNORE INTO daily (day, size, variant, tier, puzzle_id)
+     SELECT ?1, ?2, ?3, ?4, id FROM puzzles WHERE fingerprint = ?5";
 
 /// The puzzles `ids` just claimed, in that order.
 fn taken_puzzles(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredPuzzle>> {
