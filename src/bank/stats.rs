@@ -15,45 +15,51 @@ pub struct Stats {
     pub alarms: Vec<AlarmRow>,
 }
 
-/// Puzzles of one size and tier.
-#[derive(Serialize)]
-pub struct TierCount {
-    pub size: u32,
-    /// The variant.
-    pub variant: crate::grid::Variant,
-    pub tier: String,
-    pub puzzles: u64,
-    pub unserved: u64,
-    /// The config's quota for it (unserved puzzles wanted), filled in by the caller.
-    pub quota: Option<u64>,
+stored_row! {
+    /// Puzzles of one size and tier.
+    #[derive(Serialize)]
+    pub struct TierCount {
+        pub size: u32,
+        /// The variant.
+        pub variant: crate::grid::Variant,
+        pub tier: String,
+        pub puzzles: u64,
+        pub unserved: u64,
+        /// The config's quota for it (unserved puzzles wanted), filled in by the caller.
+        pub quota: Option<u64>,
+    }
 }
 
-/// What is different among the puzzles of one size and tier.
-#[derive(Serialize)]
-pub struct Variety {
-    pub size: u32,
-    /// The variant.
-    pub variant: crate::grid::Variant,
-    pub tier: String,
-    /// Distinct solution grids up to the sudoku group.
-    pub solution_classes: u64,
-    /// Puzzles of the most common class.
-    pub largest_class: u64,
-    /// Distinct digging strategies.
-    pub dig_strategies: u64,
-    /// Distinct solution-grid routes.
-    pub routes: u64,
+stored_row! {
+    /// What is different among the puzzles of one size and tier.
+    #[derive(Serialize)]
+    pub struct Variety {
+        pub size: u32,
+        /// The variant.
+        pub variant: crate::grid::Variant,
+        pub tier: String,
+        /// Distinct solution grids up to the sudoku group.
+        pub solution_classes: u64,
+        /// Puzzles of the most common class.
+        pub largest_class: u64,
+        /// Distinct digging strategies.
+        pub dig_strategies: u64,
+        /// Distinct solution-grid routes.
+        pub routes: u64,
+    }
 }
 
-/// Puzzles of one size, tier and clue count.
-#[derive(Serialize)]
-pub struct ClueCount {
-    pub size: u32,
-    /// The variant.
-    pub variant: crate::grid::Variant,
-    pub tier: String,
-    pub clues: u32,
-    pub puzzles: u64,
+stored_row! {
+    /// Puzzles of one size, tier and clue count.
+    #[derive(Serialize)]
+    pub struct ClueCount {
+        pub size: u32,
+        /// The variant.
+        pub variant: crate::grid::Variant,
+        pub tier: String,
+        pub clues: u32,
+        pub puzzles: u64,
+    }
 }
 
 stored_row! {

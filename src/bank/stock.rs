@@ -4,21 +4,23 @@
 use super::row::stored_row;
 use serde::Serialize;
 
-/// Puzzles of one size and tier, and how many of them are still in stock.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct StockLevel {
-    /// Grid side.
-    pub size: usize,
-    /// The variant.
-    pub variant: crate::grid::Variant,
-    /// Tier name.
-    pub tier: String,
-    /// Stored puzzles, served or not.
-    pub puzzles: u64,
-    /// Not yet handed out: the stock a quota is about.
-    pub unserved: u64,
-    /// Handed out at or after the `since` time asked for (0 without one).
-    pub served_since: u64,
+stored_row! {
+    /// Puzzles of one size and tier, and how many of them are still in stock.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+    pub struct StockLevel {
+        /// Grid side.
+        pub size: usize,
+        /// The variant.
+        pub variant: crate::grid::Variant,
+        /// Tier name.
+        pub tier: String,
+        /// Stored puzzles, served or not.
+        pub puzzles: u64,
+        /// Not yet handed out: the stock a quota is about.
+        pub unserved: u64,
+        /// Handed out at or after the `since` time asked for (0 without one).
+        pub served_since: u64,
+    }
 }
 
 /// What `take` asks for: `count` unserved puzzles of one size, variant and tier.

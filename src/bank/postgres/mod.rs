@@ -158,7 +158,7 @@ pub(super) fn params(values: &[Value]) -> Params {
 }
 
 /// Every row `sql` selects for `args`, read as `T`.
-fn select_rows<T: Column>(
+pub(super) fn select_rows<T: Column>(
     c: &mut impl GenericClient,
     sql: &str,
     args: &[&(dyn ToSql + Sync)],
@@ -328,8 +328,4 @@ impl Store for PostgresBank {
     fn stats(&self, runs: usize) -> Result<Stats> {
         stats::collect(&mut *self.client(), runs)
     }
-}
-/// A `variant` column as a variant (the schema's CHECK admits only known names).
-pub(super) fn variant_column(name: &str) -> anyhow::Result<crate::grid::Variant> {
-    Ok(name.parse()?)
 }

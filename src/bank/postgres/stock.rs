@@ -2,7 +2,7 @@
 //! locks the rows it hands out with `FOR UPDATE SKIP LOCKED`, so concurrent claims from
 //! any number of machines skip each other's rows rather than wait or collide.
 
-use super::{puzzles, NOW};
+use super::{puzzles, select_rows, NOW};
 use crate::bank::stock::{Claim, Day, Pruned, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
@@ -15,24 +15,13 @@ const DAILY_LOCK: i64 = 0x5355_444f_4b55_0002;
 /// Stored and unserved puzzles per size, variant and tier, with those served at or after
 /// `since`.
 pub(super) fn levels(c: &mut impl GenericClient, since: Option<&str>) -> Result<Vec<StockLevel>> {
-    let rows = c.query(
-        "SELECT size, tier, count(*), count(*) - count(served_at),
-                count(*) FILTER (WHERE $1::text IS NOT NULL AND served_at >= $1), variant
+    select_rows(
+        c,
+        "SELECT size, variant, tier, count(*), count(*) - count(served_at),
+                count(*) FILTER (WHERE $1::text IS NOT NULL AND served_at >= $1)
          FROM puzzles GROUP BY size, variant, tier ORDER BY size, variant, min(id)",
         &[&since],
-    )?;
-    rows.iter()
-        .map(|r| {
-            Ok(StockLevel {
-                size: r.get::<_, i64>(0) as usize,
-                variant: super::variant_column(r.get(5))?,
-                tier: r.get(1),
-                puzzles: r.get::<_, i64>(2) as u64,
-                unserved: r.get::<_, i64>(3) as u64,
-                served_since: r.get::<_, i64>(4) as u64,
-            })
-        })
-        .collect()
+    )
 }
 
 /// Marks up to `claim.count` unserved puzzles served and returns them, in id order:

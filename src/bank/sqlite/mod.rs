@@ -262,7 +262,7 @@ pub(super) fn read_all<T>(
 }
 
 /// Every row `sql` selects, read as `T`.
-fn select_rows<T: Column>(
+pub(super) fn select_rows<T: Column>(
     conn: &Connection,
     sql: &str,
     params: impl rusqlite::Params,
@@ -379,17 +379,6 @@ fn explain(e: anyhow::Error, origin: &str) -> anyhow::Error {
         _ if format!("{e:#}").contains(origin) => e,
         _ => e.context(format!("bank '{origin}'")),
     }
-}
-
-/// A `variant` column as a variant (the schema's CHECK admits only known names).
-pub(super) fn variant_column(
-    r: &rusqlite::Row,
-    i: usize,
-) -> rusqlite::Result<crate::grid::Variant> {
-    let name: String = r.get(i)?;
-    name.parse().map_err(|e: crate::grid::UnknownVariant| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
-    })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! an IMMEDIATE transaction: the write lock is taken before the unserved rows are read,
 //! so two processes never claim the same row.
 
-use super::{puzzles, NOW};
+use super::{puzzles, select_rows, NOW};
 use crate::bank::stock::{Claim, Day, Pruned, StockLevel};
 use crate::bank::StoredPuzzle;
 use anyhow::Result;
@@ -11,22 +11,13 @@ use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 /// Stored and unserved puzzles per size, variant and tier, with those served at or after
 /// `since`.
 pub(super) fn levels(conn: &Connection, since: Option<&str>) -> Result<Vec<StockLevel>> {
-    let mut stmt = conn.prepare(
-        "SELECT size, tier, count(*), count(*) - count(served_at),
-                coalesce(sum(?1 IS NOT NULL AND served_at >= ?1), 0), variant
+    select_rows(
+        conn,
+        "SELECT size, variant, tier, count(*), count(*) - count(served_at),
+                coalesce(sum(?1 IS NOT NULL AND served_at >= ?1), 0)
          FROM puzzles GROUP BY size, variant, tier ORDER BY size, variant, min(id)",
-    )?;
-    let rows = stmt.query_map([since], |r| {
-        Ok(StockLevel {
-            size: r.get(0)?,
-            variant: super::variant_column(r, 5)?,
-            tier: r.get(1)?,
-            puzzles: r.get(2)?,
-            unserved: r.get(3)?,
-            served_since: r.get(4)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+        [since],
+    )
 }
 
 /// When the newest run started, if any.
