@@ -5,7 +5,7 @@
 //! `BivalueUniversalGrave`, with lkSudoku's extension where one digit is extra in several
 //! cells of a unit).
 
-use super::common::{completed_set_eliminations, first_covering};
+use super::common::{completed_set_eliminations, first_covering, UnitVec};
 use super::uniqueness::restricted;
 use super::Technique;
 use crate::grid::CellSet;
@@ -54,7 +54,7 @@ fn find_grave(b: &Board) -> Option<Grave> {
             if places.count_ones() == 0 || places.count_ones() == 2 {
                 continue;
             }
-            let wide: Vec<usize> = digits(places)
+            let wide: UnitVec<usize> = digits(places)
                 .map(|i| unit[i as usize - 1] as usize)
                 .filter(|&c| b.cand(c).count_ones() >= 3)
                 .collect();

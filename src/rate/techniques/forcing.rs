@@ -590,13 +590,15 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
 }
 
 /// The potentials a conclusion's chains end on, in its source's run.
-fn ends(imp: &Run, c: &Conclusion) -> Vec<Potential> {
+fn ends(imp: &Run, c: &Conclusion) -> arrayvec::ArrayVec<Potential, 2> {
+    let mut ends = arrayvec::ArrayVec::new();
     if c.contradiction {
         let x = imp.conflict().expect("a contradiction comes back");
-        vec![x, x ^ 1]
+        ends.extend([x, x ^ 1]);
     } else {
-        vec![c.target]
+        ends.push(c.target);
     }
+    ends
 }
 
 /// The conclusion whose chains have the fewest nodes, as a step. Each source's run is
