@@ -236,6 +236,7 @@ pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
             _ => Vec::new(),
         })
         .collect();
+    let mut beside = barred_beside.then(|| BesideTest::new(b, &holding, &unit_places));
     let links = std::cell::OnceCell::new();
     let mut runs: Option<Run> = None;
     let mut best: Option<Step> = None;
@@ -244,7 +245,12 @@ pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         for digit in digits(b.cand(cell) & open) {
             let (places, units) = (holding[digit as usize], &unit_places[digit as usize]);
-            if !barred_beside && !may_contradict(b, cell, places, units) {
+            let may = if let Some(test) = &mut beside {
+                test.may_contradict(cell, digit)
+            } else {
+                may_contradict(b, cell, places, units)
+            };
+            if !may {
                 continue;
             }
             let imp =
@@ -322,6 +328,113 @@ fn may_contradict(b: &Board, start: usize, places: CellSet, units: &[CellSet]) -
                 _ => {}
             }
         }
+    }
+}
+
+/// [`may_contradict`] under a rule barring digits beside a digit (non-consecutive), where
+/// a run also turns off the barred digits of the cells touching an on, and those offs
+/// leave other digits' units with one place: the same test over every digit at once
+/// (`holding` and `unit_places` by digit). A place is on when it is the start or the last
+/// place not off of a unit of its digit where a place went off; an on turns off its
+/// digit's places among its peers and the barred digits' places among its neighbours.
+/// The argument is [`may_contradict`]'s: every potential the run reaches, this reaches
+/// too, or it finds a unit with no place left, so a run's contradiction leaves this with
+/// a place both on and off or an empty unit. `false` means the run finds none.
+struct BesideTest<'a> {
+    b: &'a Board,
+    holding: &'a [CellSet],
+    unit_places: &'a [Vec<CellSet>],
+    /// By digit (16 at most): the places on and off, and the units where a place went off
+    /// since they were last looked at; kept between tests, and only the digits a test
+    /// touched (`touched`, bit d) cleared for the next (clearing them all showed in the
+    /// profile, as did allocating them).
+    on: [CellSet; 17],
+    off: [CellSet; 17],
+    pending: [u64; 17],
+    touched: u32,
+}
+
+impl<'a> BesideTest<'a> {
+    /// Tests on `b`, whose places of each digit are `holding` (by digit) and, by unit,
+    /// `unit_places`.
+    fn new(b: &'a Board, holding: &'a [CellSet], unit_places: &'a [Vec<CellSet>]) -> Self {
+        BesideTest {
+            b,
+            holding,
+            unit_places,
+            on: [CellSet::default(); 17],
+            off: [CellSet::default(); 17],
+            pending: [0; 17],
+            touched: 0,
+        }
+    }
+
+    /// Whether `digit` assumed in `start` may contradict itself.
+    fn may_contradict(&mut self, start: usize, digit: u8) -> bool {
+        while self.touched != 0 {
+            let d = self.touched.trailing_zeros() as usize;
+            self.touched &= self.touched - 1;
+            (self.on[d], self.off[d], self.pending[d]) =
+                (CellSet::default(), CellSet::default(), 0);
+        }
+        let (b, n) = (self.b, self.b.n());
+        let mut ons = arrayvec::ArrayVec::<(usize, u8), 64>::new();
+        ons.push((start, digit));
+        loop {
+            while let Some((cell, d)) = ons.pop() {
+                self.on[d as usize].insert(cell);
+                self.touched |= 1 << d;
+                if self.kill(d, b.peer_set(cell)) {
+                    return true;
+                }
+                for e in digits(b.barred_beside(d)) {
+                    if self.kill(e, b.neighbour_set(cell)) {
+                        return true;
+                    }
+                }
+            }
+            // Every unit with a place off: an empty one contradicts, one with a place left
+            // not on puts it on.
+            for d in 1..=n {
+                while self.pending[d] != 0 {
+                    let u = self.pending[d].trailing_zeros() as usize;
+                    self.pending[d] &= self.pending[d] - 1;
+                    let left = self.unit_places[d][u].minus(self.off[d]);
+                    match left.len() {
+                        0 => return true,
+                        1 if left.and(self.on[d]).is_empty() => {
+                            let cell = left.iter().next().expect("one place is left");
+                            self.on[d].insert(cell);
+                            if ons.try_push((cell, d as u8)).is_err() {
+                                return true; // more than the room: say it may, and run it
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            if ons.is_empty() {
+                return false;
+            }
+        }
+    }
+
+    /// An on turns off `digit`'s places among `cells`: whether one of them is on.
+    #[inline]
+    fn kill(&mut self, digit: u8, cells: CellSet) -> bool {
+        let e = digit as usize;
+        let seen = cells.and(self.holding[e]);
+        if !seen.and(self.on[e]).is_empty() {
+            return true;
+        }
+        let fresh = seen.minus(self.off[e]);
+        if !fresh.is_empty() {
+            self.touched |= 1 << e;
+            self.off[e] = self.off[e].or(fresh);
+            let cell_units = &self.b.layout().cell_units;
+            self.pending[e] |= fresh.iter().fold(0, |m, c| m | cell_units[c]);
+        }
+        false
     }
 }
 
@@ -637,7 +750,7 @@ fn lowest(imp: &mut Run, sets: &Sets, found: &Conclusions, technique: Technique)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::parse_line;
+    use crate::grid::{parse_line, Variant};
     use crate::rate::techniques::chaining::{Rules, STATIC};
     use crate::rate::techniques::Finder;
     use crate::rate::{apply, rate};
@@ -721,27 +834,30 @@ mod tests {
         assert!(found > 200, "{found} chains");
     }
 
-    /// Wherever Nishio's run from a place finds a contradiction, [`may_contradict`] says
-    /// it may: at every step of rating chain-level calibration puzzles, every place of
-    /// every digit, run in full. And it passes over most places (the point of it).
-    #[test]
-    fn nishio_runs_only_pass_over_places_without_a_contradiction() {
+    /// At every step of rating `puzzles`, every place of every digit: Nishio's run in full
+    /// beside what `may` says of the place (`holding` and places by unit, by digit).
+    /// Asserts that `may` says yes wherever the run finds a contradiction; returns how
+    /// many places it passed over and how many runs found one.
+    fn nishio_filter(
+        puzzles: Vec<crate::grid::Grid>,
+        may: impl Fn(&Board, usize, u8, &[CellSet], &[Vec<CellSet>]) -> bool,
+    ) -> (usize, usize) {
         let (mut passed_over, mut contradictions) = (0, 0);
         let rules = Rules {
             dynamic: true,
             one_digit: true,
         };
-        for p in crate::rate::calibration_puzzles(7.5, 20) {
+        for p in puzzles {
             let mut b = Board::new(&p);
             while let Some(step) = crate::rate::next_step(&b, f64::INFINITY) {
                 let holding = holding_each_digit(&b);
+                let by_digit: Vec<Vec<CellSet>> = holding.iter().map(|&h| by_unit(&b, h)).collect();
                 let links = Links::new(&b, rules);
                 let mut imp = Run::new(&links);
                 for on in every_on(&imp) {
                     let (cell, digit, _) = imp.split(on);
-                    let places = holding[digit as usize];
                     imp.run(on, RunStop::AtConflict);
-                    let may = may_contradict(&b, cell, places, &by_unit(&b, places));
+                    let may = may(&b, cell, digit, &holding, &by_digit);
                     if imp.conflict().is_some() {
                         contradictions += 1;
                         assert!(may, "{p}: {} = {digit}", crate::grid::cell_name(9, cell));
@@ -751,11 +867,72 @@ mod tests {
                 apply(&mut b, &step);
             }
         }
+        (passed_over, contradictions)
+    }
+
+    /// Wherever Nishio's run from a place finds a contradiction, [`may_contradict`] says
+    /// it may: at every step of rating chain-level calibration puzzles. And it passes
+    /// over most places (the point of it).
+    #[test]
+    fn nishio_runs_only_pass_over_places_without_a_contradiction() {
+        let puzzles = crate::rate::calibration_puzzles(7.5, 20);
+        let (passed_over, contradictions) =
+            nishio_filter(puzzles, |b, cell, digit, holding, by_digit| {
+                may_contradict(b, cell, holding[digit as usize], &by_digit[digit as usize])
+            });
         assert!(contradictions > 100, "{contradictions} contradictions");
         assert!(
             passed_over > 10 * contradictions,
             "{passed_over} passed over"
         );
+    }
+
+    /// The same for [`BesideTest`] on non-consecutive puzzles the reference
+    /// rated 7.5 and up (Nishio's level), every step of their rating.
+    #[test]
+    fn nishio_runs_beside_barred_digits_pass_over_only_places_without_one() {
+        let puzzles: Vec<_> = crate::rate::reference_rated(Variant::NonConsecutive)
+            .into_iter()
+            .filter(|(se, _)| *se >= 7.5)
+            .take(12)
+            .map(|(_, p)| p)
+            .collect();
+        let (passed_over, contradictions) =
+            nishio_filter(puzzles, |b, cell, digit, holding, by_digit| {
+                BesideTest::new(b, holding, by_digit).may_contradict(cell, digit)
+            });
+        assert!(contradictions > 100, "{contradictions} contradictions");
+        assert!(passed_over > contradictions, "{passed_over} passed over");
+    }
+
+    /// One [`BesideTest`] kept over every place of a board answers as a fresh one for
+    /// each: what a test leaves is cleared for the next.
+    #[test]
+    fn a_kept_beside_test_answers_as_a_fresh_one() {
+        let (mut places, mut yes) = (0, 0);
+        for (_, p) in crate::rate::reference_rated(Variant::NonConsecutive)
+            .into_iter()
+            .filter(|(se, _)| *se >= 7.5)
+            .take(6)
+        {
+            let mut b = Board::new(&p);
+            while let Some(step) = crate::rate::next_step(&b, f64::INFINITY) {
+                let holding = holding_each_digit(&b);
+                let by_digit: Vec<Vec<CellSet>> = holding.iter().map(|&h| by_unit(&b, h)).collect();
+                let mut kept = BesideTest::new(&b, &holding, &by_digit);
+                for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+                    for digit in digits(b.cand(cell)) {
+                        let fresh =
+                            BesideTest::new(&b, &holding, &by_digit).may_contradict(cell, digit);
+                        assert_eq!(kept.may_contradict(cell, digit), fresh, "{p}");
+                        places += 1;
+                        yes += usize::from(fresh);
+                    }
+                }
+                apply(&mut b, &step);
+            }
+        }
+        assert!(places > 1000 && yes > 100, "{yes} of {places}");
     }
 
     /// The board of `line` just before its first step at or above `score`, with its
