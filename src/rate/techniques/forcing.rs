@@ -466,6 +466,32 @@ struct Conclusions {
 }
 
 impl Conclusions {
+    /// The conclusions from `at` on (with their groups, the groups from `group_at` on),
+    /// taken off these.
+    fn split_off(&mut self, at: usize, group_at: usize) -> Conclusions {
+        let groups = self.groups.split_off(group_at);
+        let list = self
+            .list
+            .split_off(at)
+            .into_iter()
+            .map(|c| Conclusion {
+                group: c.group - group_at,
+                ..c
+            })
+            .collect();
+        Conclusions { list, groups }
+    }
+
+    /// Adds `other`'s conclusions after these.
+    fn append(&mut self, other: Conclusions) {
+        let offset = self.groups.len();
+        self.groups.extend(other.groups);
+        self.list.extend(other.list.into_iter().map(|c| Conclusion {
+            group: c.group + offset,
+            ..c
+        }));
+    }
+
     /// `target` holds because `source` implies a contradiction.
     fn contradiction(&mut self, source: Potential) {
         self.groups.push(vec![source]);
@@ -661,6 +687,9 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
             }
         };
     let first_enough = enough >= technique.base_score() - 1e-9;
+    // What the cells concluded, measured as they went (first_enough): each cell's
+    // conclusions both ways, then each cell's forcing, the order the last pass takes them.
+    let (mut both, mut forced) = (Counted::default(), Counted::default());
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         let sources = cell_sources(&imp, cell);
         for &on in &sources {
@@ -669,22 +698,30 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
         if first_enough {
             let mut found = Conclusions::default();
             both_ways(&mut found, &sets, &sources, &mut common);
+            let split = (found.list.len(), found.groups.len());
             if takes(cell) {
                 found.common_to(&sets, &sources, &mut common);
             }
-            let step = lowest(&mut imp, &sets, &found, technique);
-            if let Some(step) = step.filter(|s| s.score <= enough + 1e-9) {
-                return Some(step);
+            let mut nodes = node_counts(&mut imp, &sets, &found);
+            if let Some(i) = first_fewest(&nodes) {
+                if technique.base_score() + length_bonus(nodes[i]) <= enough + 1e-9 {
+                    return Some(step_of(&mut imp, &sets, &found, i, nodes[i], technique));
+                }
             }
+            let forcing = found.split_off(split.0, split.1);
+            forced.add(forcing, nodes.split_off(split.0));
+            both.add(found, nodes);
         }
     }
     let mut found = Conclusions::default();
-    for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
-        both_ways(&mut found, &sets, &cell_sources(&imp, cell), &mut common);
-    }
-    for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
-        if takes(cell) {
-            found.common_to(&sets, &cell_sources(&imp, cell), &mut common);
+    if !first_enough {
+        for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+            both_ways(&mut found, &sets, &cell_sources(&imp, cell), &mut common);
+        }
+        for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
+            if takes(cell) {
+                found.common_to(&sets, &cell_sources(&imp, cell), &mut common);
+            }
         }
     }
     for u in 0..b.unit_count() {
@@ -699,7 +736,39 @@ fn multiple(b: &Board, dynamic: bool, technique: Technique, enough: f64) -> Opti
             }
         }
     }
-    lowest(&mut imp, &sets, &found, technique)
+    if !first_enough {
+        return lowest(&mut imp, &sets, &found, technique);
+    }
+    let units = Counted {
+        nodes: node_counts(&mut imp, &sets, &found),
+        found,
+    };
+    both.add(forced.found, forced.nodes);
+    both.add(units.found, units.nodes);
+    let i = first_fewest(&both.nodes)?;
+    Some(step_of(
+        &mut imp,
+        &sets,
+        &both.found,
+        i,
+        both.nodes[i],
+        technique,
+    ))
+}
+
+/// Conclusions with the nodes of each one's chains.
+#[derive(Default)]
+struct Counted {
+    found: Conclusions,
+    nodes: Vec<usize>,
+}
+
+impl Counted {
+    /// Adds `found`, whose chains have `nodes` nodes, after these.
+    fn add(&mut self, found: Conclusions, nodes: Vec<usize>) {
+        self.found.append(found);
+        self.nodes.extend(nodes);
+    }
 }
 
 /// The potentials a conclusion's chains end on, in its source's run.
@@ -714,9 +783,16 @@ fn ends(imp: &Run, c: &Conclusion) -> arrayvec::ArrayVec<Potential, 2> {
     ends
 }
 
-/// The conclusion whose chains have the fewest nodes, as a step. Each source's run is
-/// made current once, to measure the chains of every conclusion resting on it.
+/// The conclusion whose chains have the fewest nodes, as a step.
 fn lowest(imp: &mut Run, sets: &Sets, found: &Conclusions, technique: Technique) -> Option<Step> {
+    let nodes = node_counts(imp, sets, found);
+    let i = first_fewest(&nodes)?;
+    Some(step_of(imp, sets, found, i, nodes[i], technique))
+}
+
+/// The nodes of each conclusion's chains. Each source's run is made current once, to
+/// measure the chains of every conclusion resting on it.
+fn node_counts(imp: &mut Run, sets: &Sets, found: &Conclusions) -> Vec<usize> {
     let mut by_source: Vec<(Potential, usize)> = found
         .list
         .iter()
@@ -735,16 +811,35 @@ fn lowest(imp: &mut Run, sets: &Sets, found: &Conclusions, technique: Technique)
             nodes[i] += imp.ancestors(end).0;
         }
     }
-    // The first of the fewest nodes, so the choice does not depend on sorting.
-    let (i, &fewest) = nodes.iter().enumerate().min_by_key(|&(i, &k)| (k, i))?;
+    nodes
+}
+
+/// The first of the fewest nodes, so the choice does not depend on sorting.
+fn first_fewest(nodes: &[usize]) -> Option<usize> {
+    nodes
+        .iter()
+        .enumerate()
+        .min_by_key(|&(i, &k)| (k, i))
+        .map(|(i, _)| i)
+}
+
+/// Conclusion `i` of `found`, whose chains have `nodes` nodes, as a step.
+fn step_of(
+    imp: &mut Run,
+    sets: &Sets,
+    found: &Conclusions,
+    i: usize,
+    nodes: usize,
+    technique: Technique,
+) -> Step {
     let chosen = &found.list[i];
     let mut chains = Vec::new();
     for &source in &found.groups[chosen.group] {
         sets.follow(imp, source);
         chains.extend(ends(imp, chosen).into_iter().map(|end| imp.chain(end)));
     }
-    let score = technique.base_score() + length_bonus(fewest);
-    Some(concluding(technique, score, chains, imp, chosen.target))
+    let score = technique.base_score() + length_bonus(nodes);
+    concluding(technique, score, chains, imp, chosen.target)
 }
 
 #[cfg(test)]
