@@ -17,8 +17,7 @@ mod stock;
 
 use super::columns::{copy_statement, SAMPLE_COLUMNS};
 use super::quota::{Inserted, StockCaps};
-use super::row::Column;
-use super::row::Value;
+use super::row::{Column, Value};
 use super::stats::ALARM_COLUMNS;
 use super::stock::{Claim, Day, DayRecord, Pruned, Retired, StockLevel, DAYS_QUERY, RETIRED_QUERY};
 use super::{

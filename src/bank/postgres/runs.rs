@@ -139,10 +139,11 @@ pub(super) fn recent_tiers(c: &mut impl GenericClient, runs: usize) -> Result<Ve
 
 /// Every run, in id order.
 pub(super) fn all(c: &mut impl GenericClient) -> Result<Vec<RunRecord>> {
-    c.query(&format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id"), &[])?
-        .iter()
-        .map(RunRecord::read)
-        .collect()
+    super::select_rows(
+        c,
+        &format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id"),
+        &[],
+    )
 }
 
 /// Inserts a copy of another bank's run (every column but the id) and returns its new id.
@@ -161,10 +162,11 @@ pub(super) fn copy(c: &mut impl GenericClient, run: &RunRecord) -> Result<i64> {
 
 /// Alarms in the order `tail` (`ORDER BY …`, with any `LIMIT`) gives.
 pub(super) fn alarms(c: &mut impl GenericClient, tail: &str) -> Result<Vec<AlarmRow>> {
-    c.query(&format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}"), &[])?
-        .iter()
-        .map(AlarmRow::read)
-        .collect()
+    super::select_rows(
+        c,
+        &format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}"),
+        &[],
+    )
 }
 
 /// The samples of runs `$1` and later, by run and time.

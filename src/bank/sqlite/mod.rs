@@ -245,29 +245,19 @@ impl Store for SqliteBank {
     }
 }
 
-/// Every row `sql` returns for `params`, each read by `read`.
-pub(super) fn read_all<T>(
-    conn: &Connection,
-    sql: &str,
-    params: impl rusqlite::Params,
-    read: impl Fn(&rusqlite::Row) -> Result<T>,
-) -> Result<Vec<T>> {
-    let mut stmt = conn.prepare(sql)?;
-    let mut rows = stmt.query(params)?;
-    let mut out = Vec::new();
-    while let Some(r) = rows.next()? {
-        out.push(read(r)?);
-    }
-    Ok(out)
-}
-
-/// Every row `sql` selects, read as `T`.
+/// Every row `sql` selects for `params`, read as `T`.
 pub(super) fn select_rows<T: Column>(
     conn: &Connection,
     sql: &str,
     params: impl rusqlite::Params,
 ) -> Result<Vec<T>> {
-    read_all(conn, sql, params, |r| T::read_at(r, 0))
+    let mut stmt = conn.prepare(sql)?;
+    let mut rows = stmt.query(params)?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        out.push(T::read_at(r, 0)?);
+    }
+    Ok(out)
 }
 
 /// Runs `sql` once per row, bound to its values, in one IMMEDIATE transaction; returns

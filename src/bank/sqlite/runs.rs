@@ -133,7 +133,7 @@ pub(super) fn recent_tiers(conn: &Connection, runs: usize) -> Result<Vec<TierOut
 /// Every run, in id order.
 pub(super) fn all(conn: &Connection) -> Result<Vec<RunRecord>> {
     let sql = format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id");
-    super::read_all(conn, &sql, [], |r| RunRecord::read(r))
+    super::select_rows(conn, &sql, [])
 }
 
 /// Inserts a copy of another bank's run (every column but the id) and returns its new id.
@@ -153,7 +153,7 @@ pub(super) fn copy(conn: &Connection, run: &RunRecord) -> Result<i64> {
 /// Alarms in the order `tail` (`ORDER BY …`, with any `LIMIT`) gives.
 pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
     let sql = format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}");
-    super::read_all(conn, &sql, [], |r| AlarmRow::read(r))
+    super::select_rows(conn, &sql, [])
 }
 
 /// The samples of runs `?1` and later, by run and time.
