@@ -211,8 +211,9 @@ fn shortest_chain(
 /// What the runs from a digit's places find depends on that digit's candidates alone, so
 /// a digit none of whose places contradicted itself is passed over until it changes.
 /// Most places contradict nothing, and [`may_contradict`] (or [`BesideTest`] under a
-/// rule barring digits beside a digit) says so for most of those without a run (nor the links, when no place of any digit needs one). The first step
-/// scoring at most `enough` ends the search.
+/// rule barring digits beside a digit) says so for most of those without a run (nor the
+/// links, when no place of any digit needs one). The first step scoring at most `enough`
+/// ends the search.
 pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
     // Under a rule barring digits beside a digit, a run turns other digits off too, which
     // neither the memo nor the one-digit test follows: every place is tested over every
