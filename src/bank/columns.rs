@@ -257,6 +257,14 @@ pub fn copy_statement(prefix: char, table: &str, columns: &str) -> String {
     )
 }
 
+/// The select of the samples of runs `first_run` (the statement's one parameter) and
+/// later, by run and time: `?1` (SQLite) or `$1` (PostgreSQL) by `prefix`.
+pub fn samples_from(prefix: char) -> String {
+    format!(
+        "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= {prefix}1 ORDER BY run_id, elapsed_ms"
+    )
+}
+
 /// The columns of a [`super::SampleRow`], in order.
 pub const SAMPLE_COLUMNS: &str = concat!(
     "run_id, at, elapsed_ms, ",

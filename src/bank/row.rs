@@ -104,11 +104,6 @@ pub trait ReadRow {
         self.text(i)?.ok_or_else(|| anyhow!("column {i} is NULL"))
     }
 
-    /// A variant's name column.
-    fn variant(&self, i: usize) -> Result<crate::grid::Variant> {
-        Ok(self.string(i)?.parse()?)
-    }
-
     /// A nullable text column parsed into its type (seeds, routes, strategies).
     fn parsed<T: FromStr>(&self, i: usize) -> Result<Option<T>>
     where
@@ -180,7 +175,7 @@ impl Column for Option<String> {
 /// By its name.
 impl Column for Variant {
     fn read_at(r: &impl ReadRow, first: usize) -> Result<Self> {
-        r.variant(first)
+        Ok(r.string(first)?.parse()?)
     }
     fn push_values(&self, out: &mut Vec<Value>) {
         out.push(Value::Text(Some(self.name().to_string())));

@@ -15,7 +15,7 @@ mod schema;
 mod stats;
 mod stock;
 
-use super::columns::{copy_statement, SAMPLE_COLUMNS};
+use super::columns::{copy_statement, samples_from, SAMPLE_COLUMNS};
 use super::quota::{Inserted, StockCaps};
 use super::row::{Column, Value};
 use super::stats::ALARM_COLUMNS;
@@ -168,9 +168,9 @@ pub(super) fn select_rows<T: Column>(
         .collect()
 }
 
-/// Runs `sql` once per row, bound to its values, in one transaction; returns how many
-/// rows it changed.
-fn insert_rows<T: Column>(client: &mut Client, sql: &str, items: &[T]) -> Result<u64> {
+/// Copies rows from another bank: runs `sql` once per row, bound to its values, in one
+/// transaction; returns how many rows it changed.
+fn copy_rows<T: Column>(client: &mut Client, sql: &str, items: &[T]) -> Result<u64> {
     let mut tx = client.transaction()?;
     let stmt = tx.prepare(sql)?;
     let mut changed = 0;
@@ -271,7 +271,7 @@ impl Store for PostgresBank {
     }
 
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
-        insert_rows(self.client.get_mut(), stock::RETIRE, fingerprints)
+        copy_rows(self.client.get_mut(), stock::RETIRE, fingerprints)
     }
 
     fn days(&self) -> Result<Vec<DayRecord>> {
@@ -279,7 +279,7 @@ impl Store for PostgresBank {
     }
 
     fn record_days(&mut self, days: &[DayRecord]) -> Result<u64> {
-        insert_rows(self.client.get_mut(), stock::RECORD_DAYS, days)
+        copy_rows(self.client.get_mut(), stock::RECORD_DAYS, days)
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>> {
@@ -296,16 +296,16 @@ impl Store for PostgresBank {
 
     fn copy_alarms(&mut self, alarms: &[super::stats::AlarmRow]) -> Result<u64> {
         let sql = copy_statement('$', "alarms", ALARM_COLUMNS);
-        insert_rows(self.client.get_mut(), &sql, alarms)
+        copy_rows(self.client.get_mut(), &sql, alarms)
     }
 
     fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::SampleRow>> {
-        select_rows(&mut *self.client(), &runs::SAMPLES_FROM, &[&first_run])
+        select_rows(&mut *self.client(), &samples_from('$'), &[&first_run])
     }
 
     fn copy_samples(&mut self, samples: &[crate::bank::SampleRow]) -> Result<u64> {
         let sql = copy_statement('$', "run_samples", SAMPLE_COLUMNS);
-        insert_rows(self.client.get_mut(), &sql, samples)
+        copy_rows(self.client.get_mut(), &sql, samples)
     }
 
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {

@@ -2,7 +2,6 @@
 //! written with every batch as its heartbeat.
 
 use super::{params, NOW};
-use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{slots, COUNTERS, RUN_COLUMNS};
 use crate::bank::liveness::{self, Running, LEASE};
 use crate::bank::row::Value;
@@ -10,7 +9,6 @@ use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::{RunCounts, RunEnd, RunRecord, TierOutcome};
 use anyhow::Result;
 use postgres::GenericClient;
-use std::sync::LazyLock;
 
 /// Marks runs left `running` by a dead worker as `interrupted` ([`liveness`]).
 pub(super) fn close_stale(c: &mut impl GenericClient) -> Result<usize> {
@@ -168,10 +166,3 @@ pub(super) fn alarms(c: &mut impl GenericClient, tail: &str) -> Result<Vec<Alarm
         &[],
     )
 }
-
-/// The samples of runs `$1` and later, by run and time.
-pub(super) static SAMPLES_FROM: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= $1 ORDER BY run_id, elapsed_ms"
-    )
-});

@@ -9,7 +9,7 @@ mod stock;
 
 pub use schema::SCHEMA_VERSION;
 
-use super::columns::{copy_statement, SAMPLE_COLUMNS};
+use super::columns::{copy_statement, samples_from, SAMPLE_COLUMNS};
 use super::quota::{Inserted, StockCaps};
 use super::row::Column;
 use super::stats::ALARM_COLUMNS;
@@ -187,7 +187,7 @@ impl Store for SqliteBank {
     }
 
     fn retire(&mut self, fingerprints: &[Retired]) -> Result<u64> {
-        insert_rows(&mut self.conn, stock::RETIRE, fingerprints)
+        copy_rows(&mut self.conn, stock::RETIRE, fingerprints)
     }
 
     fn days(&self) -> Result<Vec<DayRecord>> {
@@ -195,7 +195,7 @@ impl Store for SqliteBank {
     }
 
     fn record_days(&mut self, days: &[DayRecord]) -> Result<u64> {
-        insert_rows(&mut self.conn, stock::RECORD_DAYS, days)
+        copy_rows(&mut self.conn, stock::RECORD_DAYS, days)
     }
 
     fn runs(&self) -> Result<Vec<RunRecord>> {
@@ -212,16 +212,16 @@ impl Store for SqliteBank {
 
     fn copy_alarms(&mut self, alarms: &[super::stats::AlarmRow]) -> Result<u64> {
         let sql = copy_statement('?', "alarms", ALARM_COLUMNS);
-        insert_rows(&mut self.conn, &sql, alarms)
+        copy_rows(&mut self.conn, &sql, alarms)
     }
 
     fn samples(&self, first_run: i64) -> Result<Vec<crate::bank::SampleRow>> {
-        select_rows(&self.conn, &runs::SAMPLES_FROM, [first_run])
+        select_rows(&self.conn, &samples_from('?'), [first_run])
     }
 
     fn copy_samples(&mut self, samples: &[crate::bank::SampleRow]) -> Result<u64> {
         let sql = copy_statement('?', "run_samples", SAMPLE_COLUMNS);
-        insert_rows(&mut self.conn, &sql, samples)
+        copy_rows(&mut self.conn, &sql, samples)
     }
 
     fn puzzle(&self, id: i64) -> Result<Option<StoredPuzzle>> {
@@ -260,9 +260,9 @@ pub(super) fn select_rows<T: Column>(
     Ok(out)
 }
 
-/// Runs `sql` once per row, bound to its values, in one IMMEDIATE transaction; returns
-/// how many rows it changed.
-fn insert_rows<T: Column>(conn: &mut Connection, sql: &str, items: &[T]) -> Result<u64> {
+/// Copies rows from another bank: runs `sql` once per row, bound to its values, in one
+/// IMMEDIATE transaction; returns how many rows it changed.
+fn copy_rows<T: Column>(conn: &mut Connection, sql: &str, items: &[T]) -> Result<u64> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let mut changed = 0;
     {

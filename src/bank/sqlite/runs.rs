@@ -1,7 +1,6 @@
 //! The `runs` table: a row per fill or import, its counters kept close to what is stored.
 
 use super::NOW;
-use crate::bank::columns::SAMPLE_COLUMNS;
 use crate::bank::columns::{slots, COUNTERS, RUN_COLUMNS};
 use crate::bank::liveness::{self, Running};
 use crate::bank::row::Value;
@@ -9,7 +8,6 @@ use crate::bank::stats::{AlarmRow, ALARM_COLUMNS};
 use crate::bank::{RunCounts, RunEnd, RunRecord, TierOutcome};
 use anyhow::Result;
 use rusqlite::{params, params_from_iter, Connection};
-use std::sync::LazyLock;
 
 /// Marks runs left `running` by a dead process as `interrupted` ([`liveness`]).
 pub(super) fn close_stale(conn: &Connection) -> Result<usize> {
@@ -155,10 +153,3 @@ pub(super) fn alarms(conn: &Connection, tail: &str) -> Result<Vec<AlarmRow>> {
     let sql = format!("SELECT {ALARM_COLUMNS} FROM alarms {tail}");
     super::select_rows(conn, &sql, [])
 }
-
-/// The samples of runs `?1` and later, by run and time.
-pub(super) static SAMPLES_FROM: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT {SAMPLE_COLUMNS} FROM run_samples WHERE run_id >= ?1 ORDER BY run_id, elapsed_ms"
-    )
-});
