@@ -246,11 +246,14 @@ pub fn nishio(b: &Board, enough: f64) -> Option<Step> {
     // Places in the order of the links' candidates: by cell, then digit.
     for cell in (0..b.cells()).filter(|&c| b.is_open(c)) {
         for digit in digits(b.cand(cell) & open) {
-            let (places, units) = (holding[digit as usize], &unit_places[digit as usize]);
-            let may = if let Some(test) = &mut beside {
-                test.may_contradict(cell, digit)
-            } else {
-                may_contradict(b, cell, places, units)
+            let may = match &mut beside {
+                Some(test) => test.may_contradict(cell, digit),
+                None => may_contradict(
+                    b,
+                    cell,
+                    holding[digit as usize],
+                    &unit_places[digit as usize],
+                ),
             };
             if !may {
                 continue;
